@@ -1,0 +1,68 @@
+// The state codes of the back-end law (shared/seeds/boinc-backend-state.txt). The number
+// stored in the database is the number in the seed, so these enums are the single place
+// that maps names to codes.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+namespace tharsis {
+
+// "Infinity" for workunit.transition_time: no further transition is due.
+inline constexpr int64_t kTransitionNever = std::numeric_limits<int32_t>::max();
+
+enum class FileDeleteState : int { Init = 0, Ready = 1, Done = 2 };
+enum class AssimilateState : int { Init = 0, Ready = 1, Done = 2 };
+
+// workunit.error_mask bits.
+enum WuErrorBit : int {
+  kWuErrorCouldntSendResult = 1,
+  kWuErrorTooManyErrorResults = 2,
+  kWuErrorTooManySuccessResults = 4,
+  kWuErrorTooManyTotalResults = 8,
+  kWuErrorCancelled = 16,  // BOINC's WU_ERROR_CANCELLED: cancelled by the submitter.
+};
+
+enum class ServerState : int { Unsent = 2, InProgress = 4, Over = 5 };
+
+// Defined iff server_state == Over; Init (0) before that.
+enum class Outcome : int {
+  Init = 0,
+  Success = 1,
+  CouldntSend = 2,
+  ClientError = 3,
+  NoReply = 4,
+  DidntNeed = 5,
+  ValidateError = 6,
+  ClientDetached = 7,
+};
+
+// Where on the client a CLIENT_ERROR happened (BOINC's client result states).
+enum class ClientState : int {
+  New = 0,
+  Downloading = 1,
+  Downloaded = 2,
+  ComputeError = 3,
+  Uploading = 4,
+  Uploaded = 5,
+  Aborted = 6,
+};
+
+// Defined iff outcome == Success. The seed's "ERROR" has no number there; BOINC's codes
+// stop at TOO_LATE (5), so the validator's permanent read error gets 6.
+enum class ValidateState : int {
+  Init = 0,
+  Valid = 1,
+  Invalid = 2,
+  NoCheck = 3,
+  Inconclusive = 4,
+  TooLate = 5,
+  Error = 6,
+};
+
+template <class E>
+constexpr int code(E value) {
+  return static_cast<int>(value);
+}
+
+}  // namespace tharsis
