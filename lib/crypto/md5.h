@@ -1,0 +1,20 @@
+// MD5 digests as lowercase hex, the form BOINC uses everywhere: file checksums
+// (<md5_cksum>), the text that code-signing and upload-certificate signatures cover, and
+// the fan-out directory of a file name (lib/fanout.h).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "lib/result.h"
+
+namespace tharsis {
+
+// MD5 of `data` as 32 lowercase hex digits. md5_hex("") == "d41d8cd98f00b204e9800998ecf8427e".
+std::string md5_hex(std::string_view data);
+
+// MD5 of the whole content of the file at `path`, read in blocks (any size). Fails with a
+// message naming the path when the file cannot be opened or read.
+Result<std::string> md5_file_hex(const std::string& path);
+
+}  // namespace tharsis

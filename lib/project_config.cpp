@@ -1,0 +1,394 @@
+// Implementation of lib/project_config.h: pugixml DOM in, checked struct out; each known
+// element has one field parser so every message names its element.
+#include "lib/project_config.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+#include <pugixml.hpp>
+
+namespace tharsis {
+namespace {
+
+std::string trim(std::string_view text) {
+  size_t begin = 0;
+  size_t end = text.size();
+  while (begin < end && std::isspace(static_cast<unsigned char>(text[begin]))) ++begin;
+  while (end > begin && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+  return std::string(text.substr(begin, end - begin));
+}
+
+bool has_child_elements(const pugi::xml_node& node) {
+  for (const pugi::xml_node& child : node.children()) {
+    if (child.type() == pugi::node_element) return true;
+  }
+  return false;
+}
+
+// Parses the fields of one <config>; `source` prefixes every message.
+class ConfigReader {
+ public:
+  explicit ConfigReader(std::string_view source) : source_(source) {}
+
+  std::string where(std::string_view element) const {
+    return std::string(source_) + ": <" + std::string(element) + ">";
+  }
+  Error expected(std::string_view element, std::string_view what, std::string_view found) const {
+    return make_error(where(element) + " expected " + std::string(what) + ", found '" +
+                      std::string(found) + "'");
+  }
+
+  Result<int64_t> integer(std::string_view element, const std::string& text, int64_t min,
+                          std::string_view what) const {
+    int64_t value = 0;
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(first, last, value);
+    if (text.empty() || ec != std::errc() || ptr != last || value < min) {
+      return expected(element, what, text);
+    }
+    return value;
+  }
+
+  Result<int> small_integer(std::string_view element, const std::string& text, int min,
+                            int max, std::string_view what) const {
+    Result<int64_t> value = integer(element, text, min, what);
+    if (!value) return make_error(value.error());
+    if (*value > max) return expected(element, what, text);
+    return static_cast<int>(*value);
+  }
+
+  Result<double> non_negative_number(std::string_view element, const std::string& text) const {
+    double value = 0;
+    const char* last = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), last, value);
+    if (text.empty() || ec != std::errc() || ptr != last || !(value >= 0)) {
+      return expected(element, "a non-negative number of seconds", text);
+    }
+    return value;
+  }
+
+  Result<bool> boolean(std::string_view element, const std::string& text) const {
+    if (text.empty() || text == "1" || text == "true") return true;
+    if (text == "0" || text == "false") return false;
+    return expected(element, "0 or 1", text);
+  }
+
+ private:
+  std::string_view source_;
+};
+
+using FieldSetter = std::function<Status(ProjectConfig&, const std::string&)>;
+
+// The known leaf elements of <config>, each with the parser that stores it.
+std::map<std::string, FieldSetter, std::less<>> field_setters(const ConfigReader& r) {
+  std::map<std::string, FieldSetter, std::less<>> s;
+  auto text_field = [](std::string ProjectConfig::*member) {
+    return [member](ProjectConfig& c, const std::string& v) -> Status {
+      c.*member = v;
+      return Status::success();
+    };
+  };
+  auto positive_int = [&r](const char* element, int ProjectConfig::*member) {
+    return [&r, element, member](ProjectConfig& c, const std::string& v) -> Status {
+      Result<int> n = r.small_integer(element, v, 1, 1 << 30, "a positive integer");
+      if (!n) return make_error(n.error());
+      c.*member = *n;
+      return Status::success();
+    };
+  };
+  auto positive_bytes = [&r](const char* element, int64_t ProjectConfig::*member) {
+    return [&r, element, member](ProjectConfig& c, const std::string& v) -> Status {
+      Result<int64_t> n = r.integer(element, v, 1, "a positive number of bytes");
+      if (!n) return make_error(n.error());
+      c.*member = *n;
+      return Status::success();
+    };
+  };
+  s["name"] = text_field(&ProjectConfig::name);
+  s["long_name"] = text_field(&ProjectConfig::long_name);
+  s["master_url"] = text_field(&ProjectConfig::master_url);
+  s["upload_url"] = text_field(&ProjectConfig::upload_url);
+  s["download_url"] = text_field(&ProjectConfig::download_url);
+  s["cgi_url"] = text_field(&ProjectConfig::cgi_url);
+  s["project_dir"] = text_field(&ProjectConfig::project_dir);
+  s["download_dir"] = text_field(&ProjectConfig::download_dir);
+  s["upload_dir"] = text_field(&ProjectConfig::upload_dir);
+  s["key_dir"] = text_field(&ProjectConfig::key_dir);
+  s["log_dir"] = text_field(&ProjectConfig::log_dir);
+  s["pid_dir"] = text_field(&ProjectConfig::pid_dir);
+  s["tmp_dir"] = text_field(&ProjectConfig::tmp_dir);
+  s["db_host"] = [](ProjectConfig& c, const std::string& v) -> Status {
+    c.db.host = v;
+    return Status::success();
+  };
+  s["db_port"] = [&r](ProjectConfig& c, const std::string& v) -> Status {
+    Result<int> n = r.small_integer("db_port", v, 1, 65535, "a TCP port 1..65535");
+    if (!n) return make_error(n.error());
+    c.db.port = *n;
+    return Status::success();
+  };
+  s["db_socket"] = [](ProjectConfig& c, const std::string& v) -> Status {
+    c.db.socket = v;
+    return Status::success();
+  };
+  s["db_user"] = [](ProjectConfig& c, const std::string& v) -> Status {
+    c.db.user = v;
+    return Status::success();
+  };
+  s["db_passwd"] = [](ProjectConfig& c, const std::string& v) -> Status {
+    c.db.password = v;
+    return Status::success();
+  };
+  s["db_name"] = [](ProjectConfig& c, const std::string& v) -> Status {
+    c.db.name = v;
+    return Status::success();
+  };
+  s["uldl_dir_fanout"] = positive_int("uldl_dir_fanout", &ProjectConfig::uldl_dir_fanout);
+  s["max_upload_size"] = positive_bytes("max_upload_size", &ProjectConfig::max_upload_size);
+  s["max_request_size"] = positive_bytes("max_request_size", &ProjectConfig::max_request_size);
+  s["daily_result_quota"] =
+      positive_int("daily_result_quota", &ProjectConfig::daily_result_quota);
+  s["max_wus_to_send"] = positive_int("max_wus_to_send", &ProjectConfig::max_wus_to_send);
+  s["initial_cluster_size"] =
+      positive_int("initial_cluster_size", &ProjectConfig::initial_cluster_size);
+  s["request_delay"] = [&r](ProjectConfig& c, const std::string& v) -> Status {
+    Result<double> d = r.non_negative_number("request_delay", v);
+    if (!d) return make_error(d.error());
+    c.request_delay = *d;
+    return Status::success();
+  };
+  s["recluster_policy"] = [&r](ProjectConfig& c, const std::string& v) -> Status {
+    std::optional<ReclusterPolicy> policy = parse_recluster_policy(v);
+    if (!policy) return r.expected("recluster_policy", "one of NOOP, DC, SR, DR", v);
+    c.recluster_policy = *policy;
+    return Status::success();
+  };
+  return s;
+}
+
+bool valid_short_name(const std::string& name) {
+  return std::all_of(name.begin(), name.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-';
+  });
+}
+
+bool is_http_url(const std::string& url) {
+  return url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0;
+}
+
+// Checks values that depend on each other or on their form, and fills derived defaults.
+Status finish(ProjectConfig& c, const ConfigReader& r) {
+  if (!valid_short_name(c.name)) {
+    return r.expected("name", "letters, digits, '_' or '-' only", c.name);
+  }
+  if (c.long_name.empty()) c.long_name = c.name;
+  for (auto [element, url] : {std::pair{"master_url", &c.master_url},
+                              std::pair{"upload_url", &c.upload_url},
+                              std::pair{"download_url", &c.download_url},
+                              std::pair{"cgi_url", &c.cgi_url}}) {
+    if (!is_http_url(*url)) return r.expected(element, "an http:// or https:// URL", *url);
+  }
+  if (c.project_dir.front() != '/') {
+    return r.expected("project_dir", "an absolute path", c.project_dir);
+  }
+  while (c.project_dir.size() > 1 && c.project_dir.back() == '/') c.project_dir.pop_back();
+  for (auto [element, dir, leaf] : {std::tuple{"download_dir", &c.download_dir, "download"},
+                                    std::tuple{"upload_dir", &c.upload_dir, "upload"},
+                                    std::tuple{"key_dir", &c.key_dir, "keys"},
+                                    std::tuple{"log_dir", &c.log_dir, "log"},
+                                    std::tuple{"pid_dir", &c.pid_dir, "pid"},
+                                    std::tuple{"tmp_dir", &c.tmp_dir, "tmp"}}) {
+    if (dir->empty()) {
+      *dir = c.project_dir + "/" + leaf;
+    } else if (dir->front() != '/') {
+      return r.expected(element, "an absolute path", *dir);
+    }
+  }
+  return Status::success();
+}
+
+Result<std::vector<DaemonConfig>> parse_daemons(const pugi::xml_node& daemons,
+                                                std::string_view source) {
+  std::vector<DaemonConfig> out;
+  int index = 0;
+  for (const pugi::xml_node& node : daemons.children()) {
+    if (node.type() != pugi::node_element) continue;
+    if (std::string_view(node.name()) != "daemon") {
+      return make_error(std::string(source) + ": <daemons> expected only <daemon> elements, found <" +
+                        node.name() + ">");
+    }
+    ++index;
+    std::string where = std::string(source) + ": <daemons> entry #" + std::to_string(index);
+    DaemonConfig daemon;
+    daemon.cmd = trim(node.child("cmd").text().get());
+    if (daemon.cmd.empty()) return make_error(where + ": missing or empty <cmd>");
+    if (pugi::xml_node disabled = node.child("disabled")) {
+      std::string text = trim(disabled.text().get());
+      if (!text.empty() && text != "0" && text != "1" && text != "true" && text != "false") {
+        return make_error(where + " <disabled> expected 0 or 1, found '" + text + "'");
+      }
+      daemon.disabled = text.empty() || text == "1" || text == "true";
+    }
+    out.push_back(std::move(daemon));
+  }
+  return out;
+}
+
+size_t line_of_offset(std::string_view text, ptrdiff_t offset) {
+  size_t end = std::min(text.size(), static_cast<size_t>(std::max<ptrdiff_t>(offset, 0)));
+  return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<ptrdiff_t>(end), '\n'));
+}
+
+std::string format_number(double value) {
+  char buffer[64];
+  auto [ptr, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, ptr);
+}
+
+}  // namespace
+
+std::string_view recluster_policy_name(ReclusterPolicy policy) {
+  switch (policy) {
+    case ReclusterPolicy::Noop: return "NOOP";
+    case ReclusterPolicy::Dc: return "DC";
+    case ReclusterPolicy::Sr: return "SR";
+    case ReclusterPolicy::Dr: return "DR";
+  }
+  return "NOOP";
+}
+
+std::optional<ReclusterPolicy> parse_recluster_policy(std::string_view text) {
+  std::string upper;
+  for (char ch : text) upper.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
+  for (ReclusterPolicy p : {ReclusterPolicy::Noop, ReclusterPolicy::Dc, ReclusterPolicy::Sr,
+                            ReclusterPolicy::Dr}) {
+    if (upper == recluster_policy_name(p)) return p;
+  }
+  return std::nullopt;
+}
+
+Result<ProjectConfig> parse_project_config(std::string_view xml, std::string_view source) {
+  const std::string src(source);
+  pugi::xml_document doc;
+  pugi::xml_parse_result parsed = doc.load_buffer(xml.data(), xml.size());
+  if (!parsed) {
+    return make_error(src + ": malformed XML at offset " + std::to_string(parsed.offset) +
+                      " (line " + std::to_string(line_of_offset(xml, parsed.offset)) +
+                      "): " + parsed.description());
+  }
+  pugi::xml_node root = doc.document_element();
+  if (std::string_view(root.name()) != "boinc") {
+    return make_error(src + ": expected root element <boinc>, found <" + root.name() + ">");
+  }
+  pugi::xml_node config_node = root.child("config");
+  if (!config_node) return make_error(src + ": missing <config> inside <boinc>");
+
+  ConfigReader reader(source);
+  auto setters = field_setters(reader);
+  ProjectConfig config;
+  std::set<std::string, std::less<>> seen;
+  for (const pugi::xml_node& node : config_node.children()) {
+    if (node.type() != pugi::node_element) continue;
+    std::string name = node.name();
+    if (!seen.insert(name).second) return make_error(reader.where(name) + " given twice");
+    auto setter = setters.find(name);
+    if (has_child_elements(node)) {
+      return make_error(reader.where(name) + (setter == setters.end()
+                                                  ? " is unknown and has child elements; only "
+                                                    "simple <tag>value</tag> extras are kept"
+                                                  : " expected text, found child elements"));
+    }
+    std::string value = trim(node.text().get());
+    if (setter == setters.end()) {
+      config.other[name] = value;
+      continue;
+    }
+    Status stored = setter->second(config, value);
+    if (!stored) return make_error(stored.error());
+  }
+
+  std::string missing;
+  for (const char* required : {"name", "master_url", "upload_url", "download_url", "cgi_url",
+                               "project_dir", "db_name", "db_user"}) {
+    auto it = seen.find(std::string_view(required));
+    bool empty = it == seen.end() || trim(config_node.child(required).text().get()).empty();
+    if (empty) missing += std::string(missing.empty() ? "" : ", ") + "<" + required + ">";
+  }
+  if (!missing.empty()) return make_error(src + ": missing required " + missing + " in <config>");
+
+  Status finished = finish(config, reader);
+  if (!finished) return make_error(finished.error());
+
+  if (pugi::xml_node daemons = root.child("daemons")) {
+    Result<std::vector<DaemonConfig>> list = parse_daemons(daemons, source);
+    if (!list) return make_error(list.error());
+    config.daemons = std::move(*list);
+  }
+  return config;
+}
+
+Result<ProjectConfig> load_project_config(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error(path + ": cannot open project config file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return make_error(path + ": read error");
+  return parse_project_config(text.str(), path);
+}
+
+std::string render_project_config(const ProjectConfig& c) {
+  pugi::xml_document doc;
+  pugi::xml_node root = doc.append_child("boinc");
+  pugi::xml_node config = root.append_child("config");
+  auto put = [&config](const char* name, const std::string& value) {
+    config.append_child(name).text().set(value.c_str());
+  };
+  auto put_if = [&put](const char* name, const std::string& value) {
+    if (!value.empty()) put(name, value);
+  };
+  put("name", c.name);
+  put("long_name", c.long_name);
+  put("master_url", c.master_url);
+  put("upload_url", c.upload_url);
+  put("download_url", c.download_url);
+  put("cgi_url", c.cgi_url);
+  put("db_host", c.db.host);
+  put("db_port", std::to_string(c.db.port));
+  put_if("db_socket", c.db.socket);
+  put("db_user", c.db.user);
+  put_if("db_passwd", c.db.password);
+  put("db_name", c.db.name);
+  put("project_dir", c.project_dir);
+  put("download_dir", c.download_dir);
+  put("upload_dir", c.upload_dir);
+  put("key_dir", c.key_dir);
+  put("log_dir", c.log_dir);
+  put("pid_dir", c.pid_dir);
+  put("tmp_dir", c.tmp_dir);
+  put("uldl_dir_fanout", std::to_string(c.uldl_dir_fanout));
+  put("max_upload_size", std::to_string(c.max_upload_size));
+  put("max_request_size", std::to_string(c.max_request_size));
+  put("daily_result_quota", std::to_string(c.daily_result_quota));
+  put("request_delay", format_number(c.request_delay));
+  put("max_wus_to_send", std::to_string(c.max_wus_to_send));
+  put("recluster_policy", std::string(recluster_policy_name(c.recluster_policy)));
+  put("initial_cluster_size", std::to_string(c.initial_cluster_size));
+  for (const auto& [name, value] : c.other) put(name.c_str(), value);
+
+  pugi::xml_node daemons = root.append_child("daemons");
+  for (const DaemonConfig& d : c.daemons) {
+    pugi::xml_node daemon = daemons.append_child("daemon");
+    daemon.append_child("cmd").text().set(d.cmd.c_str());
+    daemon.append_child("disabled").text().set(d.disabled ? "1" : "0");
+  }
+  std::ostringstream out;
+  doc.save(out, "  ", pugi::format_indent | pugi::format_no_declaration);
+  return out.str();
+}
+
+}  // namespace tharsis

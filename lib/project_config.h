@@ -1,0 +1,100 @@
+// ProjectConfig: the typed form of a project's config.xml, BOINC's layout
+//   <boinc><config>...</config><daemons><daemon><cmd>..</cmd><disabled>0</disabled>
+//   </daemon>...</daemons></boinc>
+// Every program of a project reads it once at start (load_project_config); make_project
+// writes it (render_project_config). Tag names follow BOINC where BOINC has the knob.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "db/db_config.h"
+#include "lib/result.h"
+
+namespace tharsis {
+
+// Reclustering policy of the fault-tolerant clustering model (DESIGN §7), <recluster_policy>.
+enum class ReclusterPolicy : int {
+  Noop = 0,  // fixed cluster size k, a failed job is retried whole
+  Dc = 1,    // dynamic clustering: k from the failure model
+  Sr = 2,    // selective reclustering: retry only the failed tasks, regrouped
+  Dr = 3,    // dynamic reclustering: both
+};
+// "NOOP", "DC", "SR", "DR".
+std::string_view recluster_policy_name(ReclusterPolicy policy);
+// Accepts exactly those names (case-insensitive); nullopt otherwise.
+std::optional<ReclusterPolicy> parse_recluster_policy(std::string_view text);
+
+// One <daemon> entry: what tools/start launches from the project directory.
+struct DaemonConfig {
+  std::string cmd;        // <cmd>: program name then arguments, e.g. "transitioner --sleep 5"
+  bool disabled = false;  // <disabled>: 0/1 (also true/false; an empty <disabled/> means 1)
+};
+
+struct ProjectConfig {
+  // Identity and URLs. Required: name, master_url, upload_url, download_url, cgi_url.
+  std::string name;          // <name>: short name; letters, digits, '_' and '-' only
+  std::string long_name;     // <long_name>: defaults to name
+  std::string master_url;    // <master_url>: http(s) URL of the project's home page
+  std::string upload_url;    // <upload_url>: the file upload handler
+  std::string download_url;  // <download_url>: where download/ is served
+  std::string cgi_url;       // <cgi_url>: base URL of cgi-bin/ (scheduler = cgi_url + program)
+
+  // Database. Required: <db_name>, <db_user>. <db_host> defaults to "localhost",
+  // <db_port> to 3306, <db_socket> and <db_passwd> to "". A socket wins over host:port.
+  DbConfig db{"localhost", 3306, "", "", "", ""};
+
+  // Directories, all absolute. <project_dir> is required; the others default to
+  // project_dir + "/download", "/upload", "/keys", "/log", "/pid", "/tmp".
+  std::string project_dir;
+  std::string download_dir;
+  std::string upload_dir;
+  std::string key_dir;
+  std::string log_dir;  // BOINC names it log_<host>; Tharsis uses one log/ per project dir
+  std::string pid_dir;  // BOINC's pid_<host>; here pid/
+  std::string tmp_dir;
+
+  // <uldl_dir_fanout>: number of hashed subdirectories of download/ and upload/ (lib/fanout.h).
+  int uldl_dir_fanout = 1024;
+  // <max_upload_size>: largest file the upload handler accepts, bytes.
+  int64_t max_upload_size = 128LL * 1024 * 1024;
+  // <max_request_size>: largest scheduler request body accepted, bytes.
+  int64_t max_request_size = 4LL * 1024 * 1024;
+
+  // Scheduler knobs.
+  int daily_result_quota = 500;  // <daily_result_quota>: results per host per day (BOINC's default)
+  double request_delay = 0;      // <request_delay>: seconds a client must wait between RPCs
+  int max_wus_to_send = 50;      // <max_wus_to_send>: jobs per scheduler reply at most
+
+  // Reclustering.
+  ReclusterPolicy recluster_policy = ReclusterPolicy::Noop;  // <recluster_policy>
+  int initial_cluster_size = 1;                              // <initial_cluster_size>: k0 >= 1
+
+  std::vector<DaemonConfig> daemons;  // <daemons>, in file order
+
+  // Any other simple <tag>text</tag> element inside <config>, kept verbatim (trimmed) so a
+  // component can read a knob this struct does not type yet, and so rendering keeps it.
+  std::map<std::string, std::string> other;
+};
+
+// Parses config.xml text. On failure the message is one line starting with `source` (the
+// file name to show), naming the element and what was expected and found, e.g.
+//   "config.xml: <uldl_dir_fanout> expected a positive integer, found 'abc'"
+//   "config.xml: missing required <master_url>, <db_name> in <config>"
+//   "config.xml: malformed XML at offset 120 (line 5): Start-end tags mismatch"
+// An element given twice, or an unknown element with child elements, is an error.
+Result<ProjectConfig> parse_project_config(std::string_view xml,
+                                           std::string_view source = "config.xml");
+
+// Reads and parses the file at `path`; messages start with `path`.
+Result<ProjectConfig> load_project_config(const std::string& path);
+
+// Writes config.xml text (every field explicitly, defaults included; empty optional strings
+// omitted) such that parse_project_config(render_project_config(c)) reproduces c.
+std::string render_project_config(const ProjectConfig& config);
+
+}  // namespace tharsis
