@@ -1,0 +1,57 @@
+// Implementation of lib/text_file.h with POSIX calls, so the mode is set at creation and
+// a private key is never readable by others, not even for an instant.
+#include "lib/text_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace tharsis {
+
+Result<std::string> read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error(path + ": cannot open: " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return make_error(path + ": read error");
+  return text.str();
+}
+
+Status write_text_file(const std::string& path, std::string_view content, mode_t mode) {
+  std::string temp = path + ".tmp." + std::to_string(::getpid());
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+  if (fd < 0) return make_error(temp + ": cannot create: " + std::strerror(errno));
+  auto fail = [&](const std::string& what) -> Status {
+    int saved = errno;
+    ::close(fd);
+    ::unlink(temp.c_str());
+    return make_error(path + ": " + what + ": " + std::strerror(saved));
+  };
+  if (::fchmod(fd, mode) != 0) return fail("cannot set permissions");  // umask-proof
+  size_t done = 0;
+  while (done < content.size()) {
+    ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail("write failed");
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0) {
+    ::unlink(temp.c_str());
+    return make_error(path + ": close failed: " + std::strerror(errno));
+  }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    int saved = errno;
+    ::unlink(temp.c_str());
+    return make_error(path + ": cannot rename into place: " + std::strerror(saved));
+  }
+  return Status::success();
+}
+
+}  // namespace tharsis
