@@ -1,0 +1,198 @@
+// make_project into a temp dir (--no_db): BOINC layout, usable keys, a config.xml that
+// parses back, an Apache include that Apache accepts, refusal to clobber, and --force.
+#include "tools/lib/make_project.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "lib/crypto/boinc_key.h"
+#include "lib/crypto/boinc_signature.h"
+#include "lib/fanout.h"
+#include "lib/text_file.h"
+
+namespace tharsis {
+namespace {
+
+namespace fs = std::filesystem;
+
+class MakeProjectTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() / ("tharsis_mkproj_" + std::to_string(::getpid()));
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+    options_.project_dir = (root_ / "proj").string();
+    options_.name = "demo";
+    options_.url_base = "http://127.0.0.1:8123";
+    options_.db.user = "boincadm";
+    options_.db.name = "demo_db";
+    options_.db.socket = "/tmp/db.sock";
+    options_.uldl_dir_fanout = 16;
+    options_.no_db = true;
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  std::string in_project(const std::string& rel) const { return options_.project_dir + "/" + rel; }
+
+  fs::path root_;
+  MakeProjectOptions options_;
+};
+
+mode_t mode_of(const std::string& path) {
+  struct stat st{};
+  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 0777;
+}
+
+TEST_F(MakeProjectTest, MakeProject_CreatesBoincLayout) {
+  auto made = make_project(options_);
+  ASSERT_TRUE(made.ok()) << made.error();
+  for (const char* dir : {"download", "upload", "keys", "bin", "cgi-bin", "html/user", "html/ops",
+                          "log", "pid", "tmp", "apps", "templates"}) {
+    EXPECT_TRUE(fs::is_directory(in_project(dir))) << dir;
+  }
+  for (const char* hashed : {"download", "upload"}) {
+    EXPECT_TRUE(fs::is_directory(in_project(std::string(hashed) + "/0")));
+    EXPECT_TRUE(fs::is_directory(in_project(std::string(hashed) + "/f")));
+    EXPECT_FALSE(fs::exists(in_project(std::string(hashed) + "/10")));  // fanout 16: 0..f
+  }
+  EXPECT_EQ(fanout_path(made->download_dir, "x", made->uldl_dir_fanout),
+            in_project("download/" + fanout_dir("x", 16) + "/x"));
+}
+
+TEST_F(MakeProjectTest, MakeProject_KeysLoadAndSignVerify) {
+  ASSERT_TRUE(make_project(options_).ok());
+  EXPECT_EQ(mode_of(in_project("keys/code_sign_private")), 0600u);
+  EXPECT_EQ(mode_of(in_project("keys/upload_private")), 0600u);
+  auto keys = load_boinc_key_files(in_project("keys"));
+  ASSERT_TRUE(keys.ok()) << keys.error();
+  EXPECT_EQ(keys->upload_private.bits(), 1024);
+  EXPECT_FALSE(same_public_key(keys->upload_public, keys->code_sign_public));
+
+  std::string app = in_project("download/app_1.0");
+  ASSERT_TRUE(write_text_file(app, "#!/bin/sh\necho hi\n").ok());
+  auto file_signature = sign_file_boinc(keys->code_sign_private, app);
+  ASSERT_TRUE(file_signature.ok()) << file_signature.error();
+  EXPECT_TRUE(*verify_file_boinc(keys->code_sign_public, app, *file_signature));
+  EXPECT_FALSE(*verify_file_boinc(keys->upload_public, app, *file_signature));
+
+  std::string cert = upload_certificate_text("wu_1_r0_0", 65536);
+  auto cert_signature = sign_block_boinc(keys->upload_private, cert);
+  ASSERT_TRUE(cert_signature.ok());
+  EXPECT_TRUE(*verify_block_boinc(keys->upload_public, cert, *cert_signature));
+}
+
+TEST_F(MakeProjectTest, MakeProject_ConfigParsesBackWithUrlsAndDb) {
+  auto made = make_project(options_);
+  ASSERT_TRUE(made.ok()) << made.error();
+  auto loaded = load_project_config(in_project("config.xml"));
+  ASSERT_TRUE(loaded.ok()) << loaded.error();
+  EXPECT_EQ(render_project_config(*loaded), render_project_config(*made));
+  EXPECT_EQ(loaded->master_url, "http://127.0.0.1:8123/demo/");
+  EXPECT_EQ(loaded->download_url, "http://127.0.0.1:8123/demo/download");
+  EXPECT_EQ(loaded->cgi_url, "http://127.0.0.1:8123/demo_cgi/");
+  EXPECT_EQ(loaded->upload_url, "http://127.0.0.1:8123/demo_cgi/file_upload_handler");
+  EXPECT_EQ(loaded->project_dir, options_.project_dir);
+  EXPECT_EQ(loaded->key_dir, in_project("keys"));
+  EXPECT_EQ(loaded->db.socket, "/tmp/db.sock");
+  EXPECT_EQ(loaded->db.name, "demo_db");
+  EXPECT_EQ(loaded->uldl_dir_fanout, 16);
+  ASSERT_FALSE(loaded->daemons.empty());
+  EXPECT_EQ(loaded->daemons[0].cmd, "transitioner --sleep 5");
+
+  auto master = read_text_file(in_project("html/user/index.html"));
+  ASSERT_TRUE(master.ok());
+  EXPECT_NE(master->find("<scheduler>http://127.0.0.1:8123/demo_cgi/cgi</scheduler>"),
+            std::string::npos);
+}
+
+TEST_F(MakeProjectTest, MakeProject_HttpdIncludeMapsUrlsAndPassesApacheConfigTest) {
+  ASSERT_TRUE(make_project(options_).ok());
+  auto conf = read_text_file(in_project("demo.httpd.conf"));
+  ASSERT_TRUE(conf.ok()) << conf.error();
+  EXPECT_NE(conf->find("Alias \"/demo/download\" \"" + in_project("download") + "\""), std::string::npos);
+  EXPECT_NE(conf->find("ScriptAlias \"/demo_cgi/\" \"" + in_project("cgi-bin/") + "\""), std::string::npos);
+  EXPECT_LT(conf->find("Alias \"/demo/download\""), conf->find("Alias \"/demo\" "));
+  EXPECT_EQ(conf->find("\nListen"), std::string::npos);  // the including server listens
+
+  const char* apache = "/usr/sbin/apache2";
+  if (::access(apache, X_OK) != 0) GTEST_SKIP() << "apache2 not installed";
+  std::string server = (root_ / "httpd.conf").string();
+  std::string text = "ServerRoot " + root_.string() + "\nServerName 127.0.0.1\n" +
+                     "Listen 127.0.0.1:1\nErrorLog /dev/null\nPidFile " +
+                     (root_ / "httpd.pid").string() + "\n";
+  for (const char* m : {"mpm_event", "authz_core", "alias", "mime", "dir", "cgid", "fcgid"}) {
+    text += std::string("LoadModule ") + m + "_module /usr/lib/apache2/modules/mod_" + m + ".so\n";
+  }
+  text += "Include " + in_project("demo.httpd.conf") + "\n";
+  ASSERT_TRUE(write_text_file(server, text).ok());
+  std::string command = std::string(apache) + " -t -f " + server + " >" + (root_ / "t.log").string() + " 2>&1";
+  EXPECT_EQ(std::system(command.c_str()), 0) << *read_text_file((root_ / "t.log").string());
+}
+
+TEST_F(MakeProjectTest, MakeProject_RefusesExistingDirectoryWithoutForce) {
+  ASSERT_TRUE(make_project(options_).ok());
+  auto before = read_text_file(in_project("config.xml"));
+  options_.url_base = "http://127.0.0.1:9999/";
+  auto again = make_project(options_);
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.error(), "project directory " + options_.project_dir +
+                               " already exists and is not empty; use --force to reuse it");
+  EXPECT_EQ(*read_text_file(in_project("config.xml")), *before);
+}
+
+TEST_F(MakeProjectTest, MakeProject_ForceRewritesConfigAndKeepsValidKeys) {
+  ASSERT_TRUE(make_project(options_).ok());
+  auto upload_key = read_text_file(in_project("keys/upload_private"));
+  auto code_sign_key = read_text_file(in_project("keys/code_sign_private"));
+  fs::remove(in_project("keys/code_sign_public"));  // a broken pair is regenerated
+  fs::remove_all(in_project("tmp"));
+
+  options_.url_base = "http://127.0.0.1:9999/";
+  options_.force = true;
+  auto again = make_project(options_);
+  ASSERT_TRUE(again.ok()) << again.error();
+  EXPECT_EQ(load_project_config(in_project("config.xml"))->master_url, "http://127.0.0.1:9999/demo/");
+  EXPECT_EQ(*read_text_file(in_project("keys/upload_private")), *upload_key);
+  EXPECT_NE(*read_text_file(in_project("keys/code_sign_private")), *code_sign_key);
+  EXPECT_TRUE(load_boinc_key_files(in_project("keys")).ok());
+  EXPECT_TRUE(fs::is_directory(in_project("tmp")));
+}
+
+TEST_F(MakeProjectTest, MakeProject_EmptyExistingDirectoryIsAccepted) {
+  fs::create_directories(options_.project_dir);
+  EXPECT_TRUE(make_project(options_).ok());
+}
+
+TEST_F(MakeProjectTest, MakeProject_BadOptionsNamedAndNothingCreated) {
+  MakeProjectOptions bad = options_;
+  bad.name = "my project";
+  auto r = make_project(bad);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), "--name: expected letters, digits, '_' or '-', found 'my project'");
+
+  bad = options_;
+  bad.url_base = "127.0.0.1:80";
+  r = make_project(bad);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), "--url_base: expected an http:// or https:// URL, found '127.0.0.1:80'");
+
+  bad = options_;
+  bad.key_bits = 2048;
+  r = make_project(bad);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().rfind("--key_bits: expected 512..1024", 0), 0u) << r.error();
+
+  bad = options_;
+  bad.db.name.clear();
+  EXPECT_FALSE(make_project(bad).ok());
+  EXPECT_FALSE(fs::exists(options_.project_dir));
+}
+
+}  // namespace
+}  // namespace tharsis

@@ -1,0 +1,214 @@
+// Implementation of tools/lib/make_project.h.
+#include "tools/lib/make_project.h"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <system_error>
+
+#include "lib/crypto/boinc_key.h"
+#include "lib/crypto/rsa_key.h"
+#include "lib/fanout.h"
+#include "lib/text_file.h"
+
+namespace tharsis {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool valid_short_name(const std::string& name) {
+  if (name.empty()) return false;
+  for (char ch : name) {
+    bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              ch == '_' || ch == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+Status make_dir(const std::string& path, mode_t mode) {
+  std::error_code ec;
+  fs::create_directories(path, ec);
+  if (ec) return make_error("cannot create directory " + path + ": " + ec.message());
+  if (::chmod(path.c_str(), mode) != 0) return make_error("cannot set permissions of " + path);
+  return Status::success();
+}
+
+bool non_empty_directory(const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return false;
+  if (!fs::is_directory(path, ec)) return true;  // a file in the way counts as "exists"
+  return fs::directory_iterator(path, ec) != fs::directory_iterator();
+}
+
+// Keeps the four key files if they all load; otherwise generates the missing pairs.
+Status ensure_keys(const ProjectConfig& config, int key_bits) {
+  const std::string& dir = config.key_dir;
+  for (const char* pair : {"code_sign", "upload"}) {
+    std::string private_path = dir + "/" + pair + "_private";
+    std::string public_path = dir + "/" + pair + "_public";
+    Result<RsaKey> existing = load_boinc_private_key(private_path);
+    Result<RsaKey> existing_public = load_boinc_public_key(public_path);
+    if (existing && existing_public && same_public_key(*existing, *existing_public)) continue;
+    Result<RsaKey> key = generate_key_pair(key_bits);
+    if (!key) return make_error(key.error());
+    Status written = write_boinc_key_pair(*key, private_path, public_path);
+    if (!written) return written;
+  }
+  return Status::success();
+}
+
+std::string escape_html(const std::string& text) {
+  std::string out;
+  for (char ch : text) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out.push_back(ch);
+    }
+  }
+  return out;
+}
+
+// BOINC clients read the scheduler URL from the master page, in either of these forms.
+std::string render_master_page(const ProjectConfig& config) {
+  std::string scheduler = escape_html(config.cgi_url + "cgi");
+  std::string title = escape_html(config.long_name);
+  return "<!DOCTYPE html>\n<html>\n<head>\n<title>" + title + "</title>\n"
+         "<link rel=\"boinc_scheduler\" href=\"" + scheduler + "\">\n"
+         "</head>\n<body>\n<!-- <scheduler>" + scheduler + "</scheduler> -->\n"
+         "<h1>" + title + "</h1>\n</body>\n</html>\n";
+}
+
+}  // namespace
+
+Result<ProjectConfig> make_project_config(const MakeProjectOptions& o) {
+  if (o.project_dir.empty()) return make_error("--project_dir: expected a directory, found nothing");
+  if (!valid_short_name(o.name)) {
+    return make_error("--name: expected letters, digits, '_' or '-', found '" + o.name + "'");
+  }
+  std::string base = o.url_base;
+  if (base.rfind("http://", 0) != 0 && base.rfind("https://", 0) != 0) {
+    return make_error("--url_base: expected an http:// or https:// URL, found '" + base + "'");
+  }
+  if (base.back() != '/') base.push_back('/');
+  if (o.key_bits < 512 || o.key_bits > kBoincMaxKeyBits) {
+    return make_error("--key_bits: expected 512..1024 (BOINC key files and the stock client hold "
+                      "at most 1024-bit keys), found " + std::to_string(o.key_bits));
+  }
+  if (o.uldl_dir_fanout < 1) {
+    return make_error("--uldl_dir_fanout: expected a positive integer, found " +
+                      std::to_string(o.uldl_dir_fanout));
+  }
+  if (o.db.name.empty()) return make_error("--db_name: expected a database name, found nothing");
+  if (o.db.user.empty()) return make_error("--db_user: expected a database user, found nothing");
+  if (o.db.socket.empty() && (o.db.port < 1 || o.db.port > 65535)) {
+    return make_error("--db_port: expected 1..65535, found " + std::to_string(o.db.port));
+  }
+
+  ProjectConfig c;
+  c.name = o.name;
+  c.long_name = o.long_name.empty() ? o.name : o.long_name;
+  c.master_url = base + o.name + "/";
+  c.download_url = base + o.name + "/download";
+  c.cgi_url = base + o.name + "_cgi/";
+  c.upload_url = c.cgi_url + "file_upload_handler";
+  c.db = o.db;
+  c.project_dir = fs::absolute(o.project_dir).lexically_normal().string();
+  while (c.project_dir.size() > 1 && c.project_dir.back() == '/') c.project_dir.pop_back();
+  c.download_dir = c.project_dir + "/download";
+  c.upload_dir = c.project_dir + "/upload";
+  c.key_dir = c.project_dir + "/keys";
+  c.log_dir = c.project_dir + "/log";
+  c.pid_dir = c.project_dir + "/pid";
+  c.tmp_dir = c.project_dir + "/tmp";
+  c.uldl_dir_fanout = o.uldl_dir_fanout;
+  for (const char* daemon : {"transitioner", "validator", "assimilator", "file_deleter"}) {
+    c.daemons.push_back(DaemonConfig{std::string(daemon) + " --sleep 5", false});
+  }
+  return c;
+}
+
+std::string render_httpd_conf(const ProjectConfig& c) {
+  const std::string& p = c.project_dir;
+  const std::string& n = c.name;
+  auto dir_block = [](const std::string& dir, const std::string& body) {
+    return "<Directory \"" + dir + "\">\n" + body + "</Directory>\n\n";
+  };
+  std::string out =
+      "# Apache httpd include for Tharsis project '" + n + "', written by make_project.\n"
+      "# The including server provides Listen (127.0.0.1 only), ServerRoot and the modules\n"
+      "# alias, cgid, fcgid, mime, dir and authz_core; this file maps URLs to directories.\n\n";
+  // Alias order matters: the longer /<name>/download must come before /<name>.
+  out += "Alias \"/" + n + "/download\" \"" + p + "/download\"\n";
+  out += "ScriptAlias \"/" + n + "_cgi/\" \"" + p + "/cgi-bin/\"\n";
+  out += "Alias \"/" + n + "_ops\" \"" + p + "/html/ops\"\n";
+  out += "Alias \"/" + n + "\" \"" + p + "/html/user\"\n\n";
+  out += dir_block(p + "/download",
+                   "  Options None\n  AllowOverride None\n  Require all granted\n");
+  out += dir_block(p + "/cgi-bin",
+                   "  Options +ExecCGI\n  AllowOverride None\n  Require all granted\n"
+                   "  # The scheduler built for FastCGI is installed as \"fcgi\" (or *.fcgi).\n"
+                   "  <IfModule fcgid_module>\n"
+                   "    <FilesMatch \"^(fcgi|.*\\.fcgi)$\">\n"
+                   "      SetHandler fcgid-script\n"
+                   "    </FilesMatch>\n"
+                   "  </IfModule>\n");
+  out += dir_block(p + "/html/user",
+                   "  Options None\n  AllowOverride None\n  DirectoryIndex index.html\n"
+                   "  Require all granted\n");
+  out += dir_block(p + "/html/ops",
+                   "  Options None\n  AllowOverride None\n  DirectoryIndex index.html\n"
+                   "  # Admin pages: from this machine only (needs mod_authz_host; without it the\n"
+                   "  # server is expected to listen on 127.0.0.1 only).\n"
+                   "  <IfModule authz_host_module>\n    Require local\n  </IfModule>\n"
+                   "  <IfModule !authz_host_module>\n    Require all granted\n  </IfModule>\n");
+  return out;
+}
+
+Result<ProjectConfig> make_project(const MakeProjectOptions& options) {
+  Result<ProjectConfig> made = make_project_config(options);
+  if (!made) return made;
+  const ProjectConfig& c = *made;
+  if (!options.no_db) {
+    // TODO(issue 2): call create_database() from db/schema_loader.h once it is on main.
+    return make_error("creating the database is not available in this build yet; "
+                      "rerun with --no_db and create it separately");
+  }
+  if (non_empty_directory(c.project_dir) && !options.force) {
+    return make_error("project directory " + c.project_dir +
+                      " already exists and is not empty; use --force to reuse it");
+  }
+
+  for (const std::string& dir :
+       {c.project_dir, c.download_dir, c.upload_dir, c.log_dir, c.pid_dir, c.tmp_dir,
+        c.project_dir + "/bin", c.project_dir + "/cgi-bin", c.project_dir + "/apps",
+        c.project_dir + "/templates", c.project_dir + "/html/user", c.project_dir + "/html/ops"}) {
+    Status s = make_dir(dir, 0755);
+    if (!s) return make_error(s.error());
+  }
+  // keys/ stays searchable: the upload handler, run by the web server's user, reads
+  // upload_public; the private key files themselves are 0600.
+  Status keys_dir = make_dir(c.key_dir, 0755);
+  if (!keys_dir) return make_error(keys_dir.error());
+  for (const std::string& hashed : {c.download_dir, c.upload_dir}) {
+    Status s = create_fanout_dirs(hashed, c.uldl_dir_fanout);
+    if (!s) return make_error(s.error());
+  }
+  Status keys = ensure_keys(c, options.key_bits);
+  if (!keys) return make_error(keys.error());
+
+  // config.xml must be readable by the CGI programs, which run as the web server's user.
+  for (const auto& [path, text, mode] :
+       {std::tuple{c.project_dir + "/config.xml", render_project_config(c), mode_t{0644}},
+        std::tuple{c.project_dir + "/" + c.name + ".httpd.conf", render_httpd_conf(c), mode_t{0644}},
+        std::tuple{c.project_dir + "/html/user/index.html", render_master_page(c), mode_t{0644}}}) {
+    Status s = write_text_file(path, text, mode);
+    if (!s) return make_error(s.error());
+  }
+  return made;
+}
+
+}  // namespace tharsis

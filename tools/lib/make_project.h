@@ -1,0 +1,64 @@
+// make_project: creates a project directory in BOINC's layout, ready for a web server and
+// the daemons. Library part of tools/make_project, so tests can run it into a temp dir.
+//
+// Layout under project_dir (all made up front):
+//   config.xml                 rendered from make_project_config()
+//   <name>.httpd.conf          Apache include (render_httpd_conf)
+//   keys/                      code_sign_{private,public}, upload_{private,public} in BOINC's
+//                              text format (lib/crypto/boinc_key.h); private ones mode 0600
+//   download/, upload/         with all uldl_dir_fanout hashed subdirectories created now
+//                              (lib/fanout.h), so every writer, including the web server's
+//                              user, finds them in place; writers still create on demand
+//   bin/ cgi-bin/ apps/ templates/ html/user/ html/ops/
+//   log/ pid/ tmp/             BOINC's log_<host>/ and pid_<host>/ are one log/ and pid/ here
+//   html/user/index.html       master page naming the scheduler (<cgi_url>cgi) the way
+//                              BOINC clients look for it
+#pragma once
+
+#include <string>
+
+#include "db/db_config.h"
+#include "lib/project_config.h"
+#include "lib/result.h"
+
+namespace tharsis {
+
+struct MakeProjectOptions {
+  std::string project_dir;  // made absolute
+  std::string name;         // short name: letters, digits, '_' and '-'
+  std::string long_name;    // defaults to name
+  std::string url_base;     // e.g. "http://127.0.0.1:8080/" ('/' appended if missing)
+  DbConfig db{"localhost", 3306, "", "", "", ""};
+  int key_bits = 1024;      // 512..1024: BOINC's key files hold at most 1024-bit keys
+  int uldl_dir_fanout = 1024;
+  bool force = false;       // reuse an existing, non-empty project_dir (see make_project)
+  bool no_db = false;       // do not create the database
+};
+
+// The configuration make_project writes, following BOINC's make_project URLs:
+//   master_url   = url_base + name + "/"
+//   download_url = url_base + name + "/download"
+//   cgi_url      = url_base + name + "_cgi/"
+//   upload_url   = cgi_url + "file_upload_handler"
+// directories under project_dir, and the daemons transitioner, validator, assimilator,
+// file_deleter, each "--sleep 5". Fails on invalid options (one line naming the option).
+Result<ProjectConfig> make_project_config(const MakeProjectOptions& options);
+
+// The Apache include for a project. It maps URLs to directories and sets access only; the
+// including server provides Listen (127.0.0.1), ServerRoot and the modules (alias, cgid,
+// fcgid, mime, dir, authz_core), as scripts/private_apache.sh does:
+//   /<name>/download -> download/   static files
+//   /<name>_cgi/     -> cgi-bin/    CGI programs; a program named "fcgi" or "*.fcgi"
+//                                   runs under mod_fcgid instead (FastCGI)
+//   /<name>_ops/     -> html/ops/   admin pages, from the local host only
+//   /<name>/         -> html/user/  public pages
+std::string render_httpd_conf(const ProjectConfig& config);
+
+// Creates the project. An existing non-empty project_dir is refused (message names it and
+// --force) unless options.force: then config.xml, the httpd include and index.html are
+// rewritten, missing directories created, and existing valid key files kept (as BOINC's
+// make_project does, so files already signed stay valid); missing keys are generated.
+// Unless no_db, creates the database and loads the schema. Returns the written config.
+Result<ProjectConfig> make_project(const MakeProjectOptions& options);
+
+}  // namespace tharsis
