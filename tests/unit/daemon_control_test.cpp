@@ -1,0 +1,144 @@
+// tools/start and tools/stop against real processes: a stand-in daemon (a shell script in
+// bin/) that writes its pid file and exits when the stop trigger appears, or ignores it.
+#include "tools/lib/daemon_control.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+namespace tharsis {
+namespace {
+
+namespace fs = std::filesystem;
+
+class DaemonControlTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/tharsis-dctl-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+    config_.project_dir = dir_;
+    config_.pid_dir = dir_ + "/pid";
+    config_.log_dir = dir_ + "/log";
+    for (auto sub : {"bin", "pid", "log"}) fs::create_directories(dir_ + "/" + sub);
+  }
+  void TearDown() override {
+    for (const auto& status : daemon_statuses(config_)) {
+      if (status.pid) kill(status.pid, SIGKILL);
+    }
+    fs::remove_all(dir_);
+  }
+  // A daemon that records its pid (named like the real ones) and polls the trigger file;
+  // `obeys` false makes it ignore the trigger, so stop must signal it.
+  void write_fake_daemon(const std::string& name, bool obeys) {
+    std::string path = dir_ + "/bin/" + name;
+    std::ofstream out(path);
+    out << "#!/bin/bash\n"
+        << "inst=" << name << "\n"
+        << "while [ $# -gt 0 ]; do [ \"$1\" = --mod_id ] && inst=" << name << "_$2; shift; done\n"
+        << "echo $$ > pid/$inst.pid\n"
+        << "trap 'rm -f pid/$inst.pid; exit 0' TERM\n"
+        << "while true; do\n"
+        << (obeys ? "  [ -e stop_daemons ] && { rm -f pid/$inst.pid; exit 0; }\n" : "")
+        << "  sleep 0.05\ndone\n";
+    out.close();
+    chmod(path.c_str(), 0755);
+  }
+  bool wait_for(const std::function<bool()>& condition) {
+    for (int i = 0; i < 100; ++i) {
+      if (condition()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+  }
+  int running_count() {
+    int n = 0;
+    for (const auto& status : daemon_statuses(config_)) n += status.pid != 0;
+    return n;
+  }
+
+  std::string dir_;
+  ProjectConfig config_;
+};
+
+TEST(DaemonCommand, ParsesProgramArgumentsAndShardInstance) {
+  auto command = parse_daemon_command("validator  --sleep 2 --mod 2 --mod_id 1");
+  ASSERT_TRUE(command.ok()) << command.error();
+  EXPECT_EQ(command->program, "validator");
+  EXPECT_EQ(command->args.size(), 6u);
+  EXPECT_EQ(command->instance, "validator_1");
+}
+
+TEST(DaemonCommand, RejectsPathsAndEmptyCommands) {
+  EXPECT_FALSE(parse_daemon_command("").ok());
+  EXPECT_FALSE(parse_daemon_command("../evil --x").ok());
+  EXPECT_FALSE(parse_daemon_command("/bin/sh").ok());
+}
+
+TEST_F(DaemonControlTest, StartLaunchesEnabledDaemonsOnceAndStopUsesTheTrigger) {
+  write_fake_daemon("transitioner", true);
+  write_fake_daemon("validator", true);
+  config_.daemons = {{"transitioner --sleep 1", false},
+                     {"validator --mod 2 --mod_id 0", false},
+                     {"validator --mod 2 --mod_id 1", false},
+                     {"validator --mod 2 --mod_id 9", true}};
+  auto started = start_daemons(config_);
+  ASSERT_TRUE(started.ok()) << started.error();
+  EXPECT_EQ(started->size(), 3u);
+  ASSERT_TRUE(wait_for([&] { return running_count() == 3; }));
+
+  // A second start (the cron case) finds them all running and starts nothing.
+  auto again = start_daemons(config_);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->empty());
+
+  auto signalled = stop_daemons(config_, 5);
+  ASSERT_TRUE(signalled.ok()) << signalled.error();
+  EXPECT_TRUE(signalled->empty());
+  EXPECT_EQ(running_count(), 0);
+  EXPECT_TRUE(fs::exists(stop_trigger_path(config_)));
+}
+
+TEST_F(DaemonControlTest, CronStartRestartsADaemonThatDied) {
+  write_fake_daemon("assimilator", true);
+  config_.daemons = {{"assimilator", false}};
+  ASSERT_TRUE(start_daemons(config_).ok());
+  ASSERT_TRUE(wait_for([&] { return running_count() == 1; }));
+  pid_t first = daemon_statuses(config_)[0].pid;
+  kill(first, SIGKILL);  // dies without removing its pid file
+  ASSERT_TRUE(wait_for([&] { return running_count() == 0; }));
+
+  auto restarted = start_daemons(config_);
+  ASSERT_TRUE(restarted.ok());
+  ASSERT_EQ(restarted->size(), 1u);
+  ASSERT_TRUE(wait_for([&] { return running_count() == 1; }));
+  EXPECT_NE(daemon_statuses(config_)[0].pid, first);
+}
+
+TEST_F(DaemonControlTest, StopSignalsADaemonThatIgnoresTheTrigger) {
+  write_fake_daemon("file_deleter", false);
+  config_.daemons = {{"file_deleter", false}};
+  ASSERT_TRUE(start_daemons(config_).ok());
+  ASSERT_TRUE(wait_for([&] { return running_count() == 1; }));
+  auto signalled = stop_daemons(config_, 0.3);
+  ASSERT_TRUE(signalled.ok()) << signalled.error();
+  ASSERT_EQ(signalled->size(), 1u);
+  EXPECT_EQ((*signalled)[0], "file_deleter");
+  EXPECT_EQ(running_count(), 0);
+}
+
+TEST_F(DaemonControlTest, StartReportsAMissingProgram) {
+  config_.daemons = {{"no_such_daemon", false}};
+  auto started = start_daemons(config_);
+  ASSERT_FALSE(started.ok());
+  EXPECT_NE(started.error().find("bin/no_such_daemon"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tharsis

@@ -1,0 +1,161 @@
+// Implementation of tools/lib/daemon_control.h.
+#include "tools/lib/daemon_control.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "lib/log.h"
+
+namespace tharsis {
+namespace {
+
+bool process_alive(pid_t pid) {
+  if (pid <= 0) return false;
+  if (kill(pid, 0) != 0 && errno == ESRCH) return false;
+  // A zombie child of ours (we started it and it died) counts as gone.
+  int status = 0;
+  if (waitpid(pid, &status, WNOHANG) == pid) return false;
+  return true;
+}
+
+void sleep_seconds(double s) {
+  std::this_thread::sleep_for(std::chrono::duration<double>(s));
+}
+
+}  // namespace
+
+Result<DaemonCommand> parse_daemon_command(const std::string& cmd) {
+  std::istringstream in(cmd);
+  DaemonCommand command;
+  std::string word;
+  while (in >> word) {
+    if (command.program.empty()) command.program = word;
+    else command.args.push_back(word);
+  }
+  if (command.program.empty()) return make_error("<daemon><cmd>: expected a program name, found nothing");
+  if (command.program.find('/') != std::string::npos || command.program[0] == '.') {
+    return make_error("<daemon><cmd>: expected a program name in bin/, found '" + command.program + "'");
+  }
+  command.instance = command.program;
+  for (size_t i = 0; i + 1 < command.args.size(); ++i) {
+    if (command.args[i] == "--mod_id") command.instance += "_" + command.args[i + 1];
+  }
+  return command;
+}
+
+std::string daemon_pid_file(const ProjectConfig& config, const DaemonCommand& command) {
+  return config.pid_dir + "/" + command.instance + ".pid";
+}
+
+pid_t running_pid(const std::string& pid_file) {
+  std::ifstream in(pid_file);
+  long pid = 0;
+  if (!(in >> pid) || pid <= 0) return 0;
+  return process_alive(static_cast<pid_t>(pid)) ? static_cast<pid_t>(pid) : 0;
+}
+
+std::string stop_trigger_path(const ProjectConfig& config) {
+  return config.project_dir + "/stop_daemons";
+}
+
+std::vector<DaemonStatus> daemon_statuses(const ProjectConfig& config) {
+  std::vector<DaemonStatus> statuses;
+  for (const auto& daemon : config.daemons) {
+    auto command = parse_daemon_command(daemon.cmd);
+    if (!command.ok()) continue;
+    DaemonStatus status{*command, daemon.disabled, running_pid(daemon_pid_file(config, *command))};
+    statuses.push_back(std::move(status));
+  }
+  return statuses;
+}
+
+Result<std::vector<std::string>> start_daemons(const ProjectConfig& config) {
+  if (unlink(stop_trigger_path(config).c_str()) != 0 && errno != ENOENT) {
+    return make_error("start: cannot remove " + stop_trigger_path(config) + ": " + std::strerror(errno));
+  }
+  std::vector<std::string> started;
+  for (const auto& daemon : config.daemons) {
+    if (daemon.disabled) continue;
+    auto command = parse_daemon_command(daemon.cmd);
+    if (!command.ok()) return make_error(command.error());
+    if (running_pid(daemon_pid_file(config, *command)) != 0) continue;
+    std::string program = config.project_dir + "/bin/" + command->program;
+    if (access(program.c_str(), X_OK) != 0) {
+      return make_error("start: expected an executable " + program + ", found none");
+    }
+    std::string log_file = config.log_dir + "/" + command->instance + ".log";
+    std::vector<std::string> argv_storage{program};
+    argv_storage.insert(argv_storage.end(), command->args.begin(), command->args.end());
+    // Double fork: the daemon is re-parented to init, so it never becomes our zombie and
+    // outlives this short-lived tool.
+    pid_t child = fork();
+    if (child < 0) return make_error(std::string("start: fork failed: ") + std::strerror(errno));
+    if (child == 0) {
+      setsid();
+      if (fork() != 0) _exit(0);
+      if (chdir(config.project_dir.c_str()) != 0) _exit(126);
+      int null_fd = open("/dev/null", O_RDONLY);
+      int log_fd = open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      if (null_fd < 0 || log_fd < 0) _exit(126);
+      dup2(null_fd, STDIN_FILENO);
+      dup2(log_fd, STDOUT_FILENO);
+      dup2(log_fd, STDERR_FILENO);
+      std::vector<char*> argv;
+      for (auto& a : argv_storage) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(program.c_str(), argv.data());
+      _exit(127);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    started.push_back(command->instance);
+    log_info("started ", command->instance, " (log ", log_file, ")");
+  }
+  return started;
+}
+
+Result<std::vector<std::string>> stop_daemons(const ProjectConfig& config, double grace_seconds) {
+  {
+    std::ofstream trigger(stop_trigger_path(config));
+    if (!trigger) return make_error("stop: cannot create " + stop_trigger_path(config));
+  }
+  auto all_stopped = [&] {
+    for (const auto& status : daemon_statuses(config)) {
+      if (running_pid(daemon_pid_file(config, status.command)) != 0) return false;
+    }
+    return true;
+  };
+  auto wait_until_stopped = [&](double seconds) {
+    for (double waited = 0; waited < seconds; waited += 0.05) {
+      if (all_stopped()) return true;
+      sleep_seconds(0.05);
+    }
+    return all_stopped();
+  };
+  std::vector<std::string> signalled;
+  if (wait_until_stopped(grace_seconds)) return signalled;
+  for (int signal_number : {SIGTERM, SIGKILL}) {
+    for (const auto& status : daemon_statuses(config)) {
+      pid_t pid = running_pid(daemon_pid_file(config, status.command));
+      if (pid == 0) continue;
+      kill(pid, signal_number);
+      if (signal_number == SIGTERM) signalled.push_back(status.command.instance);
+      log_warning("stop: ", status.command.instance, " (pid ", pid, ") ignored the stop trigger; sent ",
+                  signal_number == SIGTERM ? "SIGTERM" : "SIGKILL");
+    }
+    if (wait_until_stopped(grace_seconds)) return signalled;
+  }
+  return make_error("stop: daemons still running after SIGKILL");
+}
+
+}  // namespace tharsis
