@@ -1,0 +1,61 @@
+// The file deleter's rules: select deletable files, decide the state after trying.
+// See file_deleter_rules.h for the contract.
+#include "daemons/file_deleter/file_deleter_rules.h"
+
+namespace tharsis {
+namespace {
+
+FileSelection select_files(FileDeleteState state, const std::vector<StoredFile>& files,
+                           const std::set<std::string>& live_references) {
+  FileSelection selection;
+  if (state != FileDeleteState::Ready) return selection;
+  selection.eligible = true;
+  std::set<std::string> seen;  // a file named twice is deleted once
+  for (const StoredFile& f : files) {
+    if (!seen.insert(f.name).second) continue;
+    if (f.no_delete) {
+      selection.kept_no_delete.push_back(f.name);
+    } else if (live_references.count(f.name) != 0) {
+      selection.kept_shared.push_back(f.name);
+    } else {
+      selection.delete_now.push_back(f.name);
+    }
+  }
+  return selection;
+}
+
+}  // namespace
+
+FileSelection select_input_files(const WorkunitRow& wu, const std::vector<StoredFile>& inputs,
+                                 const std::set<std::string>& live_references) {
+  return select_files(wu.file_delete_state, inputs, live_references);
+}
+
+FileSelection select_output_files(const ResultRow& result, const std::vector<StoredFile>& outputs,
+                                  const std::set<std::string>& live_references) {
+  return select_files(result.file_delete_state, outputs, live_references);
+}
+
+FileDeletionDecision decide_after_deletion(const std::string& row_label,
+                                           const std::vector<FileAttempt>& attempts) {
+  FileDeletionDecision decision;
+  for (const FileAttempt& a : attempts) {
+    switch (a.outcome) {
+      case DeleteAttempt::Deleted: ++decision.deleted; break;
+      case DeleteAttempt::NotFound: ++decision.not_found; break;
+      case DeleteAttempt::Failed:
+        ++decision.failed;
+        decision.messages.push_back(row_label + ": could not delete " + a.name + ": " +
+                                    (a.error.empty() ? "unknown error" : a.error) +
+                                    "; file_delete_state stays READY for a retry");
+        break;
+    }
+  }
+  if (decision.failed > 0) {
+    decision.new_state = FileDeleteState::Ready;
+    decision.retry = true;
+  }
+  return decision;
+}
+
+}  // namespace tharsis

@@ -1,0 +1,72 @@
+// The file deleter's rules of the back-end law as pure functions: which input files of a
+// workunit and which output files of a result may be unlinked now, and what to record
+// after trying. The daemon's shell lists the files (from xml_doc / xml_doc_in), unlinks
+// the selected ones, and writes the decision.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "db/rows.h"
+
+namespace tharsis {
+
+// A file named in a workunit's or result's file_info.
+struct StoredFile {
+  std::string name;
+  bool no_delete = false;  // file_info <no_delete/>: the project keeps it
+};
+
+struct FileSelection {
+  // False when the row is not in file_delete_state READY: select nothing, record nothing.
+  bool eligible = false;
+  std::vector<std::string> delete_now;
+  std::vector<std::string> kept_no_delete;  // marked <no_delete/>
+  std::vector<std::string> kept_shared;     // still referenced by a live workunit
+};
+
+// Input files of `wu` to delete. Only a workunit in file_delete_state READY qualifies (the
+// transitioner sets READY once all its results are OVER and it is assimilated). A file is
+// kept if marked no_delete, or if its name is in `live_references`: the names of files
+// referenced by any *other* workunit whose file_delete_state is still INIT (it may still be
+// sent, or be a graph successor's input). Workunits already READY or DONE do not count, so
+// the last workunit to reach READY deletes a shared file.
+FileSelection select_input_files(const WorkunitRow& wu, const std::vector<StoredFile>& inputs,
+                                 const std::set<std::string>& live_references);
+
+// Output files of `result` to delete; same rules (READY, no_delete, live references — a
+// canonical output may be a graph successor's input).
+FileSelection select_output_files(const ResultRow& result, const std::vector<StoredFile>& outputs,
+                                  const std::set<std::string>& live_references);
+
+enum class DeleteAttempt {
+  Deleted,
+  NotFound,  // already gone (another file deleter, or never uploaded): nothing to do
+  Failed,    // could not unlink (permissions, missing directory): try again later
+};
+
+struct FileAttempt {
+  std::string name;
+  DeleteAttempt outcome = DeleteAttempt::Deleted;
+  std::string error;  // for Failed: why
+};
+
+struct FileDeletionDecision {
+  // DONE when every selected file is gone; READY (unchanged) when some failed.
+  FileDeleteState new_state = FileDeleteState::Done;
+  bool retry = false;
+  int deleted = 0;
+  int not_found = 0;
+  int failed = 0;
+  std::vector<std::string> messages;  // one per failure, naming the row and the file
+};
+
+// After the shell tried to delete the files of FileSelection::delete_now for row
+// `row_label` (e.g. "workunit 12" or "result 34"). Kept files do not stop DONE: the
+// seed's DONE means "the file deleter has attempted to delete the files".
+FileDeletionDecision decide_after_deletion(const std::string& row_label,
+                                           const std::vector<FileAttempt>& attempts);
+
+}  // namespace tharsis
