@@ -1,0 +1,111 @@
+// Implementation of daemons/assimilator/lib/results_store.h.
+#include "daemons/assimilator/lib/results_store.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+
+#include "lib/crypto/md5.h"
+#include "lib/text_file.h"
+
+namespace tharsis {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Copies src to dst through dst.tmp + fsync + rename: dst is either absent, or complete.
+Status copy_atomically(const std::string& src, const std::string& dst) {
+  int in = open(src.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) return make_error("cannot open output " + src + ": " + std::strerror(errno));
+  std::string tmp = dst + ".tmp";
+  int out = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (out < 0) {
+    close(in);
+    return make_error("cannot create " + tmp + ": " + std::strerror(errno));
+  }
+  char buffer[1 << 16];
+  ssize_t n = 0;
+  std::string failure;
+  while ((n = read(in, buffer, sizeof buffer)) > 0) {
+    for (ssize_t done = 0; done < n;) {
+      ssize_t w = write(out, buffer + done, static_cast<size_t>(n - done));
+      if (w < 0) {
+        failure = "write to " + tmp + " failed: " + std::strerror(errno);
+        break;
+      }
+      done += w;
+    }
+    if (!failure.empty()) break;
+  }
+  if (n < 0) failure = "read of " + src + " failed: " + std::strerror(errno);
+  if (failure.empty() && fsync(out) != 0) failure = "fsync of " + tmp + " failed: " + std::strerror(errno);
+  close(in);
+  close(out);
+  if (failure.empty() && rename(tmp.c_str(), dst.c_str()) != 0) {
+    failure = "rename to " + dst + " failed: " + std::strerror(errno);
+  }
+  if (!failure.empty()) {
+    unlink(tmp.c_str());
+    return make_error(failure);
+  }
+  return Status::success();
+}
+
+}  // namespace
+
+std::string workunit_store_dir(const std::string& store_dir, const std::string& wu_name) {
+  return store_dir + "/" + wu_name;
+}
+
+Result<std::vector<StoredFile>> store_canonical_outputs(const std::string& store_dir,
+                                                        const std::string& wu_name,
+                                                        const std::vector<std::string>& output_paths) {
+  std::string dir = workunit_store_dir(store_dir, wu_name);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return make_error("cannot create " + dir + ": " + ec.message());
+  std::vector<StoredFile> stored;
+  std::ostringstream manifest;
+  for (const auto& path : output_paths) {
+    StoredFile file;
+    file.name = fs::path(path).filename().string();
+    std::string dst = dir + "/" + file.name;
+    if (Status copied = copy_atomically(path, dst); !copied.ok()) return make_error(copied.error());
+    auto md5 = md5_file_hex(dst);
+    if (!md5.ok()) return make_error(md5.error());
+    file.md5 = *md5;
+    file.size = static_cast<int64_t>(fs::file_size(dst, ec));
+    manifest << file.name << ' ' << file.size << ' ' << file.md5 << '\n';
+    stored.push_back(file);
+  }
+  if (Status written = write_text_file(dir + "/MANIFEST", manifest.str()); !written.ok()) {
+    return make_error(written.error());
+  }
+  return stored;
+}
+
+Status store_workunit_error(const std::string& store_dir, const std::string& wu_name, int error_mask,
+                            const std::string& reason) {
+  std::string dir = workunit_store_dir(store_dir, wu_name);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return make_error("cannot create " + dir + ": " + ec.message());
+  return write_text_file(dir + "/ERROR", "error_mask " + std::to_string(error_mask) + "\n" + reason + "\n");
+}
+
+Result<std::vector<StoredFile>> read_manifest(const std::string& store_dir, const std::string& wu_name) {
+  auto text = read_text_file(workunit_store_dir(store_dir, wu_name) + "/MANIFEST");
+  if (!text.ok()) return make_error(text.error());
+  std::vector<StoredFile> files;
+  std::istringstream in(*text);
+  StoredFile file;
+  while (in >> file.name >> file.size >> file.md5) files.push_back(file);
+  return files;
+}
+
+}  // namespace tharsis

@@ -1,0 +1,41 @@
+// The default assimilation handler's effect: a workunit's canonical outputs copied into a
+// results store, one directory per workunit, with a MANIFEST (one line per file: name,
+// size, md5) — or, for a workunit that ended in error, an ERROR file with its error mask.
+//
+// Exactly-once: every write is temp file + fsync + rename, and re-running the handler for
+// the same workunit rewrites the same content, so a kill between the handler and the
+// assimilator's DONE commit repeats nothing visible. The manifest is written last, so its
+// presence means the copy is complete.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lib/result.h"
+
+namespace tharsis {
+
+struct StoredFile {
+  std::string name;  // as in upload/ (the store keeps the name)
+  int64_t size = 0;
+  std::string md5;
+};
+
+// <store_dir>/<wu_name>/ for the workunit.
+std::string workunit_store_dir(const std::string& store_dir, const std::string& wu_name);
+
+// Copies each of `output_paths` into the workunit's store directory and writes MANIFEST.
+// Fails (leaving no MANIFEST) when an output is missing or unreadable, naming it.
+Result<std::vector<StoredFile>> store_canonical_outputs(const std::string& store_dir,
+                                                        const std::string& wu_name,
+                                                        const std::vector<std::string>& output_paths);
+
+// Writes <store>/<wu_name>/ERROR with the error mask and a one-line reason.
+Status store_workunit_error(const std::string& store_dir, const std::string& wu_name,
+                            int error_mask, const std::string& reason);
+
+// Reads a MANIFEST back (for tests, tools/check and the graph collector).
+Result<std::vector<StoredFile>> read_manifest(const std::string& store_dir, const std::string& wu_name);
+
+}  // namespace tharsis
