@@ -1,0 +1,28 @@
+// The example app's real work, for plain (non-graph) jobs: an iterated SHA-256 hash
+// chain over a seed text, plus a numeric kernel (a partial sum of the Leibniz series for
+// pi) so outputs can be checked bitwise or numerically. Deterministic: the same input
+// gives byte-identical output on every host, so redundant results agree.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "lib/result.h"
+
+namespace tharsis {
+
+struct ExampleJob {
+  std::string seed;        // text hashed first
+  int64_t iterations = 0;  // hash chain length, 1..10^9
+  int64_t terms = 0;       // series terms, 0..10^10
+};
+
+// Input file format: lines "seed TEXT", "iterations N", "terms N" (any order; seed
+// required, others default to 0/1000). Unknown keys and bad numbers are errors naming
+// the line.
+Result<ExampleJob> parse_example_input(const std::string& text);
+
+// Output file: "sha256 <hex>\npi <value with 17 significant digits>\n".
+std::string run_example_job(const ExampleJob& job);
+
+}  // namespace tharsis
