@@ -1,0 +1,47 @@
+// How a simulated volunteer host misbehaves (issue 4's simulation mode): each virtual
+// host draws its faults from its own seeded generator, so a run is reproducible.
+//   task failure  — one task of a job fails (the job reports that task's error);
+//   job failure   — the whole job crashes (every task fails; exit status non-zero);
+//   garbage       — the job "succeeds" but its output is wrong (the validator must catch it);
+//   vanish        — the host stops contacting the server for good after a given time;
+//   slow          — compute time multiplied by a factor (deadline pressure).
+#pragma once
+
+#include <cstdint>
+#include <random>
+
+namespace tharsis {
+
+struct HostFaults {
+  double task_failure_rate = 0;  // α: per task
+  double job_failure_rate = 0;   // β: per job
+  double garbage_rate = 0;       // per job
+  double vanish_after_seconds = -1;  // < 0: never
+  double slowness = 1;               // >= 1
+};
+
+enum class JobFate { Success, JobFailure, Garbage };
+
+class HostBehaviour {
+ public:
+  HostBehaviour(HostFaults faults, uint64_t seed) : faults_(faults), random_(seed) {}
+
+  // Decides the fate of a job of `tasks` tasks; `failed_tasks` gets the number of tasks
+  // that failed on their own (task failures), all of them on a job failure.
+  JobFate run_job(int tasks, int& failed_tasks);
+  // Whether one task, run alone, fails.
+  bool task_fails();
+  bool vanished(double seconds_since_start) const {
+    return faults_.vanish_after_seconds >= 0 && seconds_since_start >= faults_.vanish_after_seconds;
+  }
+  double compute_seconds(double nominal) const { return nominal * faults_.slowness; }
+  const HostFaults& faults() const { return faults_; }
+
+ private:
+  bool chance(double p) { return p > 0 && std::uniform_real_distribution<double>(0, 1)(random_) < p; }
+
+  HostFaults faults_;
+  std::mt19937_64 random_;
+};
+
+}  // namespace tharsis
