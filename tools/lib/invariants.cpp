@@ -10,8 +10,8 @@ namespace {
 
 class Checker {
  public:
-  Checker(const WorkunitRow& wu, const std::vector<ResultRow>& results)
-      : wu_(wu), results_(results) {}
+  Checker(const WorkunitRow& wu, const std::vector<ResultRow>& results, int64_t now)
+      : wu_(wu), results_(results), now_(now) {}
 
   std::vector<InvariantViolation> run() {
     for (const ResultRow& r : results_) check_result(r);
@@ -131,11 +131,13 @@ class Checker {
                " (expected DONE and all OVER)");
     }
     for (const ResultRow& r : results_) {
-      if (r.server_state == ServerState::InProgress && wu_.transition_time > r.report_deadline + 1) {
+      if (r.server_state == ServerState::InProgress && wu_.transition_time > now_ &&
+          wu_.transition_time > r.report_deadline + 1) {
         fail("timeout_scheduled", r.id,
              result_text(r) + ": IN_PROGRESS with report_deadline " +
                  std::to_string(r.report_deadline) + " but transition_time " +
-                 std::to_string(wu_.transition_time) + " (the time-out would be missed)");
+                 std::to_string(wu_.transition_time) + " at now " + std::to_string(now_) +
+                 " (the time-out would be missed)");
       }
     }
     if (static_cast<int64_t>(results_.size()) > wu_.max_total_results) {
@@ -147,6 +149,7 @@ class Checker {
 
   const WorkunitRow& wu_;
   const std::vector<ResultRow>& results_;
+  int64_t now_;
   std::vector<InvariantViolation> violations_;
   std::set<std::string> names_;
   bool all_over_ = true;
@@ -156,8 +159,9 @@ class Checker {
 }  // namespace
 
 std::vector<InvariantViolation> check_workunit_invariants(const WorkunitRow& wu,
-                                                          const std::vector<ResultRow>& results) {
-  return Checker(wu, results).run();
+                                                          const std::vector<ResultRow>& results,
+                                                          int64_t now) {
+  return Checker(wu, results, now).run();
 }
 
 std::string format_violations(const std::vector<InvariantViolation>& violations) {

@@ -40,10 +40,14 @@ struct InvariantViolation {
 //   assimilate_needs_reason assimilate_state != INIT => canonical result or error_mask
 //   input_files_after_all_over  file_delete_state != INIT => assimilate DONE, all results OVER
 //   timeout_scheduled       for each IN_PROGRESS result, transition_time <= report_deadline + 1
-//                           (so transition_time = never => nothing IN_PROGRESS)
+//                           or transition_time <= now (already due: the scheduler sets it to
+//                           now on a report even when another result's deadline has passed
+//                           and the transitioner is behind). So transition_time = never =>
+//                           nothing IN_PROGRESS. `now` is the checker's clock.
 //   total_results_bounded   #results <= max_total_results
 std::vector<InvariantViolation> check_workunit_invariants(const WorkunitRow& wu,
-                                                          const std::vector<ResultRow>& results);
+                                                          const std::vector<ResultRow>& results,
+                                                          int64_t now);
 
 // One line per violation: "[rule] message".
 std::string format_violations(const std::vector<InvariantViolation>& violations);
