@@ -14,11 +14,15 @@ bool is_canonical(const WorkunitRow& wu, const ResultRow& r) {
   return wu.canonical_resultid != 0 && r.id == wu.canonical_resultid;
 }
 
-bool canonical_files_deleted(const WorkunitRow& wu, const std::vector<ResultRow>& results) {
+const ResultRow* find_canonical(const WorkunitRow& wu, const std::vector<ResultRow>& results) {
   for (const ResultRow& r : results) {
-    if (is_canonical(wu, r)) return r.file_delete_state != FileDeleteState::Init;
+    if (is_canonical(wu, r)) return &r;
   }
-  return false;
+  return nullptr;
+}
+
+std::string wu_text(const WorkunitRow& wu) {
+  return "workunit " + std::to_string(wu.id) + " (" + wu.name + ")";
 }
 
 void count_result(const ResultRow& r, TransitionCounts& c) {
@@ -98,7 +102,14 @@ TransitionPlan plan_transition(const WorkunitRow& wu, const std::vector<ResultRo
   WorkunitRow& w = plan.workunit;
   std::vector<ResultRow> rows = results;  // working copy: state after this plan
   const bool has_canonical = wu.canonical_resultid != 0;
-  const bool canonical_gone = canonical_files_deleted(wu, results);
+  const ResultRow* canonical = find_canonical(wu, results);
+  const bool canonical_gone =
+      canonical != nullptr && canonical->file_delete_state != FileDeleteState::Init;
+  if (has_canonical && canonical == nullptr) {
+    plan.notes.push_back(wu_text(wu) + ": canonical result " +
+                         std::to_string(wu.canonical_resultid) + " is not among its " +
+                         std::to_string(results.size()) + " results");
+  }
 
   // 1-2. Time-outs and too-late results, then counts over the updated states.
   for (ResultRow& r : rows) {
@@ -107,6 +118,9 @@ TransitionPlan plan_transition(const WorkunitRow& wu, const std::vector<ResultRo
       r.outcome = Outcome::NoReply;
       plan.timed_out_result_ids.push_back(r.id);
       ++plan.counts.timed_out;
+      plan.notes.push_back(wu_text(wu) + ": result " + std::to_string(r.id) + " timed out (" +
+                           "report_deadline " + std::to_string(r.report_deadline) + " < now " +
+                           std::to_string(now) + "): OVER, NO_REPLY");
     }
     if (r.server_state == ServerState::Over && r.outcome == Outcome::Success &&
         r.validate_state == ValidateState::Init && canonical_gone && !is_canonical(wu, r)) {
@@ -127,6 +141,12 @@ TransitionPlan plan_transition(const WorkunitRow& wu, const std::vector<ResultRo
       w.error_mask |= kWuErrorTooManyTotalResults;
     }
     needed = std::min(needed, std::max(allowed, 0));
+  }
+  if (w.error_mask != wu.error_mask) {
+    plan.notes.push_back(wu_text(wu) + ": error_mask " + std::to_string(wu.error_mask) + " -> " +
+                         std::to_string(w.error_mask) + " (" + std::to_string(c.total) +
+                         " results, " + std::to_string(c.errors) + " errors, " +
+                         std::to_string(c.couldnt_send) + " couldn't send)");
   }
 
   // 4. A dead workunit sends nothing more and goes to the assimilator; otherwise top up.
@@ -156,6 +176,11 @@ TransitionPlan plan_transition(const WorkunitRow& wu, const std::vector<ResultRo
       plan.new_results.push_back(make_new_result(wu, name, now));
     }
     c.new_results = needed;
+    plan.notes.push_back(wu_text(wu) + ": " + std::to_string(needed) + " new result(s) (target " +
+                         std::to_string(wu.target_nresults) + ", unsent " +
+                         std::to_string(c.unsent) + ", in progress " +
+                         std::to_string(c.in_progress) + ", success " +
+                         std::to_string(c.success) + ")");
   }
 
   // 5. Validation trigger, and the scan for "all OVER and all SUCCESS validated".

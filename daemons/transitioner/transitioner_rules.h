@@ -50,6 +50,9 @@ struct TransitionPlan {
   // Results timed out by this plan; the shell may penalise their hosts' daily quota.
   std::vector<int64_t> timed_out_result_ids;
   TransitionCounts counts;
+  // What happened, for the log (ids included): time-outs, error bits, new results,
+  // a canonical_resultid that names no result of the workunit.
+  std::vector<std::string> notes;
 };
 
 // Applies, in order:

@@ -371,5 +371,18 @@ TEST(TransitionerRules, Transitioner_ReportsOnlyChangedResults) {
   EXPECT_EQ(plan.result_updates[0].after.id, 101);
 }
 
+TEST(TransitionerRules, Transitioner_NotesNameTheIdsForTheLog) {
+  std::vector<ResultRow> results{in_progress(101, 500)};
+  TransitionPlan plan = plan_transition(make_wu(1, 1), results, 1000);
+  ASSERT_EQ(plan.notes.size(), 2u);  // the time-out, and its replacement
+  EXPECT_NE(plan.notes[0].find("result 101 timed out"), std::string::npos);
+  EXPECT_NE(plan.notes[1].find("1 new result"), std::string::npos);
+
+  WorkunitRow wu = assimilated(make_wu(), 999);
+  TransitionPlan missing = plan_transition(wu, {success(101, ValidateState::Valid)}, 10);
+  ASSERT_FALSE(missing.notes.empty());
+  EXPECT_NE(missing.notes[0].find("canonical result 999"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tharsis
