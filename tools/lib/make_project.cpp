@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "db/database.h"
+#include "db/schema_loader.h"
 #include "lib/crypto/boinc_key.h"
 #include "lib/crypto/rsa_key.h"
 #include "lib/fanout.h"
@@ -172,11 +174,6 @@ Result<ProjectConfig> make_project(const MakeProjectOptions& options) {
   Result<ProjectConfig> made = make_project_config(options);
   if (!made) return made;
   const ProjectConfig& c = *made;
-  if (!options.no_db) {
-    // TODO(issue 2): call create_database() from db/schema_loader.h once it is on main.
-    return make_error("creating the database is not available in this build yet; "
-                      "rerun with --no_db and create it separately");
-  }
   if (non_empty_directory(c.project_dir) && !options.force) {
     return make_error("project directory " + c.project_dir +
                       " already exists and is not empty; use --force to reuse it");
@@ -207,6 +204,13 @@ Result<ProjectConfig> make_project(const MakeProjectOptions& options) {
         std::tuple{c.project_dir + "/html/user/index.html", render_master_page(c), mode_t{0644}}}) {
     Status s = write_text_file(path, text, mode);
     if (!s) return make_error(s.error());
+  }
+  if (!options.no_db) {
+    try {
+      create_database(options.db, options.db.name);
+    } catch (const DbError& e) {
+      return make_error(std::string("creating database '") + options.db.name + "': " + e.what());
+    }
   }
   return made;
 }

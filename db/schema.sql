@@ -1,0 +1,245 @@
+-- Tharsis database schema (MariaDB 10.11, InnoDB). BOINC's table and column names where
+-- the concept is the same; state columns hold the seed's numeric codes (db/states.h).
+-- Every query a daemon or the scheduler makes has an index; sharded daemons select by
+-- `id % N = i`, which the indexes serve through the leading state/time column.
+-- Statements are separated by ';' at the end of a line (db/schema_loader.cpp splits so).
+
+-- A platform a client can run on ("x86_64-pc-linux-gnu").
+CREATE TABLE IF NOT EXISTS platform (
+  id            INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  create_time   BIGINT NOT NULL DEFAULT 0,
+  name          VARCHAR(254) NOT NULL,
+  user_friendly_name VARCHAR(254) NOT NULL DEFAULT '',
+  deprecated    TINYINT NOT NULL DEFAULT 0,
+  UNIQUE KEY platform_name (name)
+) ENGINE=InnoDB;
+
+-- An application; its validator comparator and reclustering policy are per app.
+CREATE TABLE IF NOT EXISTS app (
+  id            INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  create_time   BIGINT NOT NULL DEFAULT 0,
+  name          VARCHAR(254) NOT NULL,
+  user_friendly_name VARCHAR(254) NOT NULL DEFAULT '',
+  min_version   INT NOT NULL DEFAULT 0,
+  deprecated    TINYINT NOT NULL DEFAULT 0,
+  comparator    VARCHAR(32) NOT NULL DEFAULT 'bitwise',
+  UNIQUE KEY app_name (name)
+) ENGINE=InnoDB;
+
+-- A build of an app for a platform; xml_doc lists its signed files.
+CREATE TABLE IF NOT EXISTS app_version (
+  id            INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  create_time   BIGINT NOT NULL DEFAULT 0,
+  appid         INT NOT NULL,
+  version_num   INT NOT NULL,
+  platformid    INT NOT NULL,
+  plan_class    VARCHAR(254) NOT NULL DEFAULT '',
+  xml_doc       MEDIUMTEXT NOT NULL,
+  deprecated    TINYINT NOT NULL DEFAULT 0,
+  UNIQUE KEY app_version_key (appid, platformid, version_num, plan_class)
+) ENGINE=InnoDB;
+
+-- A volunteer account; clients authenticate with `authenticator`.
+CREATE TABLE IF NOT EXISTS user (
+  id            INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  create_time   BIGINT NOT NULL DEFAULT 0,
+  email_addr    VARCHAR(254) NOT NULL DEFAULT '',
+  name          VARCHAR(254) NOT NULL DEFAULT '',
+  authenticator VARCHAR(254) NOT NULL,
+  cross_project_id VARCHAR(254) NOT NULL DEFAULT '',
+  total_credit  DOUBLE NOT NULL DEFAULT 0,
+  expavg_credit DOUBLE NOT NULL DEFAULT 0,
+  expavg_time   DOUBLE NOT NULL DEFAULT 0,
+  UNIQUE KEY user_authenticator (authenticator),
+  KEY user_total_credit (total_credit)
+) ENGINE=InnoDB;
+
+-- A volunteer machine, created at its first scheduler RPC.
+CREATE TABLE IF NOT EXISTS host (
+  id            INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  create_time   BIGINT NOT NULL DEFAULT 0,
+  userid        INT NOT NULL,
+  rpc_seqno     INT NOT NULL DEFAULT 0,
+  rpc_time      BIGINT NOT NULL DEFAULT 0,
+  total_credit  DOUBLE NOT NULL DEFAULT 0,
+  expavg_credit DOUBLE NOT NULL DEFAULT 0,
+  expavg_time   DOUBLE NOT NULL DEFAULT 0,
+  domain_name   VARCHAR(254) NOT NULL DEFAULT '',
+  host_cpid     VARCHAR(254) NOT NULL DEFAULT '',
+  platform_name VARCHAR(254) NOT NULL DEFAULT '',
+  p_ncpus       INT NOT NULL DEFAULT 0,
+  p_vendor      VARCHAR(254) NOT NULL DEFAULT '',
+  p_model       VARCHAR(254) NOT NULL DEFAULT '',
+  p_fpops       DOUBLE NOT NULL DEFAULT 0,
+  p_iops        DOUBLE NOT NULL DEFAULT 0,
+  os_name       VARCHAR(254) NOT NULL DEFAULT '',
+  os_version    VARCHAR(254) NOT NULL DEFAULT '',
+  m_nbytes      DOUBLE NOT NULL DEFAULT 0,
+  m_swap        DOUBLE NOT NULL DEFAULT 0,
+  d_total       DOUBLE NOT NULL DEFAULT 0,
+  d_free        DOUBLE NOT NULL DEFAULT 0,
+  nresults_today INT NOT NULL DEFAULT 0,
+  nresults_day  INT NOT NULL DEFAULT 0,   -- the day (unix time / 86400) nresults_today counts
+  max_results_day INT NOT NULL DEFAULT 0, -- daily quota; 0 = project default
+  error_rate    DOUBLE NOT NULL DEFAULT 0,
+  KEY host_user (userid),
+  KEY host_total_credit (total_credit)
+) ENGINE=InnoDB;
+
+-- A job. State variables and parameters of the seed's law.
+CREATE TABLE IF NOT EXISTS workunit (
+  id            INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  create_time   BIGINT NOT NULL DEFAULT 0,
+  appid         INT NOT NULL,
+  name          VARCHAR(254) NOT NULL,
+  xml_doc       MEDIUMTEXT NOT NULL,
+  batch         INT NOT NULL DEFAULT 0,
+  rsc_fpops_est DOUBLE NOT NULL DEFAULT 0,
+  rsc_fpops_bound DOUBLE NOT NULL DEFAULT 0,
+  rsc_memory_bound DOUBLE NOT NULL DEFAULT 0,
+  rsc_disk_bound DOUBLE NOT NULL DEFAULT 0,
+  delay_bound   INT NOT NULL DEFAULT 0,
+  min_quorum    INT NOT NULL DEFAULT 1,
+  target_nresults INT NOT NULL DEFAULT 1,
+  max_error_results INT NOT NULL DEFAULT 3,
+  max_total_results INT NOT NULL DEFAULT 10,
+  max_success_results INT NOT NULL DEFAULT 6,
+  priority      INT NOT NULL DEFAULT 0,
+  canonical_resultid INT NOT NULL DEFAULT 0,
+  transition_time BIGINT NOT NULL DEFAULT 0,
+  file_delete_state SMALLINT NOT NULL DEFAULT 0,
+  assimilate_state SMALLINT NOT NULL DEFAULT 0,
+  need_validate TINYINT NOT NULL DEFAULT 0,
+  error_mask    INT NOT NULL DEFAULT 0,
+  canonical_credit DOUBLE NOT NULL DEFAULT 0,
+  result_template_file VARCHAR(254) NOT NULL DEFAULT '',
+  graph_id      INT NOT NULL DEFAULT 0,
+  UNIQUE KEY wu_name (name),
+  KEY wu_transition (transition_time),
+  KEY wu_validate (need_validate),
+  KEY wu_assimilate (assimilate_state),
+  KEY wu_file_delete (file_delete_state),
+  KEY wu_graph (graph_id)
+) ENGINE=InnoDB;
+
+-- One copy of a job sent (or to be sent) to one host.
+CREATE TABLE IF NOT EXISTS result (
+  id            INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  create_time   BIGINT NOT NULL DEFAULT 0,
+  workunitid    INT NOT NULL,
+  appid         INT NOT NULL,
+  name          VARCHAR(254) NOT NULL,
+  server_state  SMALLINT NOT NULL DEFAULT 2,
+  outcome       SMALLINT NOT NULL DEFAULT 0,
+  client_state  SMALLINT NOT NULL DEFAULT 0,
+  file_delete_state SMALLINT NOT NULL DEFAULT 0,
+  validate_state SMALLINT NOT NULL DEFAULT 0,
+  report_deadline BIGINT NOT NULL DEFAULT 0,
+  hostid        INT NOT NULL DEFAULT 0,
+  userid        INT NOT NULL DEFAULT 0,
+  sent_time     BIGINT NOT NULL DEFAULT 0,
+  received_time BIGINT NOT NULL DEFAULT 0,
+  app_version_id INT NOT NULL DEFAULT 0,
+  exit_status   INT NOT NULL DEFAULT 0,
+  cpu_time      DOUBLE NOT NULL DEFAULT 0,
+  elapsed_time  DOUBLE NOT NULL DEFAULT 0,
+  xml_doc_in    MEDIUMTEXT NOT NULL,
+  xml_doc_out   MEDIUMTEXT NOT NULL,
+  stderr_out    MEDIUMTEXT NOT NULL,
+  claimed_credit DOUBLE NOT NULL DEFAULT 0,
+  granted_credit DOUBLE NOT NULL DEFAULT 0,
+  random        INT NOT NULL DEFAULT 0,
+  priority      INT NOT NULL DEFAULT 0,
+  UNIQUE KEY res_name (name),
+  KEY res_wuid (workunitid),
+  KEY res_send (server_state, priority, id),
+  KEY res_host (hostid, server_state),
+  KEY res_file_delete (file_delete_state),
+  KEY res_user (userid)
+) ENGINE=InnoDB;
+
+-- A submitted operand graph (tensor computation).
+CREATE TABLE IF NOT EXISTS graph (
+  id            INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  create_time   BIGINT NOT NULL DEFAULT 0,
+  name          VARCHAR(254) NOT NULL,
+  state         SMALLINT NOT NULL DEFAULT 0,
+  expression    MEDIUMTEXT NOT NULL,
+  result_path   VARCHAR(1024) NOT NULL DEFAULT '',
+  finish_time   BIGINT NOT NULL DEFAULT 0,
+  UNIQUE KEY graph_name (name)
+) ENGINE=InnoDB;
+
+-- One chunk operand of a graph, carried by one workunit (the operand's job).
+CREATE TABLE IF NOT EXISTS operand (
+  workunitid    INT NOT NULL PRIMARY KEY,
+  graph_id      INT NOT NULL,
+  state         SMALLINT NOT NULL DEFAULT 0,
+  depth         INT NOT NULL DEFAULT 0,
+  priority      INT NOT NULL DEFAULT 0,
+  output_bytes  BIGINT NOT NULL DEFAULT 0,
+  preferred_host INT NOT NULL DEFAULT 0,
+  preferred_until BIGINT NOT NULL DEFAULT 0,
+  attempts      INT NOT NULL DEFAULT 0,
+  KEY operand_graph_state (graph_id, state)
+) ENGINE=InnoDB;
+
+-- Edge of the workunit DAG: successor needs predecessor's canonical output.
+CREATE TABLE IF NOT EXISTS workunit_dependency (
+  predecessor_id INT NOT NULL,
+  successor_id   INT NOT NULL,
+  PRIMARY KEY (predecessor_id, successor_id),
+  KEY dependency_successor (successor_id)
+) ENGINE=InnoDB;
+
+-- A task inside a clustered job (reclustering): k tasks per workunit.
+CREATE TABLE IF NOT EXISTS cluster_task (
+  id            INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  workunitid    INT NOT NULL DEFAULT 0,   -- the job carrying it now; 0 = waiting to be clustered
+  task_key      VARCHAR(254) NOT NULL,
+  task_index    INT NOT NULL DEFAULT 0,
+  state         SMALLINT NOT NULL DEFAULT 0,
+  attempts      INT NOT NULL DEFAULT 0,
+  appid         INT NOT NULL DEFAULT 0,
+  UNIQUE KEY cluster_task_key (appid, task_key),
+  KEY cluster_task_wu (workunitid),
+  KEY cluster_task_state (appid, state)
+) ENGINE=InnoDB;
+
+-- Online failure-rate estimates per app, one row per estimate made (a time series).
+CREATE TABLE IF NOT EXISTS failure_stat (
+  id            INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  appid         INT NOT NULL,
+  time          BIGINT NOT NULL,
+  jobs          INT NOT NULL DEFAULT 0,
+  tasks         INT NOT NULL DEFAULT 0,
+  failed_jobs   INT NOT NULL DEFAULT 0,
+  failed_tasks  INT NOT NULL DEFAULT 0,
+  alpha         DOUBLE NOT NULL DEFAULT 0,
+  beta          DOUBLE NOT NULL DEFAULT 0,
+  cluster_size  INT NOT NULL DEFAULT 1,
+  model         VARCHAR(8) NOT NULL DEFAULT '',
+  KEY failure_stat_app_time (appid, time)
+) ENGINE=InnoDB;
+
+-- The assimilator's record of each workunit it assimilated, committed with DONE: the
+-- unique key makes "assimilated exactly once" a fact the database enforces.
+CREATE TABLE IF NOT EXISTS assimilation (
+  workunitid    INT NOT NULL PRIMARY KEY,
+  time          BIGINT NOT NULL,
+  canonical_resultid INT NOT NULL DEFAULT 0,
+  error_mask    INT NOT NULL DEFAULT 0
+) ENGINE=InnoDB;
+
+-- Each daemon instance's last sign of life (tools/status, status pages).
+CREATE TABLE IF NOT EXISTS daemon_heartbeat (
+  name          VARCHAR(64) NOT NULL,
+  mod_n         INT NOT NULL DEFAULT 1,
+  mod_id        INT NOT NULL DEFAULT 0,
+  hostname      VARCHAR(254) NOT NULL DEFAULT '',
+  pid           INT NOT NULL DEFAULT 0,
+  start_time    BIGINT NOT NULL DEFAULT 0,
+  last_beat     BIGINT NOT NULL DEFAULT 0,
+  units_done    BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (name, mod_n, mod_id)
+) ENGINE=InnoDB;

@@ -1,0 +1,56 @@
+// Implementation of db/schema_loader.h.
+#include "db/schema_loader.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "db/database.h"
+#include "lib/text_file.h"
+
+namespace tharsis {
+namespace {
+
+// Database names are identifiers and cannot be bound as parameters; allow only a safe set.
+void require_safe_name(const std::string& name) {
+  bool ok = !name.empty() && name.size() <= 64;
+  for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+  if (!ok) throw DbError("database name must be 1-64 letters, digits or '_', found '" + name + "'", 0, "create_database");
+}
+
+}  // namespace
+
+std::string schema_path() {
+  if (const char* env = std::getenv("THARSIS_SCHEMA")) return env;
+  std::string source = std::string(THARSIS_SOURCE_DIR) + "/db/schema.sql";
+  if (std::filesystem::exists(source)) return source;
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = 0;
+    return (std::filesystem::path(self).parent_path() / "schema.sql").string();
+  }
+  return "schema.sql";
+}
+
+void create_database(const DbConfig& admin, const std::string& name) {
+  require_safe_name(name);
+  auto text = read_text_file(schema_path());
+  if (!text.ok()) throw DbError("cannot read schema: " + text.error(), 0, "create_database");
+  DbConfig server = admin;
+  server.name = "";
+  auto db = Database::open(server);
+  db->execute_trusted_script("CREATE DATABASE IF NOT EXISTS `" + name + "` CHARACTER SET utf8mb4;\nUSE `" +
+                             name + "`;\n" + *text);
+}
+
+void drop_database(const DbConfig& admin, const std::string& name) {
+  require_safe_name(name);
+  DbConfig server = admin;
+  server.name = "";
+  auto db = Database::open(server);
+  db->execute_trusted_script("DROP DATABASE IF EXISTS `" + name + "`;");
+}
+
+}  // namespace tharsis

@@ -1,0 +1,21 @@
+// Creating a project database and loading db/schema.sql into it (make_project, tests).
+#pragma once
+
+#include <string>
+
+#include "db/db_config.h"
+
+namespace tharsis {
+
+// Path of the schema shipped with Tharsis: $THARSIS_SCHEMA if set, else the source tree's
+// db/schema.sql (compiled in), else <dir of the running program>/schema.sql.
+std::string schema_path();
+
+// Connects with `admin` (its `name` ignored), creates database `name` if missing and loads
+// the schema into it (idempotent: CREATE TABLE IF NOT EXISTS). Throws DbError.
+void create_database(const DbConfig& admin, const std::string& name);
+
+// Drops database `name` if it exists (tests). Throws DbError.
+void drop_database(const DbConfig& admin, const std::string& name);
+
+}  // namespace tharsis

@@ -1,0 +1,132 @@
+// Implementation of db/workunit_store.h.
+#include "db/workunit_store.h"
+
+namespace tharsis {
+namespace {
+
+const std::string kColumns =
+    "id, create_time, appid, name, xml_doc, batch, rsc_fpops_est, rsc_fpops_bound, "
+    "rsc_memory_bound, rsc_disk_bound, delay_bound, min_quorum, target_nresults, "
+    "max_error_results, max_total_results, max_success_results, priority, canonical_resultid, "
+    "transition_time, file_delete_state, assimilate_state, need_validate, error_mask, "
+    "canonical_credit, result_template_file, graph_id";
+
+WorkunitRow read_row(sql::ResultSet& r) {
+  WorkunitRow wu;
+  wu.id = r.getInt64("id");
+  wu.create_time = r.getInt64("create_time");
+  wu.appid = r.getInt64("appid");
+  wu.name = r.getString("name");
+  wu.xml_doc = r.getString("xml_doc");
+  wu.batch = r.getInt("batch");
+  wu.rsc_fpops_est = r.getDouble("rsc_fpops_est");
+  wu.rsc_fpops_bound = r.getDouble("rsc_fpops_bound");
+  wu.rsc_memory_bound = r.getDouble("rsc_memory_bound");
+  wu.rsc_disk_bound = r.getDouble("rsc_disk_bound");
+  wu.delay_bound = r.getInt("delay_bound");
+  wu.min_quorum = r.getInt("min_quorum");
+  wu.target_nresults = r.getInt("target_nresults");
+  wu.max_error_results = r.getInt("max_error_results");
+  wu.max_total_results = r.getInt("max_total_results");
+  wu.max_success_results = r.getInt("max_success_results");
+  wu.priority = r.getInt("priority");
+  wu.canonical_resultid = r.getInt64("canonical_resultid");
+  wu.transition_time = r.getInt64("transition_time");
+  wu.file_delete_state = static_cast<FileDeleteState>(r.getInt("file_delete_state"));
+  wu.assimilate_state = static_cast<AssimilateState>(r.getInt("assimilate_state"));
+  wu.need_validate = r.getInt("need_validate") != 0;
+  wu.error_mask = r.getInt("error_mask");
+  wu.canonical_credit = r.getDouble("canonical_credit");
+  wu.result_template_file = r.getString("result_template_file");
+  wu.graph_id = r.getInt64("graph_id");
+  return wu;
+}
+
+std::vector<WorkunitRow> read_all(std::unique_ptr<sql::ResultSet> rows) {
+  std::vector<WorkunitRow> out;
+  while (rows->next()) out.push_back(read_row(*rows));
+  return out;
+}
+
+}  // namespace
+
+int64_t insert_workunit(Database& db, const WorkunitRow& wu) {
+  db.exec("INSERT INTO workunit (create_time, appid, name, xml_doc, batch, rsc_fpops_est, "
+          "rsc_fpops_bound, rsc_memory_bound, rsc_disk_bound, delay_bound, min_quorum, "
+          "target_nresults, max_error_results, max_total_results, max_success_results, priority, "
+          "canonical_resultid, transition_time, file_delete_state, assimilate_state, need_validate, "
+          "error_mask, canonical_credit, result_template_file, graph_id) "
+          "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+          wu.create_time, wu.appid, wu.name, wu.xml_doc, wu.batch, wu.rsc_fpops_est,
+          wu.rsc_fpops_bound, wu.rsc_memory_bound, wu.rsc_disk_bound, wu.delay_bound, wu.min_quorum,
+          wu.target_nresults, wu.max_error_results, wu.max_total_results, wu.max_success_results,
+          wu.priority, wu.canonical_resultid, wu.transition_time, wu.file_delete_state,
+          wu.assimilate_state, wu.need_validate, wu.error_mask, wu.canonical_credit,
+          wu.result_template_file, wu.graph_id);
+  return db.last_insert_id();
+}
+
+std::optional<WorkunitRow> fetch_workunit(Database& db, int64_t id, bool for_update) {
+  auto rows = db.query("SELECT " + kColumns + " FROM workunit WHERE id = ?" +
+                           (for_update ? " FOR UPDATE" : ""),
+                       id);
+  if (!rows->next()) return std::nullopt;
+  return read_row(*rows);
+}
+
+std::optional<WorkunitRow> fetch_workunit_by_name(Database& db, const std::string& name) {
+  auto rows = db.query("SELECT " + kColumns + " FROM workunit WHERE name = ?", name);
+  if (!rows->next()) return std::nullopt;
+  return read_row(*rows);
+}
+
+std::vector<WorkunitRow> fetch_due_workunits(Database& db, int64_t now, Shard shard, int limit) {
+  return read_all(db.query("SELECT " + kColumns +
+                               " FROM workunit WHERE transition_time <= ? AND id % ? = ? "
+                               "ORDER BY transition_time LIMIT ?",
+                           now, shard.n, shard.id, limit));
+}
+
+std::vector<WorkunitRow> fetch_need_validate(Database& db, Shard shard, int limit) {
+  return read_all(db.query("SELECT " + kColumns +
+                               " FROM workunit WHERE need_validate = 1 AND id % ? = ? LIMIT ?",
+                           shard.n, shard.id, limit));
+}
+
+std::vector<WorkunitRow> fetch_assimilate_ready(Database& db, Shard shard, int limit) {
+  return read_all(db.query("SELECT " + kColumns +
+                               " FROM workunit WHERE assimilate_state = ? AND id % ? = ? LIMIT ?",
+                           AssimilateState::Ready, shard.n, shard.id, limit));
+}
+
+std::vector<WorkunitRow> fetch_file_delete_ready_workunits(Database& db, Shard shard, int limit) {
+  return read_all(db.query("SELECT " + kColumns +
+                               " FROM workunit WHERE file_delete_state = ? AND id % ? = ? LIMIT ?",
+                           FileDeleteState::Ready, shard.n, shard.id, limit));
+}
+
+void update_workunit(Database& db, const WorkunitRow& wu) {
+  db.exec("UPDATE workunit SET canonical_resultid = ?, transition_time = ?, file_delete_state = ?, "
+          "assimilate_state = ?, need_validate = ?, error_mask = ?, canonical_credit = ?, "
+          "target_nresults = ?, priority = ? WHERE id = ?",
+          wu.canonical_resultid, wu.transition_time, wu.file_delete_state, wu.assimilate_state,
+          wu.need_validate, wu.error_mask, wu.canonical_credit, wu.target_nresults, wu.priority, wu.id);
+}
+
+bool update_workunit_guarded(Database& db, const WorkunitRow& before, const WorkunitRow& after) {
+  return db.exec("UPDATE workunit SET canonical_resultid = ?, transition_time = ?, "
+                 "file_delete_state = ?, assimilate_state = ?, need_validate = ?, error_mask = ?, "
+                 "canonical_credit = ?, target_nresults = ?, priority = ? "
+                 "WHERE id = ? AND canonical_resultid = ? AND file_delete_state = ? "
+                 "AND assimilate_state = ? AND error_mask = ?",
+                 after.canonical_resultid, after.transition_time, after.file_delete_state,
+                 after.assimilate_state, after.need_validate, after.error_mask, after.canonical_credit,
+                 after.target_nresults, after.priority, after.id, before.canonical_resultid,
+                 before.file_delete_state, before.assimilate_state, before.error_mask) > 0;
+}
+
+void advance_transition_time(Database& db, int64_t wu_id, int64_t t) {
+  db.exec("UPDATE workunit SET transition_time = LEAST(transition_time, ?) WHERE id = ?", t, wu_id);
+}
+
+}  // namespace tharsis

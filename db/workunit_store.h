@@ -1,0 +1,33 @@
+// SQL for the workunit table, behind typed functions over WorkunitRow. Sharded fetches
+// select id % shard.n = shard.id. `update_workunit_guarded` writes a plan's row only if the
+// state columns still hold what was loaded, so a repeated or concurrent write is a no-op.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "db/database.h"
+#include "db/rows.h"
+#include "db/shard.h"
+
+namespace tharsis {
+
+int64_t insert_workunit(Database& db, const WorkunitRow& wu);  // returns the new id
+std::optional<WorkunitRow> fetch_workunit(Database& db, int64_t id, bool for_update = false);
+std::optional<WorkunitRow> fetch_workunit_by_name(Database& db, const std::string& name);
+
+// Workunits due for the transitioner: transition_time <= now, oldest first.
+std::vector<WorkunitRow> fetch_due_workunits(Database& db, int64_t now, Shard shard, int limit);
+std::vector<WorkunitRow> fetch_need_validate(Database& db, Shard shard, int limit);
+std::vector<WorkunitRow> fetch_assimilate_ready(Database& db, Shard shard, int limit);
+std::vector<WorkunitRow> fetch_file_delete_ready_workunits(Database& db, Shard shard, int limit);
+
+// Writes every state variable and the mutable parameters (target_nresults, priority).
+void update_workunit(Database& db, const WorkunitRow& wu);
+// Same, only if the stored state still equals `before`'s; returns whether it wrote.
+bool update_workunit_guarded(Database& db, const WorkunitRow& before, const WorkunitRow& after);
+// transition_time := min(transition_time, t) (the scheduler's and validator's poke).
+void advance_transition_time(Database& db, int64_t wu_id, int64_t t);
+
+}  // namespace tharsis

@@ -1,0 +1,183 @@
+// The DB layer against a real private MariaDB: schema, typed round trips, transactions
+// that survive a killed connection, deadlocks and a dead server, and disjoint shards.
+#include "db/database.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <barrier>
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include "db/result_store.h"
+#include "db/schema_loader.h"
+#include "db/workunit_store.h"
+#include "tests/support/test_database.h"
+
+namespace tharsis {
+namespace {
+
+using testing::DedicatedServer;
+using testing::TestDatabase;
+
+WorkunitRow sample_workunit(const std::string& name) {
+  WorkunitRow wu;
+  wu.create_time = 1000;
+  wu.appid = 1;
+  wu.name = name;
+  wu.xml_doc = "<file_ref><file_name>in_" + name + "</file_name></file_ref>";
+  wu.rsc_fpops_est = 1e12;
+  wu.rsc_memory_bound = 1e8;
+  wu.delay_bound = 3600;
+  wu.min_quorum = 2;
+  wu.target_nresults = 2;
+  wu.transition_time = 1000;
+  return wu;
+}
+
+TEST(Database, SchemaLoadsAndWorkunitRoundTrips) {
+  TestDatabase tdb;
+  auto db = tdb.open();
+  WorkunitRow wu = sample_workunit("wu_roundtrip");
+  wu.error_mask = 3;
+  wu.assimilate_state = AssimilateState::Ready;
+  wu.need_validate = true;
+  wu.id = insert_workunit(*db, wu);
+  ASSERT_GT(wu.id, 0);
+  auto back = fetch_workunit(*db, wu.id);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->name, "wu_roundtrip");
+  EXPECT_EQ(back->xml_doc, wu.xml_doc);
+  EXPECT_EQ(back->error_mask, 3);
+  EXPECT_EQ(back->assimilate_state, AssimilateState::Ready);
+  EXPECT_TRUE(back->need_validate);
+  EXPECT_DOUBLE_EQ(back->rsc_fpops_est, 1e12);
+  EXPECT_FALSE(fetch_workunit(*db, wu.id + 1000).has_value());
+}
+
+TEST(Database, ResultRoundTripsAndGuardedUpdateRefusesStaleState) {
+  TestDatabase tdb;
+  auto db = tdb.open();
+  int64_t wu_id = insert_workunit(*db, sample_workunit("wu_r"));
+  ResultRow r;
+  r.workunitid = wu_id;
+  r.appid = 1;
+  r.name = "wu_r_0";
+  r.stderr_out = "<stderr_txt>it's \"quoted\" & <tagged></stderr_txt>";
+  r.id = insert_result(*db, r);
+  auto loaded = fetch_result(*db, r.id);
+  ASSERT_TRUE(loaded.has_value());
+  EXPECT_EQ(loaded->server_state, ServerState::Unsent);
+  EXPECT_EQ(loaded->stderr_out, r.stderr_out);
+
+  ResultUpdate send{*loaded, *loaded};
+  send.after.server_state = ServerState::InProgress;
+  send.after.report_deadline = 5000;
+  EXPECT_TRUE(update_result_guarded(*db, send));
+  // The same update again: `before` no longer matches the row, so nothing is written.
+  ResultUpdate stale = send;
+  stale.after.server_state = ServerState::Over;
+  EXPECT_FALSE(update_result_guarded(*db, stale));
+  EXPECT_EQ(fetch_result(*db, r.id)->server_state, ServerState::InProgress);
+  // Re-applying exactly the committed change matches and reports success (idempotent).
+  ResultUpdate again{send.after, send.after};
+  EXPECT_TRUE(update_result_guarded(*db, again));
+  EXPECT_EQ(fetch_results_of_workunit(*db, wu_id).size(), 1u);
+}
+
+TEST(Database, ConnectionKilledServerSideIsReestablished) {
+  TestDatabase tdb;
+  auto db = tdb.open();
+  auto killer = tdb.open();
+  insert_workunit(*db, sample_workunit("wu_kill"));
+  int64_t victim = db->connection_id();
+  killer->exec("KILL CONNECTION ?", victim);
+  int64_t count = db->transaction([](Database& d) { return d.query_int("SELECT COUNT(*) FROM workunit"); });
+  EXPECT_EQ(count, 1);
+  EXPECT_NE(db->connection_id(), victim);
+  EXPECT_GE(db->retries(), 1);
+}
+
+TEST(Database, DeadlockIsRetriedAndBothTransactionsCommitOnce) {
+  TestDatabase tdb;
+  {
+    auto db = tdb.open();
+    insert_workunit(*db, sample_workunit("a"));
+    insert_workunit(*db, sample_workunit("b"));
+  }
+  std::barrier both_hold_first_lock(2);
+  std::atomic<int64_t> retries{0};
+  auto worker = [&](const char* first, const char* second) {
+    auto db = tdb.open();
+    bool first_attempt = true;
+    db->transaction([&](Database& d) {
+      d.exec("UPDATE workunit SET batch = batch + 1 WHERE name = ?", std::string(first));
+      if (first_attempt) {
+        first_attempt = false;
+        both_hold_first_lock.arrive_and_wait();
+      }
+      d.exec("UPDATE workunit SET batch = batch + 1 WHERE name = ?", std::string(second));
+    });
+    retries += db->retries();
+  };
+  std::thread t1(worker, "a", "b");
+  std::thread t2(worker, "b", "a");
+  t1.join();
+  t2.join();
+  auto db = tdb.open();
+  EXPECT_EQ(db->query_int("SELECT batch FROM workunit WHERE name = 'a'"), 2);
+  EXPECT_EQ(db->query_int("SELECT batch FROM workunit WHERE name = 'b'"), 2);
+  EXPECT_GE(retries.load(), 1);  // one of them was the deadlock victim and ran again
+}
+
+TEST(Database, ExceptionInsideTransactionRollsBack) {
+  TestDatabase tdb;
+  auto db = tdb.open();
+  EXPECT_THROW(db->transaction([](Database& d) {
+    insert_workunit(d, sample_workunit("doomed"));
+    throw std::runtime_error("handler failed");
+  }), std::runtime_error);
+  EXPECT_FALSE(fetch_workunit_by_name(*db, "doomed").has_value());
+}
+
+TEST(Database, ModShardsAreDisjointAndCoverAllIds) {
+  TestDatabase tdb;
+  auto db = tdb.open();
+  std::set<int64_t> all;
+  for (int i = 0; i < 31; ++i) all.insert(insert_workunit(*db, sample_workunit("s" + std::to_string(i))));
+  std::set<int64_t> seen;
+  for (int id = 0; id < 3; ++id) {
+    for (const auto& wu : fetch_due_workunits(*db, 2000, Shard{3, id}, 1000)) {
+      EXPECT_EQ(wu.id % 3, id);
+      EXPECT_TRUE(seen.insert(wu.id).second) << "workunit " << wu.id << " in two shards";
+    }
+  }
+  EXPECT_EQ(seen, all);
+  EXPECT_TRUE(fetch_due_workunits(*db, 999, Shard{}, 1000).empty());  // not yet due
+}
+
+TEST(Database, DeadServerGivesClearErrorAndWorksAfterRestart) {
+  DedicatedServer server;
+  create_database(server.admin(), "deadtest");
+  DbConfig config = server.admin();
+  config.name = "deadtest";
+  auto db = Database::open(config);
+  insert_workunit(*db, sample_workunit("before"));
+  server.halt();
+  auto started = std::chrono::steady_clock::now();
+  try {
+    db->transaction([](Database& d) { d.query_int("SELECT COUNT(*) FROM workunit"); });
+    FAIL() << "expected a DbError with the server down";
+  } catch (const DbError& e) {
+    EXPECT_TRUE(e.connection_lost()) << e.what();
+    EXPECT_NE(std::string(e.what()).find("MariaDB"), std::string::npos) << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(30));
+  EXPECT_THROW(Database::open(config), DbError);
+  server.start();
+  EXPECT_EQ(db->transaction([](Database& d) { return d.query_int("SELECT COUNT(*) FROM workunit"); }), 1);
+}
+
+}  // namespace
+}  // namespace tharsis
