@@ -46,10 +46,14 @@ Result<DaemonCommand> parse_daemon_command(const std::string& cmd) {
   if (command.program.find('/') != std::string::npos || command.program[0] == '.') {
     return make_error("<daemon><cmd>: expected a program name in bin/, found '" + command.program + "'");
   }
+  // The daemon names its pid file <program>_<mod_id> only when sharded (--mod > 1).
   command.instance = command.program;
+  std::string mod = "1", mod_id;
   for (size_t i = 0; i + 1 < command.args.size(); ++i) {
-    if (command.args[i] == "--mod_id") command.instance += "_" + command.args[i + 1];
+    if (command.args[i] == "--mod") mod = command.args[i + 1];
+    if (command.args[i] == "--mod_id") mod_id = command.args[i + 1];
   }
+  if (mod != "1" && !mod_id.empty()) command.instance += "_" + mod_id;
   return command;
 }
 

@@ -21,7 +21,7 @@ namespace tharsis {
 struct DaemonCommand {
   std::string program;            // e.g. "transitioner"
   std::vector<std::string> args;  // e.g. {"--sleep", "5", "--mod", "2", "--mod_id", "0"}
-  std::string instance;           // program, plus "_<mod_id>" when --mod_id is given
+  std::string instance;           // program, plus "_<mod_id>" when sharded (--mod > 1)
 };
 
 Result<DaemonCommand> parse_daemon_command(const std::string& cmd);

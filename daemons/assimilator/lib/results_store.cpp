@@ -62,17 +62,17 @@ std::string workunit_store_dir(const std::string& store_dir, const std::string& 
   return store_dir + "/" + wu_name;
 }
 
-Result<std::vector<StoredFile>> store_canonical_outputs(const std::string& store_dir,
+Result<std::vector<StoredOutput>> store_canonical_outputs(const std::string& store_dir,
                                                         const std::string& wu_name,
                                                         const std::vector<std::string>& output_paths) {
   std::string dir = workunit_store_dir(store_dir, wu_name);
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return make_error("cannot create " + dir + ": " + ec.message());
-  std::vector<StoredFile> stored;
+  std::vector<StoredOutput> stored;
   std::ostringstream manifest;
   for (const auto& path : output_paths) {
-    StoredFile file;
+    StoredOutput file;
     file.name = fs::path(path).filename().string();
     std::string dst = dir + "/" + file.name;
     if (Status copied = copy_atomically(path, dst); !copied.ok()) return make_error(copied.error());
@@ -98,12 +98,12 @@ Status store_workunit_error(const std::string& store_dir, const std::string& wu_
   return write_text_file(dir + "/ERROR", "error_mask " + std::to_string(error_mask) + "\n" + reason + "\n");
 }
 
-Result<std::vector<StoredFile>> read_manifest(const std::string& store_dir, const std::string& wu_name) {
+Result<std::vector<StoredOutput>> read_manifest(const std::string& store_dir, const std::string& wu_name) {
   auto text = read_text_file(workunit_store_dir(store_dir, wu_name) + "/MANIFEST");
   if (!text.ok()) return make_error(text.error());
-  std::vector<StoredFile> files;
+  std::vector<StoredOutput> files;
   std::istringstream in(*text);
-  StoredFile file;
+  StoredOutput file;
   while (in >> file.name >> file.size >> file.md5) files.push_back(file);
   return files;
 }

@@ -16,7 +16,7 @@
 
 namespace tharsis {
 
-struct StoredFile {
+struct StoredOutput {
   std::string name;  // as in upload/ (the store keeps the name)
   int64_t size = 0;
   std::string md5;
@@ -27,7 +27,7 @@ std::string workunit_store_dir(const std::string& store_dir, const std::string& 
 
 // Copies each of `output_paths` into the workunit's store directory and writes MANIFEST.
 // Fails (leaving no MANIFEST) when an output is missing or unreadable, naming it.
-Result<std::vector<StoredFile>> store_canonical_outputs(const std::string& store_dir,
+Result<std::vector<StoredOutput>> store_canonical_outputs(const std::string& store_dir,
                                                         const std::string& wu_name,
                                                         const std::vector<std::string>& output_paths);
 
@@ -36,6 +36,6 @@ Status store_workunit_error(const std::string& store_dir, const std::string& wu_
                             int error_mask, const std::string& reason);
 
 // Reads a MANIFEST back (for tests, tools/check and the graph collector).
-Result<std::vector<StoredFile>> read_manifest(const std::string& store_dir, const std::string& wu_name);
+Result<std::vector<StoredOutput>> read_manifest(const std::string& store_dir, const std::string& wu_name);
 
 }  // namespace tharsis

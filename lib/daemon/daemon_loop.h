@@ -1,0 +1,50 @@
+// The loop every back-end daemon runs (DESIGN §4): load config.xml, take the pid file,
+// connect, then pass after pass: do_pass (each unit of work one transaction, inside the
+// daemon), heartbeat, sleep when idle; stop cleanly between passes on SIGTERM/SIGINT or
+// the stop trigger; on a lost database, log once per attempt and retry with back-off
+// (1 s .. 30 s) without exiting. A daemon's main.cpp is a call to run_daemon.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "db/database.h"
+#include "lib/daemon/daemon_options.h"
+#include "lib/project_config.h"
+
+namespace tharsis {
+
+struct DaemonContext {
+  const ProjectConfig& config;
+  const DaemonOptions& options;
+  Shard shard;
+  int batch;
+};
+
+class DaemonWork {
+ public:
+  virtual ~DaemonWork() = default;
+  // One pass over due work at time `now`; returns the number of units processed (0: idle).
+  virtual int do_pass(Database& db, const DaemonContext& context, int64_t now) = 0;
+};
+
+using DaemonFactory =
+    std::function<Result<std::unique_ptr<DaemonWork>>(const ProjectConfig&, const DaemonOptions&)>;
+
+// Exit codes.
+inline constexpr int kDaemonExitOk = 0;
+inline constexpr int kDaemonExitUsage = 2;      // bad options or config.xml
+inline constexpr int kDaemonExitRunning = 3;    // another instance holds the pid file
+inline constexpr int kDaemonExitFailure = 1;    // unexpected error (logged)
+
+// `extra_options`: daemon-specific option names (each takes a value; see daemon_options.h).
+int run_daemon(const std::string& name, int argc, const char* const* argv, const DaemonFactory& factory,
+               const std::vector<std::string>& extra_options = {});
+
+// Pid file path for a daemon instance: <pid_dir>/<name>[_<mod_id> when --mod > 1].pid,
+// the same name tools/start looks for.
+std::string daemon_pid_path(const ProjectConfig& config, const std::string& name, Shard shard);
+
+}  // namespace tharsis

@@ -1,0 +1,36 @@
+// The command-line options every back-end daemon shares (BOINC's conventions):
+//   --project_dir DIR   project directory holding config.xml (default: current dir)
+//   --one_pass          do passes until one finds nothing to do, then exit 0
+//   --sleep SECONDS     pause after a pass that found nothing (default 5)
+//   --mod N --mod_id I  handle only rows with id % N == I (0 <= I < N)
+//   --batch ROWS        rows fetched per pass (default 100)
+//   --log_level LEVEL   debug, info, warning or error
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "db/shard.h"
+#include "lib/log.h"
+#include "lib/result.h"
+
+namespace tharsis {
+
+struct DaemonOptions {
+  std::string project_dir = ".";
+  bool one_pass = false;
+  double sleep_seconds = 5;
+  Shard shard;
+  int batch = 100;
+  LogLevel log_level = LogLevel::Info;
+  bool help = false;        // --help given: print help_text and exit 0
+  std::string help_text;
+  std::vector<std::string> extra;  // daemon-specific "--key value" pairs, unparsed
+};
+
+// Parses argv. Daemon-specific options are listed in `extra_options` (names without
+// dashes, each taking one value) and returned in `extra` as name, value pairs.
+Result<DaemonOptions> parse_daemon_options(const std::string& program, int argc, const char* const* argv,
+                                           const std::vector<std::string>& extra_options = {});
+
+}  // namespace tharsis

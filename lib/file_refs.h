@@ -1,0 +1,25 @@
+// The file descriptions stored in workunit.xml_doc, result.xml_doc_in and
+// result.xml_doc_out (BOINC's <file_info> elements), read by the back-end daemons, and
+// the result output template that the transitioner expands for each new result.
+//   <file_info><name>N</name>[<no_delete/>] ...</file_info>   (one per file)
+// In an output template, <OUTFILE_i/> stands for the i-th output's name (result name +
+// "_" + i) and <UPLOAD_URL/> for the project's upload handler URL.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "daemons/file_deleter/file_deleter_rules.h"
+#include "lib/result.h"
+
+namespace tharsis {
+
+// The <file_info> names (and no_delete flags) in `xml`, in document order. Malformed XML
+// is an error naming the offset.
+Result<std::vector<StoredFile>> file_infos_in(const std::string& xml);
+
+// Expands an output template for one result.
+std::string expand_output_template(const std::string& template_text, const std::string& result_name,
+                                   const std::string& upload_url);
+
+}  // namespace tharsis

@@ -1,0 +1,38 @@
+// File descriptions read from xml_doc fields, and output template expansion.
+#include "lib/file_refs.h"
+
+#include <gtest/gtest.h>
+
+namespace tharsis {
+namespace {
+
+TEST(FileRefs, ListsFileInfoNamesAndNoDelete) {
+  auto files = file_infos_in(
+      "<file_info><name>a.in</name><md5_cksum>x</md5_cksum></file_info>"
+      "<file_info><name>shared.in</name><no_delete/></file_info>"
+      "<workunit><file_ref><file_name>a.in</file_name></file_ref></workunit>");
+  ASSERT_TRUE(files.ok()) << files.error();
+  ASSERT_EQ(files->size(), 2u);
+  EXPECT_EQ((*files)[0].name, "a.in");
+  EXPECT_FALSE((*files)[0].no_delete);
+  EXPECT_TRUE((*files)[1].no_delete);
+}
+
+TEST(FileRefs, MalformedXmlIsAnError) {
+  auto files = file_infos_in("<file_info><name>a</file_info>");
+  ASSERT_FALSE(files.ok());
+  EXPECT_NE(files.error().find("offset"), std::string::npos);
+}
+
+TEST(FileRefs, ExpandsOutputTemplate) {
+  std::string text = expand_output_template(
+      "<file_info><name><OUTFILE_0/></name><url><UPLOAD_URL/></url></file_info>"
+      "<result><file_ref><file_name><OUTFILE_0/></file_name><open_name>out</open_name></file_ref></result>",
+      "wu7_1", "http://127.0.0.1/p_cgi/file_upload_handler");
+  EXPECT_EQ(text,
+            "<file_info><name>wu7_1_0</name><url>http://127.0.0.1/p_cgi/file_upload_handler</url></file_info>"
+            "<result><file_ref><file_name>wu7_1_0</file_name><open_name>out</open_name></file_ref></result>");
+}
+
+}  // namespace
+}  // namespace tharsis
