@@ -127,7 +127,8 @@ std::map<std::string, FieldSetter, std::less<>> field_setters(const ConfigReader
     return Status::success();
   };
   s["db_port"] = [&r](ProjectConfig& c, const std::string& v) -> Status {
-    Result<int> n = r.small_integer("db_port", v, 1, 65535, "a TCP port 1..65535");
+    // 0 is the client library's "default port" (and what a socket-only config carries).
+    Result<int> n = r.small_integer("db_port", v, 0, 65535, "a TCP port 0..65535");
     if (!n) return make_error(n.error());
     c.db.port = *n;
     return Status::success();

@@ -45,7 +45,8 @@ struct ProjectConfig {
   std::string cgi_url;       // <cgi_url>: base URL of cgi-bin/ (scheduler = cgi_url + program)
 
   // Database. Required: <db_name>, <db_user>. <db_host> defaults to "localhost",
-  // <db_port> to 3306, <db_socket> and <db_passwd> to "". A socket wins over host:port.
+  // <db_port> to 3306 (0 = the client library's default), <db_socket> and <db_passwd> to "".
+  // A socket wins over host:port.
   DbConfig db{"localhost", 3306, "", "", "", ""};
 
   // Directories, all absolute. <project_dir> is required; the others default to

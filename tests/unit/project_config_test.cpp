@@ -125,7 +125,7 @@ TEST(ProjectConfig_Parse, WrongRootAndDuplicatesAndBadValuesRejected) {
 
   auto port = parse_project_config(config_with("<db_port>70000</db_port>"));
   ASSERT_FALSE(port.ok());
-  EXPECT_EQ(port.error(), "config.xml: <db_port> expected a TCP port 1..65535, found '70000'");
+  EXPECT_EQ(port.error(), "config.xml: <db_port> expected a TCP port 0..65535, found '70000'");
 
   auto relative = parse_project_config(config_with("<upload_dir>upload</upload_dir>"));
   ASSERT_FALSE(relative.ok());

@@ -106,8 +106,8 @@ Result<ProjectConfig> make_project_config(const MakeProjectOptions& o) {
   }
   if (o.db.name.empty()) return make_error("--db_name: expected a database name, found nothing");
   if (o.db.user.empty()) return make_error("--db_user: expected a database user, found nothing");
-  if (o.db.socket.empty() && (o.db.port < 1 || o.db.port > 65535)) {
-    return make_error("--db_port: expected 1..65535, found " + std::to_string(o.db.port));
+  if (o.db.port < 0 || o.db.port > 65535) {
+    return make_error("--db_port: expected 0..65535, found " + std::to_string(o.db.port));
   }
 
   ProjectConfig c;
@@ -209,7 +209,8 @@ Result<ProjectConfig> make_project(const MakeProjectOptions& options) {
     try {
       create_database(options.db, options.db.name);
     } catch (const DbError& e) {
-      return make_error(std::string("creating database '") + options.db.name + "': " + e.what());
+      return make_error("project files written to " + c.project_dir + ", but creating database '" +
+                        options.db.name + "' failed: " + e.what() + "; fix that and rerun with --force");
     }
   }
   return made;

@@ -58,7 +58,9 @@ std::string render_httpd_conf(const ProjectConfig& config);
 // --force) unless options.force: then config.xml, the httpd include and index.html are
 // rewritten, missing directories created, and existing valid key files kept (as BOINC's
 // make_project does, so files already signed stay valid); missing keys are generated.
-// Unless no_db, creates the database and loads the schema. Returns the written config.
+// Unless no_db, then creates database options.db.name (if missing) and loads db/schema.sql
+// into it (db/schema_loader.h), connecting with options.db, which therefore needs the right
+// to create databases. Returns the written config.
 Result<ProjectConfig> make_project(const MakeProjectOptions& options);
 
 }  // namespace tharsis
