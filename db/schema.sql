@@ -243,3 +243,12 @@ CREATE TABLE IF NOT EXISTS daemon_heartbeat (
   units_done    BIGINT NOT NULL DEFAULT 0,
   PRIMARY KEY (name, mod_n, mod_id)
 ) ENGINE=InnoDB;
+
+-- The input files each workunit names, so the file deleter can tell whether a shared
+-- input (or a graph predecessor's output) is still needed by a live workunit.
+CREATE TABLE IF NOT EXISTS workunit_input (
+  workunitid    INT NOT NULL,
+  file_name     VARCHAR(254) NOT NULL,
+  PRIMARY KEY (workunitid, file_name),
+  KEY workunit_input_file (file_name)
+) ENGINE=InnoDB;

@@ -1,0 +1,61 @@
+// Implementation of daemons/assimilator/lib/assimilator_pass.h.
+#include "daemons/assimilator/lib/assimilator_pass.h"
+
+#include "daemons/assimilator/lib/results_store.h"
+#include "db/assimilation_store.h"
+#include "db/result_store.h"
+#include "db/stale_row.h"
+#include "db/workunit_store.h"
+#include "lib/log.h"
+#include "lib/output_files.h"
+
+namespace tharsis {
+
+AssimilationHandler results_store_handler(const ProjectConfig& config) {
+  std::string store = config.project_dir + "/results";
+  return [&config, store](Database&, const WorkunitRow& wu, const ResultRow* canonical) -> Status {
+    if (!canonical) return store_workunit_error(store, wu.name, wu.error_mask, "workunit ended in error");
+    auto paths = output_file_paths(config, *canonical);
+    if (!paths.ok()) return make_error(paths.error());
+    auto stored = store_canonical_outputs(store, wu.name, *paths);
+    if (!stored.ok()) return make_error(stored.error());
+    return Status::success();
+  };
+}
+
+bool AssimilatorPass::assimilate_one(Database& db, int64_t wu_id, int64_t now) {
+  try {
+    return db.transaction([&](Database& d) {
+      auto wu = fetch_workunit(d, wu_id, /*for_update=*/true);
+      if (!wu || wu->assimilate_state != AssimilateState::Ready) return false;
+      std::optional<ResultRow> canonical;
+      if (wu->canonical_resultid != 0) canonical = fetch_result(d, wu->canonical_resultid);
+      Status handled = handler_(d, *wu, canonical ? &*canonical : nullptr);
+      if (!handled.ok()) {
+        log_error("workunit ", wu_id, " (", wu->name, "): handler failed: ", handled.error(),
+                  "; left READY for the next pass");
+        return false;
+      }
+      require_written(record_assimilation(d, wu_id, now, wu->canonical_resultid, wu->error_mask),
+                      "assimilation record of workunit " + std::to_string(wu_id));
+      WorkunitRow done = *wu;
+      done.assimilate_state = AssimilateState::Done;
+      done.transition_time = now;
+      require_written(update_workunit_guarded(d, *wu, done), "workunit " + std::to_string(wu_id));
+      return true;
+    });
+  } catch (const StaleRow& e) {
+    log_warning(e.what());
+    return false;
+  }
+}
+
+int AssimilatorPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
+  int done = 0;
+  for (const auto& wu : fetch_assimilate_ready(db, context.shard, context.batch)) {
+    done += assimilate_one(db, wu.id, now) ? 1 : 0;
+  }
+  return done;
+}
+
+}  // namespace tharsis

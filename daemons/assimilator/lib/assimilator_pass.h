@@ -1,0 +1,38 @@
+// The assimilator's shell: for each workunit with assimilate_state READY in its shard,
+// one transaction that locks it, runs the handler — by default the results store
+// (results_store.h: canonical outputs copied with a MANIFEST, or an ERROR record) —
+// records the assimilation and sets DONE with transition_time = now (so the transitioner
+// schedules file deletion). The handler's effect is idempotent and the DONE commit is the
+// single point of truth: killed anywhere, a restart repeats nothing visible and the
+// assimilation row exists exactly once.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "db/rows.h"
+#include "lib/daemon/daemon_loop.h"
+
+namespace tharsis {
+
+// Handles one workunit (canonical result given, or null on error). Must be idempotent;
+// an error leaves the workunit READY for the next pass.
+using AssimilationHandler =
+    std::function<Status(Database&, const WorkunitRow&, const ResultRow* canonical)>;
+
+// The default handler: <project>/results/<wu name>/ with MANIFEST or ERROR.
+AssimilationHandler results_store_handler(const ProjectConfig& config);
+
+class AssimilatorPass final : public DaemonWork {
+ public:
+  AssimilatorPass(const ProjectConfig& config, AssimilationHandler handler)
+      : config_(config), handler_(std::move(handler)) {}
+  int do_pass(Database& db, const DaemonContext& context, int64_t now) override;
+  bool assimilate_one(Database& db, int64_t wu_id, int64_t now);
+
+ private:
+  const ProjectConfig& config_;
+  AssimilationHandler handler_;
+};
+
+}  // namespace tharsis

@@ -1,0 +1,60 @@
+// Implementation of daemons/validator/lib/validator_pass.h.
+#include "daemons/validator/lib/validator_pass.h"
+
+#include "daemons/validator/lib/file_comparators.h"
+#include "daemons/validator/validator_rules.h"
+#include "db/app_store.h"
+#include "db/result_store.h"
+#include "db/stale_row.h"
+#include "db/workunit_store.h"
+#include "lib/log.h"
+#include "lib/output_files.h"
+
+namespace tharsis {
+
+ResultComparator& ValidatorPass::comparator_for(Database& db, int64_t appid) {
+  auto it = comparators_.find(appid);
+  if (it != comparators_.end()) return *it->second;
+  auto app = fetch_app(db, appid);
+  std::string name = app ? app->comparator : "bitwise";
+  OutputLocator locate = [this](const ResultRow& r) { return output_file_paths(config_, r); };
+  auto comparator = make_comparator(name, locate);
+  if (!comparator.ok()) {
+    log_error("app ", appid, ": ", comparator.error(), "; using bitwise");
+    comparator = make_bitwise_comparator(locate);
+  }
+  return *comparators_.emplace(appid, std::move(*comparator)).first->second;
+}
+
+bool ValidatorPass::validate_one(Database& db, int64_t wu_id, int64_t now) {
+  try {
+    return db.transaction([&](Database& d) {
+      auto wu = fetch_workunit(d, wu_id, /*for_update=*/true);
+      if (!wu || !wu->need_validate) return false;
+      auto results = fetch_results_of_workunit(d, wu_id, /*for_update=*/true);
+      ValidationPlan plan = plan_validation(*wu, results, comparator_for(d, wu->appid), now);
+      for (const auto& update : plan.result_updates) {
+        require_written(update_result_guarded(d, update), "result " + std::to_string(update.after.id));
+      }
+      // need_validate is not in the guard: it is this daemon's own flag.
+      WorkunitRow before = *wu;
+      require_written(update_workunit_guarded(d, before, plan.workunit), "workunit " + std::to_string(wu_id));
+      for (const auto& grant : plan.credit_grants) add_credit(d, grant.host_id, grant.user_id, grant.credit);
+      for (const auto& note : plan.notes) log_debug("workunit ", wu_id, ": ", note);
+      return true;
+    });
+  } catch (const StaleRow& e) {
+    log_warning(e.what());
+    return false;
+  }
+}
+
+int ValidatorPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
+  int done = 0;
+  for (const auto& wu : fetch_need_validate(db, context.shard, context.batch)) {
+    done += validate_one(db, wu.id, now) ? 1 : 0;
+  }
+  return done;
+}
+
+}  // namespace tharsis

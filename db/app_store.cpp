@@ -1,0 +1,77 @@
+// Implementation of db/app_store.h.
+#include "db/app_store.h"
+
+namespace tharsis {
+namespace {
+
+AppRow read_app(sql::ResultSet& r) {
+  return AppRow{r.getInt64("id"), r.getString("name"), r.getString("user_friendly_name"),
+                r.getString("comparator")};
+}
+
+AppVersionRow read_version(sql::ResultSet& r) {
+  return AppVersionRow{r.getInt64("id"), r.getInt64("appid"), r.getInt("version_num"),
+                       r.getInt64("platformid"), r.getString("plan_class"), r.getString("xml_doc")};
+}
+
+}  // namespace
+
+int64_t insert_app(Database& db, const AppRow& app) {
+  db.exec("INSERT INTO app (name, user_friendly_name, comparator) VALUES (?,?,?)", app.name,
+          app.user_friendly_name, app.comparator);
+  return db.last_insert_id();
+}
+
+std::optional<AppRow> fetch_app(Database& db, int64_t id) {
+  auto rows = db.query("SELECT id, name, user_friendly_name, comparator FROM app WHERE id = ?", id);
+  if (!rows->next()) return std::nullopt;
+  return read_app(*rows);
+}
+
+std::optional<AppRow> fetch_app_by_name(Database& db, const std::string& name) {
+  auto rows = db.query("SELECT id, name, user_friendly_name, comparator FROM app WHERE name = ?", name);
+  if (!rows->next()) return std::nullopt;
+  return read_app(*rows);
+}
+
+std::vector<AppRow> fetch_apps(Database& db) {
+  auto rows = db.query("SELECT id, name, user_friendly_name, comparator FROM app ORDER BY id");
+  std::vector<AppRow> apps;
+  while (rows->next()) apps.push_back(read_app(*rows));
+  return apps;
+}
+
+int64_t insert_platform(Database& db, const PlatformRow& platform) {
+  db.exec("INSERT INTO platform (name, user_friendly_name) VALUES (?,?)", platform.name,
+          platform.user_friendly_name);
+  return db.last_insert_id();
+}
+
+std::optional<PlatformRow> fetch_platform_by_name(Database& db, const std::string& name) {
+  auto rows = db.query("SELECT id, name, user_friendly_name FROM platform WHERE name = ?", name);
+  if (!rows->next()) return std::nullopt;
+  return PlatformRow{rows->getInt64("id"), rows->getString("name"), rows->getString("user_friendly_name")};
+}
+
+int64_t insert_app_version(Database& db, const AppVersionRow& v) {
+  db.exec("INSERT INTO app_version (appid, version_num, platformid, plan_class, xml_doc) VALUES (?,?,?,?,?)",
+          v.appid, v.version_num, v.platformid, v.plan_class, v.xml_doc);
+  return db.last_insert_id();
+}
+
+std::optional<AppVersionRow> fetch_latest_app_version(Database& db, int64_t appid, const std::string& platform_name) {
+  auto rows = db.query(
+      "SELECT v.id, v.appid, v.version_num, v.platformid, v.plan_class, v.xml_doc FROM app_version v "
+      "JOIN platform p ON p.id = v.platformid WHERE v.appid = ? AND p.name = ? AND v.deprecated = 0 "
+      "ORDER BY v.version_num DESC LIMIT 1",
+      appid, platform_name);
+  if (!rows->next()) return std::nullopt;
+  return read_version(*rows);
+}
+
+void add_credit(Database& db, int64_t host_id, int64_t user_id, double credit) {
+  if (host_id) db.exec("UPDATE host SET total_credit = total_credit + ? WHERE id = ?", credit, host_id);
+  if (user_id) db.exec("UPDATE user SET total_credit = total_credit + ? WHERE id = ?", credit, user_id);
+}
+
+}  // namespace tharsis

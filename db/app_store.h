@@ -1,0 +1,50 @@
+// SQL for app, platform and app_version, and the credit totals of hosts and users.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/database.h"
+
+namespace tharsis {
+
+struct AppRow {
+  int64_t id = 0;
+  std::string name;
+  std::string user_friendly_name;
+  std::string comparator = "bitwise";  // validator comparator: bitwise | numeric | trivial
+};
+
+struct PlatformRow {
+  int64_t id = 0;
+  std::string name;
+  std::string user_friendly_name;
+};
+
+struct AppVersionRow {
+  int64_t id = 0;
+  int64_t appid = 0;
+  int version_num = 0;
+  int64_t platformid = 0;
+  std::string plan_class;
+  std::string xml_doc;  // signed file_infos + <app_version> description
+};
+
+int64_t insert_app(Database& db, const AppRow& app);
+std::optional<AppRow> fetch_app(Database& db, int64_t id);
+std::optional<AppRow> fetch_app_by_name(Database& db, const std::string& name);
+std::vector<AppRow> fetch_apps(Database& db);
+
+int64_t insert_platform(Database& db, const PlatformRow& platform);
+std::optional<PlatformRow> fetch_platform_by_name(Database& db, const std::string& name);
+
+int64_t insert_app_version(Database& db, const AppVersionRow& version);
+// The newest non-deprecated version of `appid` for platform `platform_name`.
+std::optional<AppVersionRow> fetch_latest_app_version(Database& db, int64_t appid, const std::string& platform_name);
+
+// Adds granted credit to a host's and its owner's totals.
+void add_credit(Database& db, int64_t host_id, int64_t user_id, double credit);
+
+}  // namespace tharsis

@@ -1,0 +1,15 @@
+// SQL for the assimilation record: one row per assimilated workunit, inserted in the
+// same transaction that sets assimilate_state DONE. Its primary key makes a second
+// assimilation of a workunit impossible, and tools/check counts on it.
+#pragma once
+
+#include <cstdint>
+
+#include "db/database.h"
+
+namespace tharsis {
+
+// Returns false if the workunit already has a record (nothing inserted).
+bool record_assimilation(Database& db, int64_t wu_id, int64_t now, int64_t canonical_resultid, int error_mask);
+
+}  // namespace tharsis
