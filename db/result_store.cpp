@@ -117,3 +117,42 @@ bool update_result_guarded(Database& db, const ResultUpdate& u) {
 }
 
 }  // namespace tharsis
+
+namespace tharsis {
+std::vector<ResultRow> fetch_results_of_workunit_range(Database& db, int64_t first_wu, int64_t last_wu) {
+  return read_all(db.query("SELECT " + kColumns +
+                               " FROM result WHERE workunitid BETWEEN ? AND ? ORDER BY workunitid, id",
+                           first_wu, last_wu));
+}
+}  // namespace tharsis
+
+namespace tharsis {
+bool mark_result_sent(Database& db, int64_t result_id, int64_t host_id, int64_t user_id, int64_t now,
+                      int delay_bound, int64_t app_version_id) {
+  int64_t deadline = now + delay_bound;
+  bool sent = db.exec("UPDATE result SET server_state = ?, hostid = ?, userid = ?, sent_time = ?, "
+                      "report_deadline = ?, app_version_id = ? WHERE id = ? AND server_state = ?",
+                      ServerState::InProgress, host_id, user_id, now, deadline, app_version_id, result_id,
+                      ServerState::Unsent) > 0;
+  if (sent) {
+    db.exec("UPDATE workunit w JOIN result r ON r.workunitid = w.id SET w.transition_time = "
+            "LEAST(w.transition_time, ?) WHERE r.id = ?",
+            deadline, result_id);
+  }
+  return sent;
+}
+
+bool mark_result_reported(Database& db, int64_t result_id, int64_t host_id, int64_t now, const ResultReport& rp) {
+  bool reported = db.exec("UPDATE result SET server_state = ?, outcome = ?, client_state = ?, exit_status = ?, "
+                          "cpu_time = ?, elapsed_time = ?, claimed_credit = ?, xml_doc_out = ?, stderr_out = ?, "
+                          "received_time = ? WHERE id = ? AND hostid = ? AND server_state = ?",
+                          ServerState::Over, rp.outcome, rp.client_state, rp.exit_status, rp.cpu_time,
+                          rp.elapsed_time, rp.claimed_credit, rp.xml_doc_out, rp.stderr_out, now, result_id,
+                          host_id, ServerState::InProgress) > 0;
+  if (reported) {
+    db.exec("UPDATE workunit w JOIN result r ON r.workunitid = w.id SET w.transition_time = ? WHERE r.id = ?",
+            now, result_id);
+  }
+  return reported;
+}
+}  // namespace tharsis

@@ -27,3 +27,29 @@ void update_result(Database& db, const ResultRow& result);
 bool update_result_guarded(Database& db, const ResultUpdate& update);
 
 }  // namespace tharsis
+
+namespace tharsis {
+// Results of workunits with ids in [first_wu, last_wu], ordered by workunit then id
+// (tools/check walks the table in such ranges).
+std::vector<ResultRow> fetch_results_of_workunit_range(Database& db, int64_t first_wu, int64_t last_wu);
+}  // namespace tharsis
+
+namespace tharsis {
+// The scheduler's two writes to a result, guarded on its state so a duplicate is a no-op:
+// send (UNSENT -> IN_PROGRESS to `host_id`, deadline now + delay_bound) and report
+// (IN_PROGRESS for that host -> OVER with the client's outcome). Both poke the workunit's
+// transition_time as the seed says (min(.., deadline) on send, now on report).
+bool mark_result_sent(Database& db, int64_t result_id, int64_t host_id, int64_t user_id, int64_t now,
+                      int delay_bound, int64_t app_version_id);
+struct ResultReport {
+  Outcome outcome = Outcome::Success;   // SUCCESS or CLIENT_ERROR
+  ClientState client_state = ClientState::Uploaded;
+  int exit_status = 0;
+  double cpu_time = 0;
+  double elapsed_time = 0;
+  double claimed_credit = 0;
+  std::string xml_doc_out;
+  std::string stderr_out;
+};
+bool mark_result_reported(Database& db, int64_t result_id, int64_t host_id, int64_t now, const ResultReport& report);
+}  // namespace tharsis

@@ -130,3 +130,9 @@ void advance_transition_time(Database& db, int64_t wu_id, int64_t t) {
 }
 
 }  // namespace tharsis
+
+namespace tharsis {
+std::vector<WorkunitRow> fetch_workunits_after(Database& db, int64_t after_id, int limit) {
+  return read_all(db.query("SELECT " + kColumns + " FROM workunit WHERE id > ? ORDER BY id LIMIT ?", after_id, limit));
+}
+}  // namespace tharsis

@@ -31,3 +31,8 @@ bool update_workunit_guarded(Database& db, const WorkunitRow& before, const Work
 void advance_transition_time(Database& db, int64_t wu_id, int64_t t);
 
 }  // namespace tharsis
+
+namespace tharsis {
+// Up to `limit` workunits with id > after_id, by id (tools/check walks the table).
+std::vector<WorkunitRow> fetch_workunits_after(Database& db, int64_t after_id, int limit);
+}  // namespace tharsis

@@ -1,0 +1,211 @@
+// The four daemons' passes, in-process, over a real MariaDB and a real project dir,
+// driven through whole workunit lifecycles (the scheduler's writes done directly with
+// its DB functions): quorum agreement, garbage caught by the validator, time-outs,
+// too many errors; each run ends with tools/check's settled checks clean.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+
+#include "daemons/assimilator/lib/assimilator_pass.h"
+#include "daemons/assimilator/lib/results_store.h"
+#include "daemons/file_deleter/lib/file_deleter_pass.h"
+#include "daemons/transitioner/lib/transitioner_pass.h"
+#include "daemons/validator/lib/validator_pass.h"
+#include "db/result_store.h"
+#include "db/workunit_store.h"
+#include "lib/fanout.h"
+#include "lib/file_refs.h"
+#include "lib/text_file.h"
+#include "tests/support/test_project.h"
+#include "tools/lib/checker.h"
+#include "tools/lib/create_work.h"
+
+namespace tharsis {
+namespace {
+
+constexpr int64_t kStart = 1'800'000'000;
+
+class BackendPipeline : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db_ = project_.open();
+    options_.batch = 100;
+  }
+
+  int64_t create(const std::string& name, int quorum, int target, int max_errors = 3) {
+    JobSpec job;
+    job.name = name;
+    job.appid = project_.appid();
+    job.inputs = {InputFile{name + ".in", "in", "seed " + name + "\n", false}};
+    job.output_template_file = project_.output_template();
+    job.min_quorum = quorum;
+    job.target_nresults = target;
+    job.max_error_results = max_errors;
+    job.delay_bound = 1000;
+    auto id = create_workunit(*db_, project_.config(), job, now_);
+    EXPECT_TRUE(id.ok()) << id.error();
+    return id.ok() ? *id : 0;
+  }
+
+  // Runs every daemon's pass until a full round does nothing.
+  void run_daemons() {
+    DaemonContext context{project_.config(), options_, Shard{}, 100};
+    TransitionerPass transitioner(project_.config());
+    ValidatorPass validator(project_.config());
+    AssimilatorPass assimilator(project_.config(), results_store_handler(project_.config()));
+    FileDeleterPass file_deleter(project_.config());
+    for (int round = 0; round < 50; ++round) {
+      int done = transitioner.do_pass(*db_, context, now_) + validator.do_pass(*db_, context, now_) +
+                 assimilator.do_pass(*db_, context, now_) + file_deleter.do_pass(*db_, context, now_);
+      if (done == 0) return;
+    }
+    FAIL() << "daemons did not settle";
+  }
+
+  std::vector<ResultRow> results_of(int64_t wu_id) { return fetch_results_of_workunit(*db_, wu_id); }
+
+  // The scheduler's part: send a result to `host`, then report it with `output` uploaded
+  // (or an error when output is empty).
+  void send(const ResultRow& r, int64_t host) {
+    ASSERT_TRUE(mark_result_sent(*db_, r.id, host, 1, now_, 1000, 1));
+  }
+  void report(const ResultRow& r, int64_t host, const std::string& output) {
+    ResultReport rp;
+    if (output.empty()) {
+      rp.outcome = Outcome::ClientError;
+      rp.client_state = ClientState::ComputeError;
+      rp.exit_status = 1;
+    } else {
+      auto files = file_infos_in(r.xml_doc_in);
+      ASSERT_TRUE(files.ok());
+      for (const auto& f : *files) {
+        auto path = fanout_path_create(project_.config().upload_dir, f.name, project_.config().uldl_dir_fanout);
+        ASSERT_TRUE(write_text_file(*path, output).ok());
+      }
+      rp.claimed_credit = 10;
+    }
+    ASSERT_TRUE(mark_result_reported(*db_, r.id, host, now_, rp));
+  }
+  void expect_settled_and_clean() {
+    CheckReport report = check_project(*db_, project_.config(), now_, /*require_settled=*/true);
+    for (const auto& v : report.violations) ADD_FAILURE() << v;
+  }
+
+  testing::TestProject project_;
+  std::unique_ptr<Database> db_;
+  DaemonOptions options_;
+  int64_t now_ = kStart;
+};
+
+TEST_F(BackendPipeline, QuorumOfTwoAgreeingResultsIsAssimilatedOnceAndFilesDeleted) {
+  int64_t wu = create("agree", 2, 2);
+  run_daemons();
+  auto results = results_of(wu);
+  ASSERT_EQ(results.size(), 2u);
+  std::string in_path = fanout_path(project_.config().download_dir, "agree.in", project_.config().uldl_dir_fanout);
+  EXPECT_TRUE(read_text_file(in_path).ok()) << "input deleted early";
+  send(results[0], 11);
+  send(results[1], 12);
+  now_ += 10;
+  report(results[0], 11, "answer 42\n");
+  report(results[1], 12, "answer 42\n");
+  run_daemons();
+  auto done = fetch_workunit(*db_, wu);
+  EXPECT_NE(done->canonical_resultid, 0);
+  EXPECT_EQ(done->assimilate_state, AssimilateState::Done);
+  EXPECT_EQ(done->file_delete_state, FileDeleteState::Done);
+  EXPECT_FALSE(read_text_file(in_path).ok()) << "input left behind";
+  auto manifest = read_manifest(project_.config().project_dir + "/results", "agree");
+  ASSERT_TRUE(manifest.ok()) << manifest.error();
+  EXPECT_EQ(manifest->size(), 1u);
+  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM assimilation WHERE workunitid = ?", wu), 1);
+  expect_settled_and_clean();
+}
+
+TEST_F(BackendPipeline, GarbageResultIsOutvotedByAThirdResult) {
+  int64_t wu = create("garbage", 2, 2);
+  run_daemons();
+  auto results = results_of(wu);
+  send(results[0], 11);
+  send(results[1], 12);
+  report(results[0], 11, "answer 42\n");
+  report(results[1], 12, "answer 41 (cosmic ray)\n");
+  run_daemons();
+  results = results_of(wu);
+  ASSERT_EQ(results.size(), 3u) << "no consensus: the transitioner adds a result";
+  send(results[2], 13);
+  report(results[2], 13, "answer 42\n");
+  run_daemons();
+  results = results_of(wu);
+  auto done = fetch_workunit(*db_, wu);
+  EXPECT_EQ(done->canonical_resultid == results[0].id || done->canonical_resultid == results[2].id, true);
+  EXPECT_EQ(results[1].validate_state, ValidateState::Invalid);
+  EXPECT_EQ(results[0].validate_state, ValidateState::Valid);
+  EXPECT_EQ(results[2].validate_state, ValidateState::Valid);
+  expect_settled_and_clean();
+}
+
+TEST_F(BackendPipeline, VanishedHostTimesOutAndTheWorkIsResent) {
+  int64_t wu = create("vanish", 1, 1);
+  run_daemons();
+  auto results = results_of(wu);
+  send(results[0], 11);
+  now_ += 1001;  // past the deadline, never reported
+  run_daemons();
+  results = results_of(wu);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].outcome, Outcome::NoReply);
+  send(results[1], 12);
+  report(results[1], 12, "late but fine\n");
+  run_daemons();
+  EXPECT_EQ(fetch_workunit(*db_, wu)->canonical_resultid, results[1].id);
+  expect_settled_and_clean();
+}
+
+TEST_F(BackendPipeline, TooManyErrorsEndsTheWorkunitInErrorAndStillCleansUp) {
+  int64_t wu = create("doomed", 1, 1, /*max_errors=*/1);
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    run_daemons();
+    auto results = results_of(wu);
+    const ResultRow& latest = results.back();
+    send(latest, 20 + attempt);
+    report(latest, 20 + attempt, "");
+  }
+  run_daemons();
+  auto done = fetch_workunit(*db_, wu);
+  EXPECT_TRUE(done->error_mask & kWuErrorTooManyErrorResults);
+  EXPECT_EQ(done->assimilate_state, AssimilateState::Done);
+  EXPECT_TRUE(read_text_file(project_.config().project_dir + "/results/doomed/ERROR").ok());
+  expect_settled_and_clean();
+}
+
+TEST_F(BackendPipeline, SharedInputIsKeptUntilTheLastWorkunitIsDone) {
+  JobSpec a;
+  a.appid = project_.appid();
+  a.output_template_file = project_.output_template();
+  a.delay_bound = 1000;
+  a.inputs = {InputFile{"shared.dat", "in", "common data", false}};
+  a.name = "share_a";
+  ASSERT_TRUE(create_workunit(*db_, project_.config(), a, now_).ok());
+  a.name = "share_b";
+  a.inputs[0].content = "";  // already staged
+  auto b_id = create_workunit(*db_, project_.config(), a, now_);
+  ASSERT_TRUE(b_id.ok());
+  run_daemons();
+  auto a_results = results_of(*b_id - 1);
+  send(a_results[0], 11);
+  report(a_results[0], 11, "ok\n");
+  run_daemons();
+  std::string shared = fanout_path(project_.config().download_dir, "shared.dat", project_.config().uldl_dir_fanout);
+  EXPECT_TRUE(read_text_file(shared).ok()) << "shared input deleted while share_b still needs it";
+  auto b_results = results_of(*b_id);
+  send(b_results[0], 12);
+  report(b_results[0], 12, "ok\n");
+  run_daemons();
+  EXPECT_FALSE(read_text_file(shared).ok()) << "shared input left behind";
+  expect_settled_and_clean();
+}
+
+}  // namespace
+}  // namespace tharsis

@@ -1,0 +1,32 @@
+// Implementation of tests/support/test_project.h.
+#include "tests/support/test_project.h"
+
+#include <stdexcept>
+
+#include "db/app_store.h"
+#include "lib/text_file.h"
+#include "tools/lib/create_work.h"
+#include "tools/lib/make_project.h"
+
+namespace tharsis::testing {
+
+TestProject::TestProject() : dir_("tharsis-project") {
+  MakeProjectOptions options;
+  options.project_dir = dir_.path() + "/project";
+  options.name = "test";
+  options.url_base = "http://127.0.0.1:8080/";
+  options.db = database_.config();
+  options.key_bits = 512;
+  options.uldl_dir_fanout = 16;
+  options.no_db = true;  // the TestDatabase already holds the schema
+  auto made = make_project(options);
+  if (!made.ok()) throw std::runtime_error("test project: " + made.error());
+  config_ = *made;
+  auto db = open();
+  appid_ = insert_app(*db, AppRow{0, "example", "Example", "bitwise"});
+  auto templ = write_output_template(config_, "example_out.xml", 1, 1 << 20);
+  if (!templ.ok()) throw std::runtime_error("test project: " + templ.error());
+  output_template_ = *templ;
+}
+
+}  // namespace tharsis::testing

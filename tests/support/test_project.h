@@ -1,0 +1,31 @@
+// A throwaway project for integration tests: make_project's layout in a temp dir (small
+// fan-out, 512-bit keys for speed) wired to a fresh test database, with an app and an
+// output template ready for create_workunit.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "lib/project_config.h"
+#include "tests/support/test_database.h"
+
+namespace tharsis::testing {
+
+class TestProject {
+ public:
+  TestProject();
+  const ProjectConfig& config() const { return config_; }
+  const std::string& dir() const { return dir_.path(); }
+  std::unique_ptr<Database> open() const { return Database::open(config_.db); }
+  int64_t appid() const { return appid_; }
+  const std::string& output_template() const { return output_template_; }
+
+ private:
+  TempDir dir_;
+  TestDatabase database_;
+  ProjectConfig config_;
+  int64_t appid_ = 0;
+  std::string output_template_;
+};
+
+}  // namespace tharsis::testing

@@ -1,0 +1,166 @@
+// Implementation of tools/lib/checker.h.
+#include "tools/lib/checker.h"
+
+#include <sys/stat.h>
+
+#include <map>
+#include <set>
+
+#include "db/result_store.h"
+#include "db/workunit_store.h"
+#include "lib/fanout.h"
+#include "lib/file_refs.h"
+#include "tools/lib/invariants.h"
+
+namespace tharsis {
+namespace {
+
+bool exists(const std::string& path) {
+  struct stat info {};
+  return stat(path.c_str(), &info) == 0;
+}
+
+// Only results the server accepted a reply for can have output files to delete; the law
+// leaves NO_REPLY, DIDNT_NEED and COULDNT_SEND results' file_delete_state at INIT.
+bool may_have_outputs(const ResultRow& r) {
+  return r.outcome == Outcome::Success || r.outcome == Outcome::ClientError || r.outcome == Outcome::ValidateError;
+}
+
+std::string id_text(const char* what, int64_t id) { return std::string(what) + " " + std::to_string(id); }
+
+class Checker {
+ public:
+  Checker(Database& db, const ProjectConfig& config, int64_t now, bool settled)
+      : db_(db), config_(config), now_(now), settled_(settled) {}
+
+  CheckReport run() {
+    load_assimilation_records();
+    int64_t after = 0;
+    for (;;) {
+      auto workunits = fetch_workunits_after(db_, after, 500);
+      if (workunits.empty()) break;
+      auto results = fetch_results_of_workunit_range(db_, workunits.front().id, workunits.back().id);
+      std::map<int64_t, std::vector<ResultRow>> by_wu;
+      for (auto& r : results) by_wu[r.workunitid].push_back(std::move(r));
+      for (const auto& wu : workunits) check_workunit(wu, by_wu[wu.id]);
+      after = workunits.back().id;
+    }
+    for (const auto& [wu_id, count] : assimilation_records_) {
+      if (!seen_done_.count(wu_id)) {
+        add("assimilated_once", id_text("workunit", wu_id) + " has " + std::to_string(count) +
+                                    " assimilation record(s) but assimilate_state is not DONE");
+      }
+    }
+    return report_;
+  }
+
+ private:
+  void add(const std::string& rule, const std::string& message) {
+    report_.violations.push_back("[" + rule + "] " + message);
+  }
+
+  void load_assimilation_records() {
+    auto rows = db_.query("SELECT workunitid, COUNT(*) FROM assimilation GROUP BY workunitid");
+    while (rows->next()) assimilation_records_[rows->getInt64(1)] = rows->getInt64(2);
+  }
+
+  void check_workunit(const WorkunitRow& wu, const std::vector<ResultRow>& results) {
+    ++report_.workunits;
+    report_.results += static_cast<int64_t>(results.size());
+    for (const auto& v : check_workunit_invariants(wu, results, now_)) add(v.rule, v.message);
+
+    auto records = assimilation_records_.find(wu.id);
+    int64_t count = records == assimilation_records_.end() ? 0 : records->second;
+    if (wu.assimilate_state == AssimilateState::Done) {
+      seen_done_.insert(wu.id);
+      if (count != 1) {
+        add("assimilated_once", id_text("workunit", wu.id) + " is DONE with " + std::to_string(count) +
+                                    " assimilation records, expected exactly 1");
+      }
+    }
+    check_input_files(wu, results);
+    for (const auto& r : results) check_output_files(wu, r);
+    if (settled_) check_settled(wu, results);
+  }
+
+  void check_input_files(const WorkunitRow& wu, const std::vector<ResultRow>& results) {
+    auto inputs = file_infos_in(wu.xml_doc);
+    if (!inputs.ok()) return add("readable_xml_doc", id_text("workunit", wu.id) + ": " + inputs.error());
+    bool may_still_be_sent_or_run = false;
+    for (const auto& r : results) may_still_be_sent_or_run |= r.server_state != ServerState::Over;
+    for (const auto& file : *inputs) {
+      std::string path = fanout_path(config_.download_dir, file.name, config_.uldl_dir_fanout);
+      bool present = exists(path);
+      if (may_still_be_sent_or_run && !present) {
+        add("input_not_deleted_early", id_text("workunit", wu.id) + " input " + file.name +
+                                           " is missing while results are unsent or in progress");
+      }
+      if (wu.file_delete_state == FileDeleteState::Done && present && !file.no_delete && !shared_live(file.name, wu.id)) {
+        add("nothing_left_behind", id_text("workunit", wu.id) + " input " + file.name +
+                                       " still exists after file_delete_state DONE");
+      }
+    }
+  }
+
+  bool shared_live(const std::string& name, int64_t wu_id) {
+    return db_.query_int("SELECT COUNT(*) FROM workunit_input i JOIN workunit w ON w.id = i.workunitid "
+                         "WHERE i.file_name = ? AND i.workunitid <> ? AND w.file_delete_state <> 2",
+                         name, wu_id) > 0;
+  }
+
+  void check_output_files(const WorkunitRow& wu, const ResultRow& r) {
+    auto outputs = file_infos_in(r.xml_doc_in);
+    if (!outputs.ok()) return add("readable_xml_doc", id_text("result", r.id) + ": " + outputs.error());
+    for (const auto& file : *outputs) {
+      bool present = exists(fanout_path(config_.upload_dir, file.name, config_.uldl_dir_fanout));
+      if (r.id == wu.canonical_resultid && wu.assimilate_state != AssimilateState::Done && !present) {
+        add("canonical_kept_until_assimilated",
+            id_text("result", r.id) + " (canonical of workunit " + std::to_string(wu.id) + ") output " + file.name +
+                " is missing before assimilation");
+      }
+      if (r.file_delete_state == FileDeleteState::Done && present && !file.no_delete) {
+        add("nothing_left_behind", id_text("result", r.id) + " output " + file.name +
+                                       " still exists after file_delete_state DONE");
+      }
+    }
+  }
+
+  void check_settled(const WorkunitRow& wu, const std::vector<ResultRow>& results) {
+    if (wu.canonical_resultid == 0 && wu.error_mask == 0) {
+      add("eventually_canonical_or_error", id_text("workunit", wu.id) + " has neither a canonical result nor an error");
+    }
+    if (wu.transition_time < kTransitionNever) {
+      add("eventually_transition_never", id_text("workunit", wu.id) + " transition_time is " +
+                                             std::to_string(wu.transition_time) + ", not never");
+    }
+    if (wu.assimilate_state != AssimilateState::Done) {
+      add("eventually_assimilated", id_text("workunit", wu.id) + " is not assimilated");
+    }
+    if (wu.file_delete_state != FileDeleteState::Done) {
+      add("eventually_files_deleted", id_text("workunit", wu.id) + " input files not deleted");
+    }
+    for (const auto& r : results) {
+      if (r.server_state != ServerState::Over) {
+        add("eventually_over", id_text("result", r.id) + " is not OVER");
+      } else if (r.file_delete_state != FileDeleteState::Done && may_have_outputs(r)) {
+        add("eventually_files_deleted", id_text("result", r.id) + " output files not deleted");
+      }
+    }
+  }
+
+  Database& db_;
+  const ProjectConfig& config_;
+  int64_t now_;
+  bool settled_;
+  CheckReport report_;
+  std::map<int64_t, int64_t> assimilation_records_;
+  std::set<int64_t> seen_done_;
+};
+
+}  // namespace
+
+CheckReport check_project(Database& db, const ProjectConfig& config, int64_t now, bool require_settled) {
+  return Checker(db, config, now, require_settled).run();
+}
+
+}  // namespace tharsis

@@ -1,0 +1,29 @@
+// tools/check's engine: walks every workunit with its results and reports
+//  - the instant invariants of the state law (tools/lib/invariants.h);
+//  - "assimilated exactly once": assimilate_state DONE exactly when one assimilation
+//    record exists;
+//  - file rules: no input deleted while a result may still need it (UNSENT/IN_PROGRESS
+//    results), no canonical output deleted before assimilation, and nothing left behind
+//    (files of rows whose file_delete_state is DONE still on disk);
+//  - with `require_settled`, the "eventually" properties too: every workunit has a
+//    canonical result or an error, transition_time = never, every result OVER.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "db/database.h"
+#include "lib/project_config.h"
+
+namespace tharsis {
+
+struct CheckReport {
+  int64_t workunits = 0;
+  int64_t results = 0;
+  std::vector<std::string> violations;  // one line each, naming the rule and the ids
+};
+
+CheckReport check_project(Database& db, const ProjectConfig& config, int64_t now, bool require_settled);
+
+}  // namespace tharsis

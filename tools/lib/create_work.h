@@ -1,0 +1,49 @@
+// Work creation in BOINC's spirit (the core of tools/create_work): stage a job's input
+// files into download/ (hashed fan-out, md5 and size recorded in the workunit's
+// <file_info>s), record which inputs the workunit names, and insert the workunit due now
+// so the transitioner creates its results. Input files may be shared by many workunits.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "db/database.h"
+#include "db/rows.h"
+#include "lib/project_config.h"
+#include "lib/result.h"
+
+namespace tharsis {
+
+struct InputFile {
+  std::string name;       // name in download/ (must be a safe file name)
+  std::string open_name;  // name the app opens ("in")
+  std::string content;    // staged when non-empty or when the file is not there yet
+  bool no_delete = false; // keep after the workunit (shared data the project manages)
+};
+
+struct JobSpec {
+  std::string name;
+  int64_t appid = 0;
+  std::vector<InputFile> inputs;
+  std::string output_template_file;  // relative to the project dir, e.g. templates/out.xml
+  std::string command_line;
+  int min_quorum = 1, target_nresults = 1, max_error_results = 3, max_total_results = 10,
+      max_success_results = 6;
+  int delay_bound = 86400;
+  double rsc_fpops_est = 1e9, rsc_fpops_bound = 1e12, rsc_memory_bound = 1e8, rsc_disk_bound = 1e8;
+  int priority = 0;
+  int batch = 0;
+  int64_t graph_id = 0;
+};
+
+// Stages the inputs and inserts the workunit in one transaction; returns its id.
+// Errors: unsafe names, quorum parameters out of order, a duplicate workunit name.
+Result<int64_t> create_workunit(Database& db, const ProjectConfig& config, const JobSpec& job, int64_t now);
+
+// Writes an output template with `outputs` files (open names "out", "out1", ...) to
+// <project>/templates/<name> and returns its project-relative path.
+Result<std::string> write_output_template(const ProjectConfig& config, const std::string& name, int outputs,
+                                          int64_t max_nbytes);
+
+}  // namespace tharsis

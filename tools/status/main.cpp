@@ -1,0 +1,98 @@
+// tools/status: each daemon of config.xml (running?, pid, last heartbeat), each back-end
+// queue's backlog and the age of its oldest item, and results by state.
+#include <boost/program_options.hpp>
+#include <ctime>
+#include <iomanip>
+#include <iostream>
+
+#include "db/heartbeat_store.h"
+#include "db/queue_stats.h"
+#include "lib/project_config.h"
+#include "tools/lib/daemon_control.h"
+
+namespace po = boost::program_options;
+using namespace tharsis;
+
+namespace {
+
+std::string age(int64_t seconds) {
+  if (seconds < 120) return std::to_string(seconds) + "s";
+  if (seconds < 7200) return std::to_string(seconds / 60) + "m";
+  return std::to_string(seconds / 3600) + "h";
+}
+
+const char* server_state_name(int code) {
+  switch (code) {
+    case 2: return "UNSENT";
+    case 4: return "IN_PROGRESS";
+    case 5: return "OVER";
+  }
+  return "?";
+}
+
+const char* outcome_name(int code) {
+  static const char* names[] = {"-", "SUCCESS", "COULDNT_SEND", "CLIENT_ERROR", "NO_REPLY",
+                                "DIDNT_NEED", "VALIDATE_ERROR", "CLIENT_DETACHED"};
+  return code >= 0 && code <= 7 ? names[code] : "?";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  po::options_description options("status [--project_dir DIR]");
+  options.add_options()("help", "show this help")(
+      "project_dir", po::value<std::string>()->default_value("."), "project directory (config.xml)");
+  po::variables_map vm;
+  try {
+    po::store(po::parse_command_line(argc, argv, options), vm);
+    po::notify(vm);
+  } catch (const std::exception& e) {
+    std::cerr << "status: " << e.what() << "\n" << options;
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << options;
+    return 0;
+  }
+  auto config = load_project_config(vm["project_dir"].as<std::string>() + "/config.xml");
+  if (!config.ok()) {
+    std::cerr << "status: " << config.error() << "\n";
+    return 2;
+  }
+  int64_t now = std::time(nullptr);
+  std::cout << "project " << config->name << " (" << config->master_url << ")\n\ndaemons:\n";
+  std::unique_ptr<Database> db;
+  std::vector<HeartbeatRow> beats;
+  try {
+    db = Database::open(config->db);
+    beats = fetch_heartbeats(*db);
+  } catch (const std::exception& e) {
+    std::cout << "  database unreachable: " << e.what() << "\n";
+  }
+  for (const auto& status : daemon_statuses(*config)) {
+    std::cout << "  " << std::left << std::setw(22) << status.command.instance
+              << (status.disabled ? "disabled   " : status.pid ? "running    " : "not running");
+    if (status.pid) std::cout << "  pid " << status.pid;
+    for (const auto& beat : beats) {
+      std::string instance = beat.shard.n > 1 ? beat.name + "_" + std::to_string(beat.shard.id) : beat.name;
+      if (instance == status.command.instance) {
+        std::cout << "  last heartbeat " << age(now - beat.last_beat) << " ago on " << beat.hostname << ", "
+                  << beat.units_done << " units";
+      }
+    }
+    std::cout << "\n";
+  }
+  if (!db) return 1;
+  std::cout << "\nqueues:\n";
+  for (const auto& q : queue_backlogs(*db, now)) {
+    std::cout << "  " << std::left << std::setw(16) << q.name << std::right << std::setw(10) << q.count;
+    if (q.count) std::cout << "  oldest " << age(q.oldest_age);
+    std::cout << "\n";
+  }
+  std::cout << "\nresults:\n";
+  for (const auto& [key, count] : results_by_state(*db)) {
+    std::cout << "  " << std::left << std::setw(12) << server_state_name(key.first) << std::setw(16)
+              << outcome_name(key.second) << std::right << std::setw(10) << count << "\n";
+  }
+  return 0;
+}
