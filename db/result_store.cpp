@@ -127,32 +127,41 @@ std::vector<ResultRow> fetch_results_of_workunit_range(Database& db, int64_t fir
 }  // namespace tharsis
 
 namespace tharsis {
+namespace {
+// Locks the result's workunit row before any result row: the daemons lock workunit then
+// results, and taking locks in the same order keeps the scheduler out of deadlocks.
+int64_t lock_workunit_of_result(Database& db, int64_t result_id) {
+  int64_t wu_id = db.query_int("SELECT workunitid FROM result WHERE id = ?", result_id);
+  if (wu_id == 0) return 0;
+  return db.query_int("SELECT id FROM workunit WHERE id = ? FOR UPDATE", wu_id);
+}
+}  // namespace
+
 bool mark_result_sent(Database& db, int64_t result_id, int64_t host_id, int64_t user_id, int64_t now,
                       int delay_bound, int64_t app_version_id) {
   int64_t deadline = now + delay_bound;
+  int64_t wu_id = lock_workunit_of_result(db, result_id);
+  if (wu_id == 0) return false;
   bool sent = db.exec("UPDATE result SET server_state = ?, hostid = ?, userid = ?, sent_time = ?, "
                       "report_deadline = ?, app_version_id = ? WHERE id = ? AND server_state = ?",
                       ServerState::InProgress, host_id, user_id, now, deadline, app_version_id, result_id,
                       ServerState::Unsent) > 0;
   if (sent) {
-    db.exec("UPDATE workunit w JOIN result r ON r.workunitid = w.id SET w.transition_time = "
-            "LEAST(w.transition_time, ?) WHERE r.id = ?",
-            deadline, result_id);
+    db.exec("UPDATE workunit SET transition_time = LEAST(transition_time, ?) WHERE id = ?", deadline, wu_id);
   }
   return sent;
 }
 
 bool mark_result_reported(Database& db, int64_t result_id, int64_t host_id, int64_t now, const ResultReport& rp) {
+  int64_t wu_id = lock_workunit_of_result(db, result_id);
+  if (wu_id == 0) return false;
   bool reported = db.exec("UPDATE result SET server_state = ?, outcome = ?, client_state = ?, exit_status = ?, "
                           "cpu_time = ?, elapsed_time = ?, claimed_credit = ?, xml_doc_out = ?, stderr_out = ?, "
                           "received_time = ? WHERE id = ? AND hostid = ? AND server_state = ?",
                           ServerState::Over, rp.outcome, rp.client_state, rp.exit_status, rp.cpu_time,
                           rp.elapsed_time, rp.claimed_credit, rp.xml_doc_out, rp.stderr_out, now, result_id,
                           host_id, ServerState::InProgress) > 0;
-  if (reported) {
-    db.exec("UPDATE workunit w JOIN result r ON r.workunitid = w.id SET w.transition_time = ? WHERE r.id = ?",
-            now, result_id);
-  }
+  if (reported) db.exec("UPDATE workunit SET transition_time = ? WHERE id = ?", now, wu_id);
   return reported;
 }
 }  // namespace tharsis

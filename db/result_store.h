@@ -38,7 +38,8 @@ namespace tharsis {
 // The scheduler's two writes to a result, guarded on its state so a duplicate is a no-op:
 // send (UNSENT -> IN_PROGRESS to `host_id`, deadline now + delay_bound) and report
 // (IN_PROGRESS for that host -> OVER with the client's outcome). Both poke the workunit's
-// transition_time as the seed says (min(.., deadline) on send, now on report).
+// transition_time as the seed says (min(.., deadline) on send, now on report). Call them
+// inside Database::transaction (they lock the workunit first, as the daemons do).
 bool mark_result_sent(Database& db, int64_t result_id, int64_t host_id, int64_t user_id, int64_t now,
                       int delay_bound, int64_t app_version_id);
 struct ResultReport {

@@ -60,6 +60,7 @@ else
   echo "(no daemons built yet)"
 fi
 
+sleep 1.5  # let each daemon record its first heartbeat
 step "status"
 if [ -x "$build_dir/status" ]; then
   "$build_dir/status" --project_dir "$project"

@@ -43,6 +43,8 @@ std::string daemon_pid_path(const ProjectConfig& config, const std::string& name
 int run_daemon(const std::string& name, int argc, const char* const* argv, const DaemonFactory& factory,
                const std::vector<std::string>& extra_options) {
   set_log_program(name);
+  // Before anything else, so a SIGTERM during start-up is also a clean stop.
+  install_stop_signal_handlers();
   auto options = parse_daemon_options(name, argc, argv, extra_options);
   if (!options.ok()) {
     std::cerr << options.error() << "\n";
@@ -68,7 +70,6 @@ int run_daemon(const std::string& name, int argc, const char* const* argv, const
     log_error(work.error());
     return kDaemonExitUsage;
   }
-  install_stop_signal_handlers();
   DaemonContext context{*config, *options, options->shard, options->batch};
   HeartbeatRow beat{name, options->shard, host_name(), static_cast<int>(getpid()),
                     static_cast<int64_t>(std::time(nullptr)), 0, 0};
@@ -93,6 +94,11 @@ int run_daemon(const std::string& name, int argc, const char* const* argv, const
         if (!idle(*config, options->sleep_seconds)) break;
       }
     } catch (const DbError& e) {
+      if (e.retryable_conflict()) {
+        // A statement outside a transaction lost a lock race; the next pass retries it.
+        log_warning("database conflict (", e.what(), "); retrying next pass");
+        continue;
+      }
       if (!e.connection_lost()) {
         log_error("database error: ", e.what());
         return kDaemonExitFailure;

@@ -68,7 +68,7 @@ class BackendPipeline : public ::testing::Test {
   // The scheduler's part: send a result to `host`, then report it with `output` uploaded
   // (or an error when output is empty).
   void send(const ResultRow& r, int64_t host) {
-    ASSERT_TRUE(mark_result_sent(*db_, r.id, host, 1, now_, 1000, 1));
+    ASSERT_TRUE(db_->transaction([&](Database& d) { return mark_result_sent(d, r.id, host, 1, now_, 1000, 1); }));
   }
   void report(const ResultRow& r, int64_t host, const std::string& output) {
     ResultReport rp;
@@ -85,7 +85,7 @@ class BackendPipeline : public ::testing::Test {
       }
       rp.claimed_credit = 10;
     }
-    ASSERT_TRUE(mark_result_reported(*db_, r.id, host, now_, rp));
+    ASSERT_TRUE(db_->transaction([&](Database& d) { return mark_result_reported(d, r.id, host, now_, rp); }));
   }
   void expect_settled_and_clean() {
     CheckReport report = check_project(*db_, project_.config(), now_, /*require_settled=*/true);
