@@ -4,6 +4,7 @@
 // too many errors; each run ends with tools/check's settled checks clean.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -20,6 +21,7 @@
 #include "tests/support/test_project.h"
 #include "tools/lib/checker.h"
 #include "tools/lib/create_work.h"
+#include "tools/lib/db_purge.h"
 
 namespace tharsis {
 namespace {
@@ -205,6 +207,43 @@ TEST_F(BackendPipeline, SharedInputIsKeptUntilTheLastWorkunitIsDone) {
   run_daemons();
   EXPECT_FALSE(read_text_file(shared).ok()) << "shared input left behind";
   expect_settled_and_clean();
+}
+
+TEST_F(BackendPipeline, DbPurgeArchivesFinishedWorkunitsOnlyAfterTheirAge) {
+  int64_t finished = create("finished", 1, 1);
+  int64_t pending = create("pending", 1, 1);
+  run_daemons();
+  auto r = results_of(finished)[0];
+  send(r, 11);
+  report(r, 11, "done\n");
+  run_daemons();
+  ASSERT_EQ(fetch_workunit(*db_, finished)->file_delete_state, FileDeleteState::Done);
+
+  PurgeOptions options;
+  options.archive_dir = project_.config().project_dir + "/archives";
+  options.min_age_seconds = 3600;
+  auto too_young = purge_finished(*db_, options, now_ + 10);
+  ASSERT_TRUE(too_young.ok()) << too_young.error();
+  EXPECT_EQ(too_young->workunits, 0);
+
+  auto purged = purge_finished(*db_, options, now_ + 7200);
+  ASSERT_TRUE(purged.ok()) << purged.error();
+  EXPECT_EQ(purged->workunits, 1);
+  EXPECT_EQ(purged->results, 1);
+  EXPECT_FALSE(fetch_workunit(*db_, finished).has_value());
+  EXPECT_TRUE(fetch_workunit(*db_, pending).has_value()) << "an unfinished workunit was purged";
+  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM result WHERE workunitid = ?", finished), 0);
+  std::string archive;
+  for (auto& day : std::filesystem::directory_iterator(options.archive_dir)) {
+    for (auto& file : std::filesystem::directory_iterator(day.path())) {
+      auto text = read_archive(file.path().string());
+      ASSERT_TRUE(text.ok()) << text.error();
+      archive += *text;
+    }
+  }
+  EXPECT_NE(archive.find("<name>finished</name>"), std::string::npos);
+  EXPECT_NE(archive.find("<name>" + r.name + "</name>"), std::string::npos);
+  EXPECT_EQ(archive.find("<name>pending</name>"), std::string::npos);
 }
 
 }  // namespace
