@@ -21,6 +21,7 @@
 #include "tests/support/test_project.h"
 #include "tools/lib/checker.h"
 #include "tools/lib/create_work.h"
+#include "tools/lib/make_project.h"
 
 namespace tharsis {
 namespace {
@@ -165,6 +166,45 @@ TEST_F(DaemonProcesses, Daemon_SigkillAtRandomInstantsRepeatsNothingAndLosesNoth
   EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM result"), 2 * kWorkunits);
   RecordProperty("sigkills", kills);
   std::cout << "SIGKILLs: " << kills << "\n";
+}
+
+TEST(DaemonWithDeadDatabase, KeepsRunningWithBackoffAndResumesWhenTheServerReturns) {
+  testing::DedicatedServer server;
+  testing::TempDir dir("tharsis-deaddb");
+  MakeProjectOptions options;
+  options.project_dir = dir.path() + "/p";
+  options.name = "dead";
+  options.url_base = "http://127.0.0.1:1/";
+  options.db = server.admin();
+  options.db.name = "deadproj";
+  options.key_bits = 512;
+  options.uldl_dir_fanout = 4;
+  auto made = make_project(options);
+  ASSERT_TRUE(made.ok()) << made.error();
+  std::string log = made->log_dir + "/transitioner.log";
+  ChildProcess daemon("transitioner", {"--project_dir", made->project_dir, "--sleep", "0.1"}, log);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  server.halt();
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  EXPECT_TRUE(daemon.running()) << "the daemon exited when the database went away";
+  auto text = read_text_file(log);
+  ASSERT_TRUE(text.ok());
+  EXPECT_NE(text->find("database unreachable"), std::string::npos) << *text;
+  server.start();
+  // Work created after the restart is picked up: the daemon reconnected.
+  auto db = Database::open(made->db);
+  JobSpec job;
+  job.name = "after_restart";
+  job.appid = 1;
+  ASSERT_TRUE(create_workunit(*db, *made, job, std::time(nullptr)).ok());
+  bool processed = false;
+  for (int i = 0; i < 100 && !processed; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    processed = db->query_int("SELECT COUNT(*) FROM result") > 0;
+  }
+  EXPECT_TRUE(processed) << "no result created after the database came back";
+  daemon.signal(SIGTERM);
+  EXPECT_EQ(daemon.wait(20), 0);
 }
 
 }  // namespace
