@@ -147,6 +147,16 @@ TEST_F(DaemonProcesses, Daemon_SigkillAtRandomInstantsRepeatsNothingAndLosesNoth
     daemons[victim] = start(names[victim]);
   }
   for (size_t i = 0; i < daemons.size(); ++i) {
+    // A daemon just restarted may not have reached main() yet, where a SIGTERM would end
+    // it before it can stop cleanly; wait until it holds its pid file.
+    std::string pid_file = project_.config().pid_dir + "/" + names[i] + ".pid";
+    auto holds_pid_file = [&] {
+      auto text = read_text_file(pid_file);
+      return text.ok() && std::atol(text->c_str()) == daemons[i]->pid();
+    };
+    for (int t = 0; t < 500 && !holds_pid_file(); ++t) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
     daemons[i]->signal(SIGTERM);
     EXPECT_EQ(daemons[i]->wait(20), 0) << names[i] << " did not stop cleanly; see its log";
   }
