@@ -1,0 +1,23 @@
+// The client's half of the scheduler RPC, for our own client/ and for round-trip tests:
+// render a <scheduler_request> in the 7.20 client's layout (element names and order of
+// client/cs_scheduler.cpp, but every string escaped) and parse a <scheduler_reply> into
+// the same SchedulerReply the server renders from.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "lib/protocol/protocol_limits.h"
+#include "lib/protocol/scheduler_reply.h"
+#include "lib/protocol/scheduler_request.h"
+#include "lib/result.h"
+
+namespace tharsis {
+
+std::string render_scheduler_request(const SchedulerRequest& request);
+
+// Parses a reply (a leading "Content-type:" header block is skipped). Unknown elements
+// are ignored; wrong types, oversize fields and malformed XML are errors.
+Result<SchedulerReply> parse_scheduler_reply(std::string_view xml, const ProtocolLimits& limits = {});
+
+}  // namespace tharsis

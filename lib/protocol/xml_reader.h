@@ -1,0 +1,55 @@
+// Reading a client's XML document with pugixml under ProtocolLimits: the load step checks
+// size, well-formedness, nesting depth and node count; the field readers convert element
+// text to typed values and say, on failure, which element (as a path) and which line.
+// Used by the scheduler request parser and the client-side reply parser.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <pugixml.hpp>
+
+#include "lib/protocol/protocol_limits.h"
+#include "lib/result.h"
+
+namespace tharsis {
+
+class XmlReader {
+ public:
+  // `document_name` starts every message ("scheduler_request: ...").
+  XmlReader(std::string_view source, const ProtocolLimits& limits, std::string document_name);
+
+  // Parses the source; the root element must be `root_name` (an optional <?xml?> before
+  // it is fine). Fails on oversize, malformed or truncated text, too deep, too many nodes.
+  Status load(std::string_view root_name);
+  pugi::xml_node root() const { return root_; }
+
+  // Element text: the concatenated text and CDATA children, entities decoded. A child
+  // element inside is an error. `trim` strips surrounding whitespace (names, numbers).
+  Status text(pugi::xml_node element, std::string_view path, size_t max_bytes, bool trim,
+              std::string& out) const;
+  // A short name-like string: trimmed, at most limits.max_name_bytes.
+  Status name(pugi::xml_node element, std::string_view path, std::string& out) const;
+  Status number(pugi::xml_node element, std::string_view path, double& out) const;
+  Status integer(pugi::xml_node element, std::string_view path, int64_t& out) const;
+  Status integer(pugi::xml_node element, std::string_view path, int& out) const;
+  Status boolean(pugi::xml_node element, std::string_view path, bool& out) const;
+
+  // "<path> (line N)" for messages.
+  std::string where(pugi::xml_node node, std::string_view path) const;
+  Error error(pugi::xml_node node, std::string_view path, const std::string& what) const;
+  const ProtocolLimits& limits() const { return limits_; }
+
+ private:
+  std::string_view source_;
+  const ProtocolLimits& limits_;
+  std::string document_name_;
+  pugi::xml_document document_;
+  pugi::xml_node root_;
+};
+
+// "parent/child" or "parent/child[3]" when index > 0 (1-based, for repeated elements).
+std::string child_path(std::string_view parent, std::string_view child, size_t index = 0);
+
+}  // namespace tharsis
