@@ -27,12 +27,17 @@ struct Axis {
 std::vector<double> ticks(const Axis& axis) {
   std::vector<double> out;
   if (axis.log) {
-    for (int e = static_cast<int>(std::floor(axis.lo)); e <= static_cast<int>(std::ceil(axis.hi)); ++e) {
-      for (double m : {1.0, 2.0, 5.0}) {
-        const double v = m * std::pow(10.0, e);
-        if (std::log10(v) >= axis.lo - 1e-9 && std::log10(v) <= axis.hi + 1e-9) out.push_back(v);
+    auto collect = [&](std::initializer_list<double> mantissas) {
+      out.clear();
+      for (int e = static_cast<int>(std::floor(axis.lo)); e <= static_cast<int>(std::ceil(axis.hi)); ++e) {
+        for (double m : mantissas) {
+          const double v = m * std::pow(10.0, e);
+          if (std::log10(v) >= axis.lo - 1e-9 && std::log10(v) <= axis.hi + 1e-9) out.push_back(v);
+        }
       }
-    }
+    };
+    collect({1.0, 2.0, 5.0});
+    if (out.size() < 3) collect({1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0});  // under a decade
     if (out.size() > 8) {
       std::vector<double> decades;
       for (double v : out) {
