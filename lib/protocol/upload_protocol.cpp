@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "lib/crypto/boinc_signature.h"
 #include "lib/protocol/xml_text.h"
 
 namespace tharsis {
@@ -206,6 +207,21 @@ ParsedDataServerRequest parse_data_server_request(std::string_view input, const 
   ParsedDataServerRequest parsed;
   parsed.request = std::move(request);
   return parsed;
+}
+
+Status check_upload_certificate(const RsaKey& upload_public, const DataServerRequest& request) {
+  const std::string where = "upload of '" + request.file_name + "': ";
+  if (trim_xml_space(request.xml_signature).empty()) return make_error(where + "missing signature (<xml_signature>)");
+  if (request.max_nbytes < 0) return make_error(where + "missing <max_nbytes>");
+  auto valid = verify_block_boinc(upload_public, upload_certificate_text(request.file_name, request.max_nbytes),
+                                  request.xml_signature);
+  if (!valid.ok()) return make_error(where + "unreadable signature: " + valid.error());
+  if (!*valid) return make_error(where + "invalid signature");
+  if (request.nbytes > request.max_nbytes) {
+    return make_error(where + "file size " + format_double(request.nbytes) + " bytes exceeds the limit of " +
+                      format_double(request.max_nbytes) + " bytes");
+  }
+  return Status::success();
 }
 
 std::string render_data_server_reply(const DataServerReply& reply) {

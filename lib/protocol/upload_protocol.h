@@ -20,7 +20,9 @@
 #include <string>
 #include <string_view>
 
+#include "lib/crypto/rsa_key.h"
 #include "lib/protocol/scheduler_request.h"
+#include "lib/result.h"
 
 namespace tharsis {
 
@@ -75,6 +77,13 @@ struct ParsedDataServerRequest {
 // <name>, <nbytes> >= 0, 0 <= <offset> <= <nbytes>, and <data>. Signature and size limit
 // are the handler's to check.
 ParsedDataServerRequest parse_data_server_request(std::string_view input, const UploadLimits& limits = {});
+
+// The upload certificate check of a FileUpload request, as BOINC's handler does it: a
+// signature and <max_nbytes> must be present, the signature (made with upload_private)
+// must verify with `upload_public` over "<name>NAME</name><max_nbytes>M</max_nbytes>",
+// and <nbytes> may not exceed max_nbytes. Every failure is a permanent error for the
+// client; the message says which check failed.
+Status check_upload_certificate(const RsaKey& upload_public, const DataServerRequest& request);
 
 // "<data_server_reply>\n    <status>S</status>\n ... </data_server_reply>\n" (the CGI
 // layer writes the Content-type header).

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "lib/crypto/boinc_signature.h"
+
 namespace tharsis {
 namespace {
 
@@ -118,6 +120,32 @@ TEST(UploadProtocol, RepliesRoundTrip) {
     EXPECT_EQ(parse_data_server_reply(render_data_server_reply(reply)), reply);
   }
   EXPECT_EQ(parse_data_server_reply("<html>500</html>").status, UploadStatus::TransientError);
+}
+
+TEST(UploadProtocol, UploadCertificateIsChecked) {
+  auto key = generate_key_pair(1024);
+  ASSERT_TRUE(key.ok()) << key.error();
+  auto public_key = public_part(*key);
+  ASSERT_TRUE(public_key.ok()) << public_key.error();
+  auto signature = sign_block_boinc(*key, upload_certificate_text("wu_1_0_0", 1000));
+  ASSERT_TRUE(signature.ok()) << signature.error();
+  auto request_for = [&](const std::string& name, double max_nbytes, double nbytes) {
+    auto parsed = parse_data_server_request(
+        render_file_upload_header(kClient, name, *signature, max_nbytes, nbytes, "x", 0) + "data");
+    EXPECT_TRUE(parsed.ok()) << parsed.error.message;
+    return *parsed.request;
+  };
+  EXPECT_TRUE(check_upload_certificate(*public_key, request_for("wu_1_0_0", 1000, 1000)).ok());
+  auto bigger = check_upload_certificate(*public_key, request_for("wu_1_0_0", 1000, 1001));
+  EXPECT_NE(bigger.error().find("exceeds the limit"), std::string::npos) << bigger.error();
+  // A certificate for one file does not open another, nor a larger limit.
+  EXPECT_NE(check_upload_certificate(*public_key, request_for("wu_2_0_0", 1000, 10)).error().find("invalid signature"),
+            std::string::npos);
+  EXPECT_NE(check_upload_certificate(*public_key, request_for("wu_1_0_0", 5000, 10)).error().find("invalid signature"),
+            std::string::npos);
+  DataServerRequest unsigned_request = request_for("wu_1_0_0", 1000, 10);
+  unsigned_request.xml_signature.clear();
+  EXPECT_NE(check_upload_certificate(*public_key, unsigned_request).error().find("missing signature"), std::string::npos);
 }
 
 TEST(UploadProtocol, SafeFileNames) {
