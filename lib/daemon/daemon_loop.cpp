@@ -65,6 +65,10 @@ int run_daemon(const std::string& name, int argc, const char* const* argv, const
     log_error(pid_file.error());
     return kDaemonExitRunning;
   }
+  if ((*pid_file)->replaced_stale_pid() != 0) {
+    log_warning("replaced stale pid file ", (*pid_file)->path(), " (pid ", (*pid_file)->replaced_stale_pid(),
+                " no longer runs)");
+  }
   auto work = factory(*config, *options);
   if (!work.ok()) {
     log_error(work.error());
@@ -77,15 +81,34 @@ int run_daemon(const std::string& name, int argc, const char* const* argv, const
 
   std::unique_ptr<Database> db;
   int failed_attempts = 0;
+  bool beat_recorded = false;
+  // Drops the connection and waits before the next attempt; false when told to stop.
+  auto back_off = [&](const DbError& e) {
+    db.reset();
+    double wait = reconnect_backoff_seconds(++failed_attempts);
+    log_warning("database unreachable (", e.what(), "); retrying in ", wait, " s");
+    return idle(*config, wait);
+  };
   while (!should_stop(*config)) {
     try {
-      if (!db) db = Database::open(config->db);
+      if (!db) {
+        try {
+          db = Database::open(config->db);
+        } catch (const DbError& e) {
+          // Any failure to connect is waited out, not only a dead socket: a server starting
+          // up or shutting down refuses with other codes, and exiting would only have cron
+          // restart us into the same wait.
+          if (!back_off(e)) break;
+          continue;
+        }
+      }
       int64_t now = std::time(nullptr);
       int done = (*work)->do_pass(*db, context, now);
       beat.units_done += done;
-      if (done > 0 || now - beat.last_beat >= 1) {
+      if (!beat_recorded || now - beat.last_beat >= kHeartbeatIntervalSeconds) {
         beat.last_beat = now;
         record_heartbeat(*db, beat);
+        beat_recorded = true;
       }
       if (failed_attempts > 0) log_info("database reachable again");
       failed_attempts = 0;
@@ -103,13 +126,20 @@ int run_daemon(const std::string& name, int argc, const char* const* argv, const
         log_error("database error: ", e.what());
         return kDaemonExitFailure;
       }
-      db.reset();
-      double wait = reconnect_backoff_seconds(++failed_attempts);
-      log_warning("database unreachable (", e.what(), "); retrying in ", wait, " s");
-      if (!idle(*config, wait)) break;
+      if (!back_off(e)) break;
     } catch (const std::exception& e) {
       log_error("unexpected error: ", e.what());
       return kDaemonExitFailure;
+    }
+  }
+  // A last heartbeat, so the row shows the final count (status pages, shard tests); best
+  // effort: stopping must not wait for a database that is gone.
+  if (db) {
+    try {
+      beat.last_beat = std::time(nullptr);
+      record_heartbeat(*db, beat);
+    } catch (const DbError& e) {
+      log_warning("last heartbeat not recorded: ", e.what());
     }
   }
   log_info("stopping cleanly after ", beat.units_done, " units");

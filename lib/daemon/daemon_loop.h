@@ -1,17 +1,20 @@
 // The loop every back-end daemon runs (DESIGN §4): load config.xml, take the pid file,
 // connect, then pass after pass: do_pass (each unit of work one transaction, inside the
-// daemon), heartbeat, sleep when idle; stop cleanly between passes on SIGTERM/SIGINT or
-// the stop trigger; on a lost database, log once per attempt and retry with back-off
-// (1 s .. 30 s) without exiting. A daemon's main.cpp is a call to run_daemon.
+// daemon), heartbeat (at most once a second, and once more on exit), sleep when idle;
+// stop cleanly between passes on SIGTERM/SIGINT or the stop trigger; on a lost database,
+// log once per attempt and retry with back-off (1 s .. 30 s) without exiting.
+// A daemon's main.cpp is a call to run_daemon.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "db/database.h"
 #include "lib/daemon/daemon_options.h"
+#include "lib/daemon/stop_signal.h"
 #include "lib/project_config.h"
 
 namespace tharsis {
@@ -21,6 +24,10 @@ struct DaemonContext {
   const DaemonOptions& options;
   Shard shard;
   int batch;
+
+  // For passes with slow units: check between units and return early when true. The
+  // loop itself checks between passes, so a pass of quick units need not.
+  bool stop_requested() const { return stop_signalled() || stop_trigger_present(config.project_dir); }
 };
 
 class DaemonWork {
@@ -33,11 +40,14 @@ class DaemonWork {
 using DaemonFactory =
     std::function<Result<std::unique_ptr<DaemonWork>>(const ProjectConfig&, const DaemonOptions&)>;
 
-// Exit codes.
-inline constexpr int kDaemonExitOk = 0;
-inline constexpr int kDaemonExitUsage = 2;      // bad options or config.xml
-inline constexpr int kDaemonExitRunning = 3;    // another instance holds the pid file
-inline constexpr int kDaemonExitFailure = 1;    // unexpected error (logged)
+// Exit codes of run_daemon (and so of every daemon program).
+inline constexpr int kDaemonExitOk = 0;       // clean stop (signal, trigger, --one_pass done) or --help
+inline constexpr int kDaemonExitFailure = 1;  // unexpected error, logged (cron restarts it)
+inline constexpr int kDaemonExitUsage = 2;    // bad options, config.xml, or the factory refused
+inline constexpr int kDaemonExitRunning = 3;  // another instance of this shard holds the pid file
+
+// The heartbeat row is written at most this often (and once more at a clean exit).
+inline constexpr int64_t kHeartbeatIntervalSeconds = 1;
 
 // `extra_options`: daemon-specific option names (each takes a value; see daemon_options.h).
 int run_daemon(const std::string& name, int argc, const char* const* argv, const DaemonFactory& factory,

@@ -22,6 +22,9 @@ void install_stop_signal_handlers() {
   struct sigaction action {};
   action.sa_handler = on_stop_signal;
   sigemptyset(&action.sa_mask);
+  // Restart interrupted reads and writes: a signal must not break the statement in
+  // flight; the loop notices the flag once the current unit of work is done.
+  action.sa_flags = SA_RESTART;
   sigaction(SIGTERM, &action, nullptr);
   sigaction(SIGINT, &action, nullptr);
 }

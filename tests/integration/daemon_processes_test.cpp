@@ -208,7 +208,8 @@ TEST(DaemonWithDeadDatabase, KeepsRunningWithBackoffAndResumesWhenTheServerRetur
   job.appid = 1;
   ASSERT_TRUE(create_workunit(*db, *made, job, std::time(nullptr)).ok());
   bool processed = false;
-  for (int i = 0; i < 100 && !processed; ++i) {
+  // Up to 40 s: the daemon may be inside a back-off wait of up to 30 s when the server returns.
+  for (int i = 0; i < 200 && !processed; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     processed = db->query_int("SELECT COUNT(*) FROM result") > 0;
   }
