@@ -89,8 +89,13 @@ class DaemonProcesses : public ::testing::Test {
 TEST_F(DaemonProcesses, Daemon_StopsCleanlyOnSigtermAndOnStopTrigger) {
   auto transitioner = start("transitioner");
   auto pid_file = project_.config().pid_dir + "/transitioner.pid";
-  for (int i = 0; i < 200 && !std::filesystem::exists(pid_file); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  ASSERT_TRUE(std::filesystem::exists(pid_file));
+  // The file exists a moment before its creator holds the lock: wait for its pid in it.
+  auto holds_pid_file = [&] {
+    auto text = read_text_file(pid_file);
+    return text.ok() && std::atol(text->c_str()) == transitioner->pid();
+  };
+  for (int i = 0; i < 500 && !holds_pid_file(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(holds_pid_file());
   // A second instance of the same shard refuses to start.
   auto second = start("transitioner");
   EXPECT_EQ(second->wait(10), 3);

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -128,6 +129,10 @@ std::string text_of(const std::string& path) {
   return text.ok() ? *text : std::string();
 }
 
+// True once `pid` has written its pid into `path`: the file exists a moment before its
+// creator holds the lock, so its mere existence does not say who won.
+bool holds_pid_file(const std::string& path, pid_t pid) { return std::atol(text_of(path).c_str()) == pid; }
+
 template <class Predicate>
 bool eventually(double seconds, Predicate predicate) {
   auto until = Clock::now() + std::chrono::duration<double>(seconds);
@@ -221,7 +226,7 @@ TEST_F(DaemonSkeleton, Daemon_SigtermStopsAfterTheUnitInHandAndRemovesThePidFile
 TEST_F(DaemonSkeleton, Daemon_StopTriggerFileStopsItAndKeepsItFromStarting) {
   ToyDaemon toy(journal(), args({}), log());
   std::string pid_file = project_.config().pid_dir + "/toy.pid";
-  ASSERT_TRUE(eventually(10, [&] { return std::filesystem::exists(pid_file); }));
+  ASSERT_TRUE(eventually(10, [&] { return holds_pid_file(pid_file, toy.pid()); }));
   std::ofstream(dir() + "/stop_daemons").close();
   EXPECT_EQ(toy.wait(5), kDaemonExitOk);
   EXPECT_FALSE(std::filesystem::exists(pid_file));
@@ -235,7 +240,7 @@ TEST_F(DaemonSkeleton, Daemon_StopTriggerFileStopsItAndKeepsItFromStarting) {
 TEST_F(DaemonSkeleton, Daemon_SecondInstanceOfTheSameShardIsRefused) {
   ToyDaemon first(journal(), args({"--mod", "2", "--mod_id", "1"}), log());
   std::string pid_file = project_.config().pid_dir + "/toy_1.pid";
-  ASSERT_TRUE(eventually(10, [&] { return std::filesystem::exists(pid_file); }));
+  ASSERT_TRUE(eventually(10, [&] { return holds_pid_file(pid_file, first.pid()); }));
   ToyDaemon second(journal(), args({"--mod", "2", "--mod_id", "1"}), log());
   EXPECT_EQ(second.wait(10), kDaemonExitRunning);
   EXPECT_TRUE(first.running());
@@ -243,7 +248,7 @@ TEST_F(DaemonSkeleton, Daemon_SecondInstanceOfTheSameShardIsRefused) {
   EXPECT_NE(text.find("another instance (pid " + std::to_string(first.pid()) + ")"), std::string::npos) << text;
   // Another shard of the same daemon is a different instance and starts.
   ToyDaemon other_shard(journal(), args({"--mod", "2", "--mod_id", "0"}), log());
-  EXPECT_TRUE(eventually(10, [&] { return std::filesystem::exists(project_.config().pid_dir + "/toy_0.pid"); }));
+  EXPECT_TRUE(eventually(10, [&] { return holds_pid_file(project_.config().pid_dir + "/toy_0.pid", other_shard.pid()); }));
   first.signal(SIGTERM);
   other_shard.signal(SIGTERM);
   EXPECT_EQ(first.wait(10), kDaemonExitOk);
@@ -284,7 +289,18 @@ TEST_F(DaemonSkeleton, Daemon_TwoShardsProcessDisjointSetsThatCoverEveryRow) {
 }
 
 TEST(DaemonSkeletonDeadDatabase, Daemon_WaitsOutALostDatabaseWithBackoffAndStopsPromptlyDuringIt) {
-  testing::DedicatedServer server;
+  // mariadb-install-db has been seen to fail now and then when several servers are set up
+  // at the same instant under ctest -j2 (cause not yet known; see the report): try again.
+  std::optional<testing::DedicatedServer> dedicated;
+  for (int attempt = 0; attempt < 3 && !dedicated; ++attempt) {
+    try {
+      dedicated.emplace();
+    } catch (const std::runtime_error& e) {
+      std::cerr << "dedicated server, attempt " << attempt + 1 << ": " << e.what() << "\n";
+    }
+  }
+  ASSERT_TRUE(dedicated.has_value()) << "no dedicated MariaDB could be started";
+  testing::DedicatedServer& server = *dedicated;
   testing::TempDir dir("tharsis-toy-deaddb");
   MakeProjectOptions options;
   options.project_dir = dir.path() + "/p";

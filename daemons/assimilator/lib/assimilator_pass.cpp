@@ -53,6 +53,7 @@ bool AssimilatorPass::assimilate_one(Database& db, int64_t wu_id, int64_t now) {
 int AssimilatorPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
   int done = 0;
   for (const auto& wu : fetch_assimilate_ready(db, context.shard, context.batch)) {
+    if (context.stop_requested()) break;  // units read and copy files: stop between them
     done += assimilate_one(db, wu.id, now) ? 1 : 0;
   }
   return done;

@@ -52,6 +52,7 @@ bool ValidatorPass::validate_one(Database& db, int64_t wu_id, int64_t now) {
 int ValidatorPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
   int done = 0;
   for (const auto& wu : fetch_need_validate(db, context.shard, context.batch)) {
+    if (context.stop_requested()) break;  // units read and copy files: stop between them
     done += validate_one(db, wu.id, now) ? 1 : 0;
   }
   return done;
