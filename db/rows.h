@@ -75,4 +75,48 @@ struct ResultRow {
   int priority = 0;
 };
 
+// A volunteer account (table user); the scheduler finds it by authenticator.
+struct UserRow {
+  int64_t id = 0;
+  int64_t create_time = 0;
+  std::string email_addr;
+  std::string name;
+  std::string authenticator;
+  std::string cross_project_id;
+  double total_credit = 0;
+  double expavg_credit = 0;
+  double expavg_time = 0;
+};
+
+// A volunteer machine (table host), created at its first scheduler RPC and updated at
+// each. nresults_today counts results sent on day nresults_day (unix time / 86400).
+struct HostRow {
+  int64_t id = 0;
+  int64_t create_time = 0;
+  int64_t userid = 0;
+  int rpc_seqno = 0;
+  int64_t rpc_time = 0;
+  double total_credit = 0;
+  double expavg_credit = 0;
+  double expavg_time = 0;
+  std::string domain_name;
+  std::string host_cpid;
+  std::string platform_name;
+  int p_ncpus = 0;
+  std::string p_vendor;
+  std::string p_model;
+  double p_fpops = 0;
+  double p_iops = 0;
+  std::string os_name;
+  std::string os_version;
+  double m_nbytes = 0;
+  double m_swap = 0;
+  double d_total = 0;
+  double d_free = 0;
+  int nresults_today = 0;
+  int64_t nresults_day = 0;
+  int max_results_day = 0;  // 0 = the project's default quota
+  double error_rate = 0;
+};
+
 }  // namespace tharsis

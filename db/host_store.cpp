@@ -1,0 +1,105 @@
+// Implementation of db/host_store.h.
+#include "db/host_store.h"
+
+namespace tharsis {
+namespace {
+
+const std::string kColumns =
+    "id, create_time, userid, rpc_seqno, rpc_time, total_credit, expavg_credit, expavg_time, "
+    "domain_name, host_cpid, platform_name, p_ncpus, p_vendor, p_model, p_fpops, p_iops, "
+    "os_name, os_version, m_nbytes, m_swap, d_total, d_free, nresults_today, nresults_day, "
+    "max_results_day, error_rate";
+
+HostRow read_row(sql::ResultSet& r) {
+  HostRow h;
+  h.id = r.getInt64("id");
+  h.create_time = r.getInt64("create_time");
+  h.userid = r.getInt64("userid");
+  h.rpc_seqno = r.getInt("rpc_seqno");
+  h.rpc_time = r.getInt64("rpc_time");
+  h.total_credit = r.getDouble("total_credit");
+  h.expavg_credit = r.getDouble("expavg_credit");
+  h.expavg_time = r.getDouble("expavg_time");
+  h.domain_name = r.getString("domain_name");
+  h.host_cpid = r.getString("host_cpid");
+  h.platform_name = r.getString("platform_name");
+  h.p_ncpus = r.getInt("p_ncpus");
+  h.p_vendor = r.getString("p_vendor");
+  h.p_model = r.getString("p_model");
+  h.p_fpops = r.getDouble("p_fpops");
+  h.p_iops = r.getDouble("p_iops");
+  h.os_name = r.getString("os_name");
+  h.os_version = r.getString("os_version");
+  h.m_nbytes = r.getDouble("m_nbytes");
+  h.m_swap = r.getDouble("m_swap");
+  h.d_total = r.getDouble("d_total");
+  h.d_free = r.getDouble("d_free");
+  h.nresults_today = r.getInt("nresults_today");
+  h.nresults_day = r.getInt64("nresults_day");
+  h.max_results_day = r.getInt("max_results_day");
+  h.error_rate = r.getDouble("error_rate");
+  return h;
+}
+
+std::optional<HostRow> read_one(std::unique_ptr<sql::ResultSet> rows) {
+  if (!rows->next()) return std::nullopt;
+  return read_row(*rows);
+}
+
+constexpr int64_t kSecondsPerDay = 86400;
+
+}  // namespace
+
+int64_t insert_host(Database& db, const HostRow& h) {
+  db.exec("INSERT INTO host (create_time, userid, rpc_seqno, rpc_time, total_credit, "
+          "expavg_credit, expavg_time, domain_name, host_cpid, platform_name, p_ncpus, p_vendor, "
+          "p_model, p_fpops, p_iops, os_name, os_version, m_nbytes, m_swap, d_total, d_free, "
+          "nresults_today, nresults_day, max_results_day, error_rate) "
+          "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+          h.create_time, h.userid, h.rpc_seqno, h.rpc_time, h.total_credit, h.expavg_credit,
+          h.expavg_time, h.domain_name, h.host_cpid, h.platform_name, h.p_ncpus, h.p_vendor,
+          h.p_model, h.p_fpops, h.p_iops, h.os_name, h.os_version, h.m_nbytes, h.m_swap,
+          h.d_total, h.d_free, h.nresults_today, h.nresults_day, h.max_results_day,
+          h.error_rate);
+  return db.last_insert_id();
+}
+
+std::optional<HostRow> fetch_host(Database& db, int64_t id, bool for_update) {
+  return read_one(db.query("SELECT " + kColumns + " FROM host WHERE id = ?" +
+                               (for_update ? " FOR UPDATE" : ""),
+                           id));
+}
+
+std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const std::string& host_cpid) {
+  // Served by the host_user index: a user has few hosts.
+  return read_one(db.query("SELECT " + kColumns +
+                               " FROM host WHERE userid = ? AND host_cpid = ? ORDER BY id DESC LIMIT 1",
+                           userid, host_cpid));
+}
+
+void update_host(Database& db, const HostRow& h) {
+  db.exec("UPDATE host SET userid = ?, rpc_seqno = ?, rpc_time = ?, total_credit = ?, "
+          "expavg_credit = ?, expavg_time = ?, domain_name = ?, host_cpid = ?, platform_name = ?, "
+          "p_ncpus = ?, p_vendor = ?, p_model = ?, p_fpops = ?, p_iops = ?, os_name = ?, "
+          "os_version = ?, m_nbytes = ?, m_swap = ?, d_total = ?, d_free = ?, max_results_day = ?, "
+          "error_rate = ? WHERE id = ?",
+          h.userid, h.rpc_seqno, h.rpc_time, h.total_credit, h.expavg_credit, h.expavg_time,
+          h.domain_name, h.host_cpid, h.platform_name, h.p_ncpus, h.p_vendor, h.p_model,
+          h.p_fpops, h.p_iops, h.os_name, h.os_version, h.m_nbytes, h.m_swap, h.d_total,
+          h.d_free, h.max_results_day, h.error_rate, h.id);
+}
+
+int count_results_sent(Database& db, int64_t host_id, int64_t now, int n) {
+  int64_t today = now / kSecondsPerDay;
+  // Assignments run left to right in MariaDB: nresults_today must read the old day.
+  db.exec("UPDATE host SET nresults_today = IF(nresults_day = ?, nresults_today, 0) + ?, "
+          "nresults_day = ? WHERE id = ?",
+          today, n, today, host_id);
+  return static_cast<int>(db.query_int("SELECT nresults_today FROM host WHERE id = ?", host_id));
+}
+
+void set_max_results_day(Database& db, int64_t host_id, int max_results_day) {
+  db.exec("UPDATE host SET max_results_day = ? WHERE id = ?", max_results_day, host_id);
+}
+
+}  // namespace tharsis

@@ -1,0 +1,30 @@
+// SQL for the host table, behind typed functions over HostRow: the scheduler creates a
+// host at its first RPC, finds it again by id (or by owner and host_cpid when the client
+// lost its id), updates it on every RPC and counts results sent against the daily quota.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "db/database.h"
+#include "db/rows.h"
+
+namespace tharsis {
+
+int64_t insert_host(Database& db, const HostRow& host);  // returns the new id
+// for_update: lock the row (SELECT .. FOR UPDATE) inside a transaction.
+std::optional<HostRow> fetch_host(Database& db, int64_t id, bool for_update = false);
+// The newest host of `userid` with this host_cpid (a client that lost its host id).
+std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const std::string& host_cpid);
+// Writes every column but id, create_time and the quota counters (see count_results_sent).
+void update_host(Database& db, const HostRow& host);
+// Adds n results sent at `now` to the host's count for today (unix day now / 86400),
+// starting a fresh count on a new day, in one statement so concurrent RPCs add up.
+// Returns the count for today after adding.
+int count_results_sent(Database& db, int64_t host_id, int64_t now, int n);
+// Sets the host's daily quota (0 = the project's default); the scheduler shrinks it on
+// errors and grows it back on successes.
+void set_max_results_day(Database& db, int64_t host_id, int max_results_day);
+
+}  // namespace tharsis

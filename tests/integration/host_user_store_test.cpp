@@ -1,0 +1,167 @@
+// user and host stores against a real private MariaDB: typed round trips, lookup by
+// authenticator and host_cpid, the unique authenticator, and the daily quota counter.
+#include <gtest/gtest.h>
+
+#include "db/host_store.h"
+#include "db/user_store.h"
+#include "tests/support/test_database.h"
+
+namespace tharsis {
+namespace {
+
+using testing::TestDatabase;
+
+UserRow sample_user(const std::string& auth) {
+  UserRow u;
+  u.create_time = 500;
+  u.email_addr = auth + "@example.org";
+  u.name = "Volunteer " + auth;
+  u.authenticator = auth;
+  u.cross_project_id = "cpid_" + auth;
+  u.total_credit = 12.5;
+  u.expavg_credit = 1.25;
+  u.expavg_time = 400;
+  return u;
+}
+
+HostRow sample_host(int64_t userid, const std::string& cpid) {
+  HostRow h;
+  h.create_time = 600;
+  h.userid = userid;
+  h.rpc_seqno = 3;
+  h.rpc_time = 650;
+  h.domain_name = "box-" + cpid;
+  h.host_cpid = cpid;
+  h.platform_name = "x86_64-pc-linux-gnu";
+  h.p_ncpus = 8;
+  h.p_vendor = "GenuineIntel";
+  h.p_model = "Xeon";
+  h.p_fpops = 3e9;
+  h.p_iops = 9e9;
+  h.os_name = "Linux";
+  h.os_version = "6.1";
+  h.m_nbytes = 16e9;
+  h.m_swap = 2e9;
+  h.d_total = 500e9;
+  h.d_free = 200e9;
+  h.max_results_day = 40;
+  h.error_rate = 0.05;
+  return h;
+}
+
+TEST(UserStore, RoundTripsAndFindsByAuthenticator) {
+  TestDatabase tdb;
+  auto db = tdb.open();
+  UserRow u = sample_user("auth_a");
+  u.id = insert_user(*db, u);
+  ASSERT_GT(u.id, 0);
+  auto back = fetch_user(*db, u.id);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->create_time, 500);
+  EXPECT_EQ(back->email_addr, "auth_a@example.org");
+  EXPECT_EQ(back->name, "Volunteer auth_a");
+  EXPECT_EQ(back->cross_project_id, "cpid_auth_a");
+  EXPECT_DOUBLE_EQ(back->total_credit, 12.5);
+  EXPECT_DOUBLE_EQ(back->expavg_credit, 1.25);
+  EXPECT_DOUBLE_EQ(back->expavg_time, 400);
+
+  insert_user(*db, sample_user("auth_b"));
+  auto by_auth = fetch_user_by_authenticator(*db, "auth_a");
+  ASSERT_TRUE(by_auth.has_value());
+  EXPECT_EQ(by_auth->id, u.id);
+  EXPECT_FALSE(fetch_user_by_authenticator(*db, "auth_nobody").has_value());
+
+  u.name = "Renamed";
+  u.total_credit = 99;
+  update_user(*db, u);
+  EXPECT_EQ(fetch_user(*db, u.id)->name, "Renamed");
+  EXPECT_DOUBLE_EQ(fetch_user(*db, u.id)->total_credit, 99);
+  EXPECT_EQ(fetch_user_by_authenticator(*db, "auth_b")->name, "Volunteer auth_b");
+}
+
+TEST(UserStore, AuthenticatorIsUnique) {
+  TestDatabase tdb;
+  auto db = tdb.open();
+  insert_user(*db, sample_user("same"));
+  UserRow twin = sample_user("same");
+  twin.email_addr = "other@example.org";
+  try {
+    insert_user(*db, twin);
+    FAIL() << "expected a duplicate-key DbError";
+  } catch (const DbError& e) {
+    EXPECT_EQ(e.code(), 1062) << e.what();  // ER_DUP_ENTRY
+  }
+}
+
+TEST(HostStore, RoundTripsAndFindsByCpid) {
+  TestDatabase tdb;
+  auto db = tdb.open();
+  HostRow h = sample_host(7, "cpid1");
+  h.id = insert_host(*db, h);
+  ASSERT_GT(h.id, 0);
+  auto back = fetch_host(*db, h.id);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->userid, 7);
+  EXPECT_EQ(back->rpc_seqno, 3);
+  EXPECT_EQ(back->rpc_time, 650);
+  EXPECT_EQ(back->domain_name, "box-cpid1");
+  EXPECT_EQ(back->platform_name, "x86_64-pc-linux-gnu");
+  EXPECT_EQ(back->p_ncpus, 8);
+  EXPECT_EQ(back->p_vendor, "GenuineIntel");
+  EXPECT_EQ(back->p_model, "Xeon");
+  EXPECT_DOUBLE_EQ(back->p_fpops, 3e9);
+  EXPECT_DOUBLE_EQ(back->p_iops, 9e9);
+  EXPECT_EQ(back->os_name, "Linux");
+  EXPECT_EQ(back->os_version, "6.1");
+  EXPECT_DOUBLE_EQ(back->m_nbytes, 16e9);
+  EXPECT_DOUBLE_EQ(back->m_swap, 2e9);
+  EXPECT_DOUBLE_EQ(back->d_total, 500e9);
+  EXPECT_DOUBLE_EQ(back->d_free, 200e9);
+  EXPECT_EQ(back->max_results_day, 40);
+  EXPECT_DOUBLE_EQ(back->error_rate, 0.05);
+  EXPECT_FALSE(fetch_host(*db, h.id + 100).has_value());
+
+  HostRow other_user = sample_host(8, "cpid1");
+  other_user.id = insert_host(*db, other_user);
+  auto found = fetch_host_by_cpid(*db, 7, "cpid1");
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->id, h.id);
+  EXPECT_EQ(fetch_host_by_cpid(*db, 8, "cpid1")->id, other_user.id);
+  EXPECT_FALSE(fetch_host_by_cpid(*db, 7, "cpid2").has_value());
+
+  h.rpc_seqno = 4;
+  h.rpc_time = 700;
+  h.d_free = 100e9;
+  h.os_version = "6.2";
+  update_host(*db, h);
+  auto updated = db->transaction([&](Database& d) { return fetch_host(d, h.id, true); });
+  ASSERT_TRUE(updated.has_value());
+  EXPECT_EQ(updated->rpc_seqno, 4);
+  EXPECT_EQ(updated->rpc_time, 700);
+  EXPECT_DOUBLE_EQ(updated->d_free, 100e9);
+  EXPECT_EQ(updated->os_version, "6.2");
+  EXPECT_EQ(fetch_host(*db, other_user.id)->os_version, "6.1");
+}
+
+TEST(HostStore, DailyCountAddsWithinADayAndRestartsOnTheNext) {
+  TestDatabase tdb;
+  auto db = tdb.open();
+  int64_t id = insert_host(*db, sample_host(1, "q"));
+  const int64_t day = 20000 * 86400;
+  EXPECT_EQ(count_results_sent(*db, id, day + 10, 2), 2);
+  EXPECT_EQ(count_results_sent(*db, id, day + 86399, 3), 5);
+  EXPECT_EQ(count_results_sent(*db, id, day + 86400, 1), 1);  // a new day
+  auto h = fetch_host(*db, id);
+  EXPECT_EQ(h->nresults_today, 1);
+  EXPECT_EQ(h->nresults_day, 20001);
+  set_max_results_day(*db, id, 12);
+  EXPECT_EQ(fetch_host(*db, id)->max_results_day, 12);
+  // update_host leaves the counters to count_results_sent.
+  HostRow stale = *h;
+  stale.nresults_today = 0;
+  update_host(*db, stale);
+  EXPECT_EQ(fetch_host(*db, id)->nresults_today, 1);
+}
+
+}  // namespace
+}  // namespace tharsis
