@@ -1,0 +1,33 @@
+// The admins' server status page in three forms, all pure functions of a ServerStatus:
+//  - HTML (daemons, queue backlogs, results by server_state and outcome, DB reachability);
+//  - JSON for scripts (format=json);
+//  - Prometheus text exposition (format=prometheus), metrics named tharsis_*.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "lib/web/page.h"
+#include "lib/web/status_model.h"
+
+namespace tharsis {
+
+// Seed names of result codes: "UNSENT", "IN_PROGRESS", "OVER"; "INIT", "SUCCESS", ...,
+// "CLIENT_DETACHED". An unknown code shows as its number ("9").
+std::string server_state_name(int code);
+std::string outcome_name(int code);
+
+std::string render_server_status_html(const ServerStatus& status, const PageContext& context);
+
+// {"generated_at":n,"db_reachable":b,"db_error":s,"daemons":[{"name","host","pid","running",
+//  "last_heartbeat","heartbeat_age"}],"queues":[{"name","count","oldest_age_seconds"}],
+//  "results":[{"server_state","server_state_name","outcome","outcome_name","count"}]}
+std::string render_server_status_json(const ServerStatus& status, int64_t now);
+
+// Families: tharsis_db_up, tharsis_daemon_up{daemon,host},
+// tharsis_daemon_heartbeat_age_seconds{daemon,host}, tharsis_queue_backlog{queue},
+// tharsis_queue_oldest_age_seconds{queue}, tharsis_results{server_state,outcome}.
+std::string render_server_status_prometheus(const ServerStatus& status, int64_t now);
+
+}  // namespace tharsis

@@ -1,0 +1,149 @@
+// The plain structs the status pages render (DESIGN §2: html/ status pages read the DB
+// read-only). The DB layer fills them; the renderers in lib/web/*_render.h turn them into
+// HTML, JSON or Prometheus text without touching a database, so the pages are tested as
+// pure functions. Times are Unix seconds; "now" is passed to renderers separately.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace tharsis {
+
+// ---- Server status (admins) ----
+
+struct DaemonStatusRow {
+  std::string name;            // e.g. "transitioner" or "validator --mod 2 --mod_id 0"
+  std::string host;            // host the instance runs on
+  int pid = 0;
+  bool running = false;        // decided by the caller (pid alive / heartbeat fresh)
+  int64_t last_heartbeat = 0;  // 0: never beat
+};
+
+// Number of results in one (server_state, outcome) pair; codes as in db/states.h.
+struct ResultStateCount {
+  int server_state = 0;
+  int outcome = 0;
+  int64_t count = 0;
+};
+
+// One back-end queue: transition, validation, assimilation, deletion.
+struct QueueBacklogRow {
+  std::string name;
+  int64_t count = 0;
+  int64_t oldest_age_seconds = 0;
+};
+
+struct ServerStatus {
+  bool db_reachable = false;
+  std::string db_error;  // why not, when !db_reachable (shown to admins)
+  std::vector<DaemonStatusRow> daemons;
+  std::vector<ResultStateCount> results;
+  std::vector<QueueBacklogRow> queues;
+};
+
+// ---- Operand graphs (submitters) ----
+
+// DESIGN §6 operand states; the DB layer maps its codes onto these.
+enum class OperandState : int {
+  Unscheduled = 0,
+  Ready = 1,
+  Running = 2,
+  Finished = 3,
+  Freed = 4,
+  Fatal = 5,
+  Cancelling = 6,
+  Cancelled = 7,
+};
+inline constexpr OperandState kAllOperandStates[] = {
+    OperandState::Unscheduled, OperandState::Ready,  OperandState::Running,
+    OperandState::Finished,    OperandState::Freed,  OperandState::Fatal,
+    OperandState::Cancelling,  OperandState::Cancelled};
+// "unscheduled", "ready", ..., "cancelled".
+std::string_view operand_state_name(OperandState state);
+// The fill colour of that state in every chart and legend (CSS colour, #rrggbb).
+std::string_view operand_state_colour(OperandState state);
+
+struct GraphSummary {
+  int64_t id = 0;
+  std::string name;
+  std::string state;  // the graph's own state word, e.g. "running", "finished", "cancelled"
+  std::map<OperandState, int64_t> operands_by_state;
+  double progress = 0;  // 0..1 (finished + freed) / total, computed by the caller
+};
+
+struct OperandNode {
+  int64_t id = 0;
+  std::string label;  // what the operand computes, e.g. "matmul[0,1]"
+  int depth = 0;      // 0 for initial operands; a successor is deeper than its predecessors
+  OperandState state = OperandState::Unscheduled;
+  std::vector<int64_t> preds;  // ids of predecessor operands
+};
+
+// Bytes of operand output held on the server at a time (the depth-first order keeps it low).
+struct StagedDataPoint {
+  int64_t time = 0;
+  int64_t bytes = 0;
+};
+
+struct GraphDetail {
+  int64_t id = 0;
+  std::string name;
+  std::string state;
+  std::vector<OperandNode> operands;
+  std::vector<StagedDataPoint> staged_data;
+};
+
+// ---- Reclustering (DESIGN §7) ----
+
+struct ReclusterSample {
+  int64_t time = 0;
+  double alpha = 0;  // estimated task failure rate
+  double beta = 0;   // estimated job failure rate
+  int k = 1;         // cluster size in force at that time
+};
+
+struct MakespanPoint {
+  double k = 0;
+  double makespan = 0;  // M(k), seconds
+};
+
+struct ReclusterApp {
+  std::string app_name;
+  std::string policy;  // "NOOP", "DC", "SR", "DR"
+  int current_k = 1;
+  std::vector<ReclusterSample> series;       // oldest first
+  std::vector<MakespanPoint> makespan_curve;  // M(k) at the current α, for the plot
+};
+
+// ---- Volunteers ----
+
+struct HostCreditRow {
+  int64_t id = 0;
+  std::string name;   // domain name the client reported
+  std::string owner;  // user name
+  std::string platform;
+  double total_credit = 0;
+  double recent_credit = 0;  // expavg_credit
+  int64_t last_contact = 0;
+};
+
+struct UserCreditRow {
+  int64_t id = 0;
+  std::string name;
+  std::string country;
+  double total_credit = 0;
+  double recent_credit = 0;
+  int64_t hosts = 0;
+};
+
+struct VolunteerTables {
+  std::vector<HostCreditRow> hosts;
+  std::vector<UserCreditRow> users;
+  int top_n = 10;  // length of each top list
+};
+
+}  // namespace tharsis
