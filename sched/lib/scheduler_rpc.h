@@ -1,0 +1,40 @@
+// The scheduler RPC (DESIGN §5), step by step, each step its own small function and its
+// own transaction:
+//   1. parse the request (lib/protocol), bounded; malformed -> error reply;
+//   2. authenticate by authenticator; unknown -> error reply, nothing changed;
+//   3. find or create the host (id from the request if it belongs to this user, else
+//      the user's host with the same cpid, else a new one) and record its description;
+//   4. take reported results: only results sent to this host and still in progress
+//      change (OVER + outcome, workunit transition_time = now); every report named is
+//      acknowledged, so duplicates and stale reports are harmless; errors halve the
+//      host's daily quota;
+//   5. abort results the host holds whose workunit is dead (error or already has its
+//      canonical result and the result is not needed), resend results it lost;
+//   6. send new work (sched/lib/work_selection.h) with app versions, input and output
+//      file descriptions (outputs carry a signed upload certificate);
+//   7. render the reply.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "db/database.h"
+#include "lib/crypto/rsa_key.h"
+#include "lib/project_config.h"
+#include "lib/protocol/protocol_limits.h"
+#include "lib/protocol/scheduler_reply.h"
+
+namespace tharsis {
+
+struct SchedulerContext {
+  const ProjectConfig& config;
+  RsaKey upload_private_key;    // signs upload certificates
+  std::string code_sign_public; // BOINC key text sent to clients that lack it
+  ProtocolLimits limits;
+};
+
+// Handles one request body at time `now`; always returns a well-formed reply.
+SchedulerReply handle_scheduler_request(const std::string& body, Database& db, const SchedulerContext& context,
+                                        int64_t now);
+
+}  // namespace tharsis

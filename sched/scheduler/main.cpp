@@ -1,0 +1,70 @@
+// scheduler: BOINC's scheduler RPC as a CGI or FastCGI program (one binary; installed as
+// cgi-bin/cgi and cgi-bin/fcgi). The project is the parent of the program's directory
+// (BOINC's layout: <project>/cgi-bin/cgi), or $THARSIS_PROJECT_DIR.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <memory>
+
+#include "db/database.h"
+#include "lib/crypto/boinc_key.h"
+#include "lib/log.h"
+#include "lib/project_config.h"
+#include "lib/text_file.h"
+#include "lib/protocol/scheduler_reply.h"
+#include "sched/lib/cgi_server.h"
+#include "sched/lib/scheduler_rpc.h"
+
+using namespace tharsis;
+
+namespace {
+
+std::string project_dir() {
+  if (const char* env = std::getenv("THARSIS_PROJECT_DIR")) return env;
+  return std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path().string();
+}
+
+HttpResponse xml(const SchedulerReply& reply) { return HttpResponse{200, "text/xml", render_scheduler_reply(reply)}; }
+
+}  // namespace
+
+int main() {
+  set_log_program("scheduler");
+  std::string dir = project_dir();
+  auto config = load_project_config(dir + "/config.xml");
+  auto upload_key = config.ok() ? load_boinc_private_key(config->key_dir + "/upload_private")
+                                : Result<RsaKey>(Error{config.error()});
+  auto code_sign_text = config.ok() ? read_text_file(config->key_dir + "/code_sign_public") : Result<std::string>(std::string());
+  std::string code_sign = code_sign_text.ok() ? *code_sign_text : std::string();
+  if (!config.ok() || !upload_key.ok()) {
+    std::string why = !config.ok() ? config.error() : upload_key.error();
+    log_error("cannot start: ", why);
+    return serve_cgi_or_fastcgi(
+        [&](const HttpRequest&) { return xml(make_error_reply("Tharsis", "Project is misconfigured", 3600)); },
+        1 << 20);
+  }
+  SchedulerContext context{*config, *upload_key, code_sign, ProtocolLimits{}};
+  context.limits.max_request_bytes = static_cast<size_t>(config->max_request_size);
+  std::unique_ptr<Database> db;
+  std::string project = config->long_name.empty() ? config->name : config->long_name;
+  return serve_cgi_or_fastcgi(
+      [&](const HttpRequest& request) {
+        if (request.body_too_large) {
+          return xml(make_error_reply(project, "Request too large", 3600));
+        }
+        if (request.method != "POST") {
+          return xml(make_error_reply(project, "Scheduler requests must be POSTed", 3600));
+        }
+        try {
+          if (!db) db = Database::open(config->db);
+          return xml(handle_scheduler_request(request.body, *db, context, std::time(nullptr)));
+        } catch (const std::exception& e) {
+          db.reset();
+          log_error("request failed: ", e.what());
+          return xml(make_error_reply(project, "Server error; please try again later", 600));
+        }
+      },
+      static_cast<size_t>(config->max_request_size));
+}

@@ -1,0 +1,83 @@
+// Implementation of tests/support/test_web_server.h.
+#include "tests/support/test_web_server.h"
+
+#include <curl/curl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <stdexcept>
+
+#include "tests/support/child_process.h"
+
+namespace tharsis::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string apache_script() { return std::string(THARSIS_SOURCE_DIR) + "/scripts/private_apache.sh"; }
+
+size_t collect(char* data, size_t size, size_t n, void* out) {
+  static_cast<std::string*>(out)->append(data, size * n);
+  return size * n;
+}
+
+HttpResult perform(const std::string& url, const std::string* body) {
+  HttpResult result;
+  CURL* curl = curl_easy_init();
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &result.body);
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
+  if (body) {
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body->data());
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body->size()));
+  }
+  CURLcode code = curl_easy_perform(curl);
+  if (code != CURLE_OK) result.error = curl_easy_strerror(code);
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &result.status);
+  curl_easy_cleanup(curl);
+  return result;
+}
+
+}  // namespace
+
+TestWebServer::TestWebServer(const TestProject& project) {
+  const ProjectConfig& c = project.config();
+  std::string bin = built_programs_dir();
+  fs::copy_file(bin + "/scheduler", c.project_dir + "/cgi-bin/cgi", fs::copy_options::overwrite_existing);
+  fs::copy_file(bin + "/scheduler", c.project_dir + "/cgi-bin/fcgi", fs::copy_options::overwrite_existing);
+  fs::copy_file(bin + "/file_upload_handler", c.project_dir + "/cgi-bin/file_upload_handler",
+                fs::copy_options::overwrite_existing);
+  if (getuid() == 0) {
+    // Apache runs its CGIs as www-data: give it the project (keys, config, upload/).
+    std::string command = "chmod 755 " + project.dir() + " && chown -R www-data: " + c.project_dir;
+    if (std::system(command.c_str()) != 0) throw std::runtime_error("cannot hand the project to www-data");
+  }
+  dir_ = project.dir() + "/apache";
+  std::random_device random;
+  for (int attempt = 0; attempt < 5 && port_ == 0; ++attempt) {
+    int port = 20000 + static_cast<int>(random() % 20000);
+    std::string command = apache_script() + " start " + dir_ + " " + std::to_string(port) + " " + c.project_dir +
+                          "/" + c.name + ".httpd.conf >/dev/null 2>&1";
+    if (std::system(command.c_str()) == 0) port_ = port;
+  }
+  if (port_ == 0) throw std::runtime_error("cannot start Apache; see " + dir_ + "/error.log");
+}
+
+TestWebServer::~TestWebServer() {
+  std::string command = apache_script() + " stop " + dir_ + " >/dev/null 2>&1";
+  if (std::system(command.c_str()) != 0) {
+    // Nothing more to do: the temp dir goes with the project.
+  }
+}
+
+std::string TestWebServer::url(const std::string& path) const {
+  return "http://127.0.0.1:" + std::to_string(port_) + "/" + path;
+}
+
+HttpResult http_post(const std::string& url, const std::string& body) { return perform(url, &body); }
+HttpResult http_get(const std::string& url) { return perform(url, nullptr); }
+
+}  // namespace tharsis::testing

@@ -1,0 +1,34 @@
+// A private Apache serving a TestProject on 127.0.0.1 (scripts/private_apache.sh) with the
+// scheduler installed as cgi-bin/cgi and cgi-bin/fcgi and the upload handler as
+// cgi-bin/file_upload_handler, as a BOINC project has them; and a small HTTP POST helper
+// (libcurl) for tests that speak the protocols by hand.
+#pragma once
+
+#include <string>
+
+#include "tests/support/test_project.h"
+
+namespace tharsis::testing {
+
+class TestWebServer {
+ public:
+  explicit TestWebServer(const TestProject& project);
+  ~TestWebServer();
+  int port() const { return port_; }
+  std::string url(const std::string& path) const;  // http://127.0.0.1:<port>/<path>
+
+ private:
+  std::string dir_;
+  int port_ = 0;
+};
+
+struct HttpResult {
+  long status = 0;
+  std::string body;
+  std::string error;  // transport error, empty on success
+};
+
+HttpResult http_post(const std::string& url, const std::string& body);
+HttpResult http_get(const std::string& url);
+
+}  // namespace tharsis::testing
