@@ -46,6 +46,7 @@ start() {
   # sun_path holds 108 bytes including the terminating NUL.
   [ ${#sock} -lt 108 ] || die "socket path is ${#sock} bytes, a Unix socket allows 107: $sock"
   mkdir -p "$dir"
+  chmod 755 "$dir"  # the web server's user (CGIs) must reach the socket
   if answers "$dir"; then return 0; fi
   initialise "$dir"
   # Small and fast, since this server holds throw-away test and demo data only: a 64 MiB

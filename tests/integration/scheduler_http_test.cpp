@@ -1,0 +1,181 @@
+// The scheduler and the upload handler as CGI programs under a real Apache on 127.0.0.1,
+// spoken to over real HTTP with hand-written protocol documents: a volunteer gets work,
+// uploads its output with the signed certificate, reports it; hostile requests (wrong
+// account key, malformed XML, another host's result, forged certificate, unsafe names,
+// oversized uploads) get clear errors and change nothing.
+#include <gtest/gtest.h>
+
+#include <pugixml.hpp>
+
+#include "daemons/transitioner/lib/transitioner_pass.h"
+#include "db/result_store.h"
+#include "db/user_store.h"
+#include "lib/crypto/md5.h"
+#include "lib/fanout.h"
+#include "lib/protocol/upload_protocol.h"
+#include "lib/text_file.h"
+#include "tests/support/test_web_server.h"
+#include "tools/lib/app_admin.h"
+#include "tools/lib/create_work.h"
+
+namespace tharsis {
+namespace {
+
+using testing::http_post;
+
+constexpr const char* kPlatform = "x86_64-pc-linux-gnu";
+
+std::string request(const std::string& authenticator, int64_t hostid, const std::string& body_extra,
+                    double work_seconds = 1000) {
+  return "<scheduler_request>\n<authenticator>" + authenticator + "</authenticator>\n<hostid>" +
+         std::to_string(hostid) +
+         "</hostid>\n<rpc_seqno>1</rpc_seqno>\n<core_client_major_version>7</core_client_major_version>\n"
+         "<core_client_minor_version>20</core_client_minor_version>\n<core_client_release>2</core_client_release>\n"
+         "<platform_name>" + std::string(kPlatform) + "</platform_name>\n<work_req_seconds>" +
+         std::to_string(work_seconds) +
+         "</work_req_seconds>\n<host_info>\n<domain_name>volunteer" + std::to_string(hostid) +
+         "</domain_name>\n<host_cpid>cpid" + authenticator + std::to_string(hostid) +
+         "</host_cpid>\n<p_ncpus>2</p_ncpus>\n<p_fpops>1000000000</p_fpops>\n<m_nbytes>8000000000</m_nbytes>\n"
+         "<d_total>200000000000</d_total>\n<d_free>100000000000</d_free>\n<os_name>Linux</os_name>\n</host_info>\n" +
+         body_extra + "</scheduler_request>\n";
+}
+
+class SchedulerHttp : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db_ = project_.open();
+    UserRow user;
+    user.name = "volunteer";
+    user.authenticator = "good_key_0123456789";
+    user.email_addr = "v@example.org";
+    insert_user(*db_, user);
+    std::string app_file = project_.dir() + "/example_app";
+    ASSERT_TRUE(write_text_file(app_file, "#!/bin/sh\n").ok());
+    ASSERT_TRUE(publish_app_version(*db_, project_.config(), {"example", kPlatform, 100, {app_file}}).ok());
+    for (int i = 0; i < 3; ++i) {
+      JobSpec job;
+      job.name = "job" + std::to_string(i);
+      job.appid = project_.appid();
+      job.inputs = {InputFile{job.name + ".in", "in", "seed " + job.name, false}};
+      job.output_template_file = project_.output_template();
+      job.delay_bound = 3600;
+      job.rsc_fpops_est = 1e9;
+      ASSERT_TRUE(create_workunit(*db_, project_.config(), job, std::time(nullptr)).ok());
+    }
+    DaemonOptions options;
+    DaemonContext context{project_.config(), options, Shard{}, 100};
+    TransitionerPass transitioner(project_.config());
+    transitioner.do_pass(*db_, context, std::time(nullptr));
+    server_ = std::make_unique<testing::TestWebServer>(project_);
+  }
+
+  pugi::xml_document rpc(const std::string& body) {
+    auto reply = http_post(server_->url("test_cgi/cgi"), body);
+    EXPECT_TRUE(reply.error.empty()) << reply.error;
+    EXPECT_EQ(reply.status, 200) << reply.body;
+    pugi::xml_document doc;
+    EXPECT_TRUE(doc.load_string(reply.body.c_str())) << "reply is not well-formed XML:\n" << reply.body;
+    return doc;
+  }
+  int64_t count(const std::string& sql) { return db_->query_int(sql); }
+
+  std::string upload(const std::string& name, const std::string& signature, double max_nbytes,
+                     const std::string& data, double offset = 0) {
+    std::string body = render_file_upload_header(ClientVersion{7, 20, 2}, name, signature, max_nbytes,
+                                                 static_cast<double>(data.size()), md5_hex(data), offset) +
+                       data.substr(static_cast<size_t>(offset));
+    return http_post(server_->url("test_cgi/file_upload_handler"), body).body;
+  }
+
+  testing::TestProject project_;
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<testing::TestWebServer> server_;
+};
+
+TEST_F(SchedulerHttp, VolunteerGetsWorkUploadsAndReports) {
+  auto reply = rpc(request("good_key_0123456789", 0, ""));
+  auto root = reply.child("scheduler_reply");
+  int64_t hostid = root.child("hostid").text().as_llong();
+  ASSERT_GT(hostid, 0) << "no host created";
+  auto result_node = root.child("result");
+  ASSERT_TRUE(result_node) << "no work sent";
+  std::string result_name = result_node.child_value("name");
+  auto sent = fetch_result_by_name(*db_, result_name);
+  ASSERT_TRUE(sent.has_value());
+  EXPECT_EQ(sent->server_state, ServerState::InProgress);
+  EXPECT_EQ(sent->hostid, hostid);
+  EXPECT_TRUE(root.child("app_version")) << "no app version sent";
+
+  // The output's file_info carries the upload certificate.
+  std::string output = result_name + "_0";
+  pugi::xml_node out_info;
+  for (auto info : root.children("file_info")) {
+    if (output == info.child_value("name")) out_info = info;
+  }
+  ASSERT_TRUE(out_info) << "no file_info for output " << output;
+  std::string signature = out_info.child_value("xml_signature");
+  double max_nbytes = out_info.child("max_nbytes").text().as_double();
+  ASSERT_FALSE(signature.empty());
+
+  // Forged certificate and an over-long upload are refused; nothing is stored.
+  EXPECT_NE(upload(output, signature, max_nbytes * 2, "answer").find("<status>-1</status>"), std::string::npos);
+  std::string path = fanout_path(project_.config().upload_dir, output, project_.config().uldl_dir_fanout);
+  EXPECT_FALSE(read_text_file(path).ok());
+  EXPECT_NE(upload("../escape", signature, max_nbytes, "x").find("<status>-1</status>"), std::string::npos);
+
+  // A real upload, in two parts (resume at the size the server reports).
+  std::string data = "answer 42\n";
+  std::string first_part = render_file_upload_header(ClientVersion{7, 20, 2}, output, signature, max_nbytes,
+                                                     static_cast<double>(data.size()), md5_hex(data), 0) +
+                           data.substr(0, 4);
+  http_post(server_->url("test_cgi/file_upload_handler"), first_part);
+  auto size_reply = http_post(server_->url("test_cgi/file_upload_handler"),
+                              render_get_file_size_request(ClientVersion{7, 20, 2}, output));
+  EXPECT_NE(size_reply.body.find("<file_size>4</file_size>"), std::string::npos) << size_reply.body;
+  EXPECT_NE(upload(output, signature, max_nbytes, data, 4).find("<status>0</status>"), std::string::npos);
+  EXPECT_EQ(*read_text_file(path), data);
+
+  // Report it; then report it again: acknowledged twice, changed once.
+  std::string report = "<result>\n<name>" + result_name +
+                       "</name>\n<final_cpu_time>1.5</final_cpu_time>\n<final_elapsed_time>2</final_elapsed_time>\n"
+                       "<exit_status>0</exit_status>\n<state>5</state>\n<file_info>\n<name>" + output +
+                       "</name>\n<nbytes>10</nbytes>\n<md5_cksum>" + md5_hex(data) +
+                       "</md5_cksum>\n</file_info>\n</result>\n";
+  auto reported = rpc(request("good_key_0123456789", hostid, report, 0));
+  EXPECT_STREQ(reported.child("scheduler_reply").child("result_ack").child_value("name"), result_name.c_str());
+  auto over = fetch_result_by_name(*db_, result_name);
+  EXPECT_EQ(over->server_state, ServerState::Over);
+  EXPECT_EQ(over->outcome, Outcome::Success);
+  auto again = rpc(request("good_key_0123456789", hostid, report, 0));
+  EXPECT_TRUE(again.child("scheduler_reply").child("result_ack"));
+  EXPECT_EQ(fetch_result_by_name(*db_, result_name)->received_time, over->received_time);
+}
+
+TEST_F(SchedulerHttp, HostileRequestsGetClearErrorsAndChangeNothing) {
+  auto wrong = rpc(request("not_a_key", 0, ""));
+  EXPECT_NE(std::string(wrong.child("scheduler_reply").child_value("message")).find("account key"), std::string::npos);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM host"), 0);
+
+  for (const std::string& bad : {std::string("<scheduler_request><authenticator>x</authen"),
+                                 std::string("not xml at all"), std::string(3 << 20, '<')}) {
+    auto reply = rpc(bad);
+    EXPECT_TRUE(reply.child("scheduler_reply").child("message")) << "no error message for bad input";
+  }
+  EXPECT_EQ(count("SELECT COUNT(*) FROM result WHERE server_state <> 2"), 0);
+
+  // Host A gets a result; host B (another account) cannot report it.
+  auto a = rpc(request("good_key_0123456789", 0, "")).child("scheduler_reply");
+  std::string name = a.child("result").child_value("name");
+  ASSERT_FALSE(name.empty());
+  UserRow other;
+  other.authenticator = "other_key_987654321";
+  insert_user(*db_, other);
+  auto b = rpc(request("other_key_987654321", 0, "", 0)).child("scheduler_reply");
+  int64_t b_host = b.child("hostid").text().as_llong();
+  rpc(request("other_key_987654321", b_host,
+              "<result><name>" + name + "</name><state>5</state><exit_status>0</exit_status></result>", 0));
+  EXPECT_EQ(fetch_result_by_name(*db_, name)->server_state, ServerState::InProgress);
+}
+
+}  // namespace
+}  // namespace tharsis
