@@ -70,11 +70,7 @@ HostRow find_or_create_host(Database& db, const SchedulerRequest& req, const Use
   h.m_swap = req.host.m_swap;
   h.d_total = req.host.d_total;
   h.d_free = req.host.d_free;
-  int today = static_cast<int>(now / 86400);
-  if (h.nresults_day != today) {
-    h.nresults_day = today;
-    h.nresults_today = 0;
-  }
+  if (h.nresults_day != static_cast<int>(now / 86400)) h.nresults_today = 0;  // a new day's quota
   if (h.id == 0) {
     h.create_time = now;
     h.id = insert_host(db, h);
@@ -335,8 +331,7 @@ void send_work(Database& db, const SchedulerRequest& req, HostRow& host, const s
     if (result && add(*result)) ++sent;
   }
   if (sent > 0) {
-    host.nresults_today += sent;
-    db.transaction([&](Database& d) { update_host(d, host); });
+    host.nresults_today = db.transaction([&](Database& d) { return count_results_sent(d, host.id, now, sent); });
   }
   if (selection.chosen.empty()) {
     if (selection.quota_reached) {
@@ -385,7 +380,7 @@ SchedulerReply handle_scheduler_request(const std::string& body, Database& db, c
     for (int i = 0; i < errors; ++i) quota = quota_after_error(quota, ctx.config.daily_result_quota);
     if (errors == 0) quota = quota_after_success(quota, ctx.config.daily_result_quota);
     host.max_results_day = quota;
-    db.transaction([&](Database& d) { update_host(d, host); });
+    db.transaction([&](Database& d) { set_max_results_day(d, host.id, quota); });
   }
   std::vector<ResultRow> resend;
   abort_and_resend(db, req, host, now, reply, resend);
