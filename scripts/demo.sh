@@ -44,14 +44,22 @@ step "make_project demo (url http://127.0.0.1:$port/)"
 for program in transitioner validator assimilator file_deleter; do
   [ -x "$build_dir/$program" ] && cp "$build_dir/$program" "$project/bin/"
 done
-for program in scheduler file_upload_handler; do
-  [ -x "$build_dir/$program" ] && cp "$build_dir/$program" "$project/cgi-bin/"
-done
-[ "$(id -u)" -eq 0 ] && chown -R www-data: "$project/upload"
+# The scheduler is one binary serving CGI (cgi-bin/cgi, the URL the master page names)
+# and FastCGI (cgi-bin/fcgi); the upload handler likewise.
+cp "$build_dir/scheduler" "$project/cgi-bin/cgi"
+cp "$build_dir/scheduler" "$project/cgi-bin/fcgi"
+cp "$build_dir/file_upload_handler" "$project/cgi-bin/file_upload_handler"
+[ -x "$build_dir/server_status" ] && cp "$build_dir/server_status" "$project/cgi-bin/server_status"
+# Apache runs the CGIs as www-data when started as root: they read config.xml and the
+# upload key, and write upload/.
+[ "$(id -u)" -eq 0 ] && chown -R www-data: "$project"
 
 step "Apache on 127.0.0.1:$port"
 "$here/scripts/private_apache.sh" start "$base/apache" "$port" "$project/demo.httpd.conf"
 curl -fsS "http://127.0.0.1:$port/demo/" | grep -o '<link[^>]*scheduler[^>]*>' || true
+echo "scheduler answers an empty request with:"
+curl -fsS -X POST --data '<scheduler_request></scheduler_request>' "http://127.0.0.1:$port/demo_cgi/cgi" |
+  grep -o '<message[^<]*</message>' || true
 
 step "daemons"
 if ls "$project/bin/"* >/dev/null 2>&1; then
