@@ -33,7 +33,9 @@ initialise() {
   [ -d "$dir/data/mysql" ] && return 0
   rm -rf "$dir/data"
   # shellcheck disable=SC2046
-  mariadb-install-db --no-defaults --datadir="$dir/data" $(user_args) \
+  mkdir -p "$dir/tmp"
+  # Its own tmpdir: two bootstraps sharing /tmp collide on temporary table names.
+  mariadb-install-db --no-defaults --datadir="$dir/data" --tmpdir="$dir/tmp" $(user_args) \
     --auth-root-authentication-method=normal --skip-test-db --skip-name-resolve \
     >"$dir/install.log" 2>&1 ||
     die "mariadb-install-db failed for $dir/data; last lines of $dir/install.log:
@@ -54,7 +56,8 @@ start() {
   # flush-at-commit=2 skips the fsync per commit (a crash of the OS, not of mariadbd,
   # could lose the last second — irrelevant for tests, and it makes them much faster).
   # shellcheck disable=SC2046,SC2086
-  mariadbd --no-defaults --datadir="$dir/data" --socket="$sock" --skip-networking \
+  mkdir -p "$dir/tmp"
+  mariadbd --no-defaults --datadir="$dir/data" --tmpdir="$dir/tmp" --socket="$sock" --skip-networking \
     --pid-file="$dir/mysqld.pid" --log-error="$dir/mysqld.log" $(user_args) \
     --innodb-buffer-pool-size=64M --innodb-log-file-size=16M \
     --innodb-flush-log-at-trx-commit=2 --skip-log-bin --max-connections=500 \

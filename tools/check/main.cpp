@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "lib/project_config.h"
+#include "tools/lib/tool_main.h"
 #include "tools/lib/checker.h"
 
 namespace po = boost::program_options;
@@ -12,26 +13,12 @@ using namespace tharsis;
 
 int main(int argc, char** argv) {
   po::options_description options("check [--project_dir DIR] [--settled]");
-  options.add_options()("help", "show this help")(
-      "project_dir", po::value<std::string>()->default_value("."), "project directory (config.xml)")(
+  options.add_options()(
       "settled", "also require every workunit finished: canonical or error, assimilated, files deleted");
   po::variables_map vm;
-  try {
-    po::store(po::parse_command_line(argc, argv, options), vm);
-    po::notify(vm);
-  } catch (const std::exception& e) {
-    std::cerr << "check: " << e.what() << "\n" << options;
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << options;
-    return 0;
-  }
-  auto config = load_project_config(vm["project_dir"].as<std::string>() + "/config.xml");
-  if (!config.ok()) {
-    std::cerr << "check: " << config.error() << "\n";
-    return 2;
-  }
+  if (auto exit_code = parse_tool_options("check", options, argc, argv, vm)) return *exit_code;
+  auto config = load_tool_config("check", vm);
+  if (!config) return 2;
   try {
     auto db = Database::open(config->db);
     CheckReport report = check_project(*db, *config, std::time(nullptr), vm.count("settled") > 0);

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "lib/project_config.h"
+#include "tools/lib/tool_main.h"
 #include "tools/lib/daemon_control.h"
 
 namespace po = boost::program_options;
@@ -12,26 +13,12 @@ using namespace tharsis;
 
 int main(int argc, char** argv) {
   po::options_description options("start [--project_dir DIR] [--cron]");
-  options.add_options()("help", "show this help")(
-      "project_dir", po::value<std::string>()->default_value("."), "project directory (holds config.xml)")(
+  options.add_options()(
       "cron", "restart daemons that died; print only when one was restarted");
   po::variables_map vm;
-  try {
-    po::store(po::parse_command_line(argc, argv, options), vm);
-    po::notify(vm);
-  } catch (const std::exception& e) {
-    std::cerr << "start: " << e.what() << "\n" << options;
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << options;
-    return 0;
-  }
-  auto config = load_project_config(vm["project_dir"].as<std::string>() + "/config.xml");
-  if (!config.ok()) {
-    std::cerr << "start: " << config.error() << "\n";
-    return 1;
-  }
+  if (auto exit_code = parse_tool_options("start", options, argc, argv, vm)) return *exit_code;
+  auto config = load_tool_config("start", vm);
+  if (!config) return 1;
   auto started = start_daemons(*config);
   if (!started.ok()) {
     std::cerr << started.error() << "\n";

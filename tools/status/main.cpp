@@ -8,6 +8,7 @@
 #include "db/heartbeat_store.h"
 #include "db/queue_stats.h"
 #include "lib/project_config.h"
+#include "tools/lib/tool_main.h"
 #include "tools/lib/daemon_control.h"
 
 namespace po = boost::program_options;
@@ -40,25 +41,10 @@ const char* outcome_name(int code) {
 
 int main(int argc, char** argv) {
   po::options_description options("status [--project_dir DIR]");
-  options.add_options()("help", "show this help")(
-      "project_dir", po::value<std::string>()->default_value("."), "project directory (config.xml)");
-  po::variables_map vm;
-  try {
-    po::store(po::parse_command_line(argc, argv, options), vm);
-    po::notify(vm);
-  } catch (const std::exception& e) {
-    std::cerr << "status: " << e.what() << "\n" << options;
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << options;
-    return 0;
-  }
-  auto config = load_project_config(vm["project_dir"].as<std::string>() + "/config.xml");
-  if (!config.ok()) {
-    std::cerr << "status: " << config.error() << "\n";
-    return 2;
-  }
+    po::variables_map vm;
+  if (auto exit_code = parse_tool_options("status", options, argc, argv, vm)) return *exit_code;
+  auto config = load_tool_config("status", vm);
+  if (!config) return 2;
   int64_t now = std::time(nullptr);
   std::cout << "project " << config->name << " (" << config->master_url << ")\n\ndaemons:\n";
   std::unique_ptr<Database> db;

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "lib/project_config.h"
+#include "tools/lib/tool_main.h"
 #include "tools/lib/daemon_control.h"
 
 namespace po = boost::program_options;
@@ -11,26 +12,12 @@ using namespace tharsis;
 
 int main(int argc, char** argv) {
   po::options_description options("stop [--project_dir DIR] [--grace SECONDS]");
-  options.add_options()("help", "show this help")(
-      "project_dir", po::value<std::string>()->default_value("."), "project directory (holds config.xml)")(
+  options.add_options()(
       "grace", po::value<double>()->default_value(30), "seconds to wait before signalling");
   po::variables_map vm;
-  try {
-    po::store(po::parse_command_line(argc, argv, options), vm);
-    po::notify(vm);
-  } catch (const std::exception& e) {
-    std::cerr << "stop: " << e.what() << "\n" << options;
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << options;
-    return 0;
-  }
-  auto config = load_project_config(vm["project_dir"].as<std::string>() + "/config.xml");
-  if (!config.ok()) {
-    std::cerr << "stop: " << config.error() << "\n";
-    return 1;
-  }
+  if (auto exit_code = parse_tool_options("stop", options, argc, argv, vm)) return *exit_code;
+  auto config = load_tool_config("stop", vm);
+  if (!config) return 1;
   auto signalled = stop_daemons(*config, vm["grace"].as<double>());
   if (!signalled.ok()) {
     std::cerr << signalled.error() << "\n";
