@@ -183,6 +183,43 @@ TEST_F(DaemonProcesses, Daemon_SigkillAtRandomInstantsRepeatsNothingAndLosesNoth
   std::cout << "SIGKILLs: " << kills << "\n";
 }
 
+TEST_F(DaemonProcesses, Daemon_TwoInstancesOfEachDaemonShareTheBacklogWithNoRowTouchedTwice) {
+  const int kWorkunits = 80;
+  create_backlog(kWorkunits, 2);
+  const std::vector<std::string> names{"transitioner", "validator", "assimilator", "file_deleter"};
+  std::vector<std::unique_ptr<ChildProcess>> daemons;
+  for (const auto& name : names) {
+    for (int shard = 0; shard < 2; ++shard) {
+      daemons.push_back(start(name, {"--mod", "2", "--mod_id", std::to_string(shard)}));
+    }
+  }
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+  while (finished_workunits() < kWorkunits && std::chrono::steady_clock::now() < deadline) {
+    volunteer_round();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  for (auto& d : daemons) {
+    d->signal(SIGTERM);
+    EXPECT_EQ(d->wait(20), 0);
+  }
+  EXPECT_EQ(finished_workunits(), kWorkunits);
+  CheckReport report = check_project(*db_, project_.config(), std::time(nullptr), /*require_settled=*/true);
+  for (const auto& v : report.violations) ADD_FAILURE() << v;
+  // Nothing done twice: one assimilation and exactly min_quorum results per workunit.
+  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM assimilation"), kWorkunits);
+  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM result"), 2 * kWorkunits);
+  // Both shards of every daemon did work, and only rows of their own shard: the
+  // assimilator's units per shard equal the workunits with that id parity.
+  int64_t even = db_->query_int("SELECT COUNT(*) FROM workunit WHERE id % 2 = 0");
+  for (const auto& beat : fetch_heartbeats(*db_)) {
+    EXPECT_EQ(beat.shard.n, 2) << beat.name;
+    EXPECT_GT(beat.units_done, 0) << beat.name << " shard " << beat.shard.id << " did nothing";
+    if (beat.name == "assimilator") {
+      EXPECT_EQ(beat.units_done, beat.shard.id == 0 ? even : kWorkunits - even);
+    }
+  }
+}
+
 TEST(DaemonWithDeadDatabase, KeepsRunningWithBackoffAndResumesWhenTheServerReturns) {
   testing::DedicatedServer server;
   testing::TempDir dir("tharsis-deaddb");
