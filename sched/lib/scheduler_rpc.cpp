@@ -14,6 +14,7 @@
 #include "lib/crypto/boinc_signature.h"
 #include "lib/log.h"
 #include "lib/protocol/scheduler_request.h"
+#include "lib/protocol/xml_text.h"
 #include "sched/lib/stored_descriptions.h"
 #include "sched/lib/work_selection.h"
 
@@ -31,18 +32,6 @@ SchedulerReply base_reply(const SchedulerContext& ctx) {
   return reply;
 }
 
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 // Step 3: the host this request comes from, created or updated.
 HostRow find_or_create_host(Database& db, const SchedulerRequest& req, const UserRow& user, int64_t now) {

@@ -9,6 +9,7 @@
 #include "db/workunit_store.h"
 #include "lib/crypto/md5.h"
 #include "lib/fanout.h"
+#include "lib/protocol/xml_text.h"
 #include "lib/text_file.h"
 
 namespace tharsis {
@@ -22,18 +23,6 @@ bool safe_name(const std::string& name) {
   return name.find("..") == std::string::npos;
 }
 
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 }  // namespace
 

@@ -11,22 +11,11 @@
 #include <sstream>
 
 #include "db/purge_store.h"
+#include "lib/protocol/xml_text.h"
 
 namespace tharsis {
 namespace {
 
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 std::string day_of(int64_t time) {
   std::time_t t = time;
@@ -39,13 +28,13 @@ std::string day_of(int64_t time) {
 
 void write_workunit(std::ostringstream& out, const PurgeCandidate& c) {
   const WorkunitRow& w = c.workunit;
-  out << "<workunit>\n  <id>" << w.id << "</id>\n  <name>" << escape(w.name) << "</name>\n  <appid>" << w.appid
+  out << "<workunit>\n  <id>" << w.id << "</id>\n  <name>" << xml_escape(w.name) << "</name>\n  <appid>" << w.appid
       << "</appid>\n  <create_time>" << w.create_time << "</create_time>\n  <canonical_resultid>"
       << w.canonical_resultid << "</canonical_resultid>\n  <error_mask>" << w.error_mask
       << "</error_mask>\n  <canonical_credit>" << w.canonical_credit << "</canonical_credit>\n  <assimilated_time>"
-      << c.assimilated_time << "</assimilated_time>\n  <xml_doc>" << escape(w.xml_doc) << "</xml_doc>\n";
+      << c.assimilated_time << "</assimilated_time>\n  <xml_doc>" << xml_escape(w.xml_doc) << "</xml_doc>\n";
   for (const auto& r : c.results) {
-    out << "  <result>\n    <id>" << r.id << "</id>\n    <name>" << escape(r.name) << "</name>\n    <hostid>"
+    out << "  <result>\n    <id>" << r.id << "</id>\n    <name>" << xml_escape(r.name) << "</name>\n    <hostid>"
         << r.hostid << "</hostid>\n    <server_state>" << code(r.server_state) << "</server_state>\n    <outcome>"
         << code(r.outcome) << "</outcome>\n    <validate_state>" << code(r.validate_state)
         << "</validate_state>\n    <exit_status>" << r.exit_status << "</exit_status>\n    <cpu_time>" << r.cpu_time
