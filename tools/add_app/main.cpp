@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "lib/project_config.h"
+#include "tools/lib/tool_main.h"
 #include "tools/lib/app_admin.h"
 
 namespace po = boost::program_options;
@@ -12,30 +13,16 @@ using namespace tharsis;
 
 int main(int argc, char** argv) {
   po::options_description options("add_app --project_dir P --app NAME [--platform PL --version N --file F...]");
-  options.add_options()("help", "show this help")(
-      "project_dir", po::value<std::string>()->default_value("."), "project directory")(
+  options.add_options()(
       "app", po::value<std::string>()->required(), "app name")(
       "comparator", po::value<std::string>()->default_value("bitwise"), "validator: bitwise|numeric|trivial")(
       "platform", po::value<std::string>()->default_value("x86_64-pc-linux-gnu"), "platform of the version")(
       "version", po::value<int>()->default_value(100), "version number (1.00 = 100)")(
       "file", po::value<std::vector<std::string>>(), "version file; the first is the main program");
   po::variables_map vm;
-  try {
-    po::store(po::parse_command_line(argc, argv, options), vm);
-    if (vm.count("help")) {
-      std::cout << options;
-      return 0;
-    }
-    po::notify(vm);
-  } catch (const std::exception& e) {
-    std::cerr << "add_app: " << e.what() << "\n" << options;
-    return 2;
-  }
-  auto config = load_project_config(vm["project_dir"].as<std::string>() + "/config.xml");
-  if (!config.ok()) {
-    std::cerr << "add_app: " << config.error() << "\n";
-    return 2;
-  }
+  if (auto exit_code = parse_tool_options("add_app", options, argc, argv, vm)) return *exit_code;
+  auto config = load_tool_config("add_app", vm);
+  if (!config) return 2;
   try {
     auto db = Database::open(config->db);
     auto app = ensure_app(*db, vm["app"].as<std::string>(), vm["comparator"].as<std::string>());

@@ -13,6 +13,7 @@
 
 #include "db/app_store.h"
 #include "lib/project_config.h"
+#include "tools/lib/tool_main.h"
 #include "lib/text_file.h"
 #include "tools/lib/create_work.h"
 
@@ -39,8 +40,7 @@ int main(int argc, char** argv) {
   po::options_description options("create_work --app NAME (--wu_name N --input F... | --bulk FILE)");
   JobSpec base;
   int outputs = 1;
-  options.add_options()("help", "show this help")(
-      "project_dir", po::value<std::string>()->default_value("."), "project directory")(
+  options.add_options()(
       "app", po::value<std::string>()->required(), "app name")(
       "wu_name", po::value<std::string>(), "workunit name (single job)")(
       "input", po::value<std::vector<std::string>>(), "input file PATH[=OPEN_NAME] (single job)")(
@@ -59,26 +59,13 @@ int main(int argc, char** argv) {
       "command_line", po::value(&base.command_line), "")(
       "outputs", po::value(&outputs)->default_value(1), "output files per result");
   po::variables_map vm;
-  try {
-    po::store(po::parse_command_line(argc, argv, options), vm);
-    if (vm.count("help")) {
-      std::cout << options;
-      return 0;
-    }
-    po::notify(vm);
-  } catch (const std::exception& e) {
-    std::cerr << "create_work: " << e.what() << "\n" << options;
-    return 2;
-  }
+  if (auto exit_code = parse_tool_options("create_work", options, argc, argv, vm)) return *exit_code;
   if (vm.count("bulk") == vm.count("wu_name")) {
     std::cerr << "create_work: give either --wu_name with --input, or --bulk\n";
     return 2;
   }
-  auto config = load_project_config(vm["project_dir"].as<std::string>() + "/config.xml");
-  if (!config.ok()) {
-    std::cerr << "create_work: " << config.error() << "\n";
-    return 2;
-  }
+  auto config = load_tool_config("create_work", vm);
+  if (!config) return 2;
   bool shared = vm.count("shared") > 0;
   std::vector<std::pair<std::string, std::vector<std::string>>> jobs;
   if (vm.count("bulk")) {
