@@ -60,6 +60,21 @@ enum class ValidateState : int {
   Error = 6,
 };
 
+// DESIGN §6: an operand graph's chunk operand, stored in operand.state. UNSCHEDULED until
+// every predecessor's output is assimilated, then READY (results created), RUNNING, FINISHED,
+// FREED once every successor has finished; FATAL propagates to successors; CANCELLING and
+// CANCELLED follow tools/cancel_graph.
+enum class OperandState : int {
+  Unscheduled = 0,
+  Ready = 1,
+  Running = 2,
+  Finished = 3,
+  Freed = 4,
+  Fatal = 5,
+  Cancelling = 6,
+  Cancelled = 7,
+};
+
 template <class E>
 constexpr int code(E value) {
   return static_cast<int>(value);

@@ -11,13 +11,15 @@
 #include <utility>
 #include <vector>
 
+#include "db/states.h"
+
 namespace tharsis {
 
 // ---- Server status (admins) ----
 
 struct DaemonStatusRow {
-  std::string name;            // e.g. "transitioner" or "validator --mod 2 --mod_id 0"
-  std::string host;            // host the instance runs on
+  std::string name;  // e.g. "transitioner" or "validator --mod 2 --mod_id 0"
+  std::string host;  // host the instance runs on
   int pid = 0;
   bool running = false;        // decided by the caller (pid alive / heartbeat fresh)
   int64_t last_heartbeat = 0;  // 0: never beat
@@ -47,21 +49,10 @@ struct ServerStatus {
 
 // ---- Operand graphs (submitters) ----
 
-// DESIGN §6 operand states; the DB layer maps its codes onto these.
-enum class OperandState : int {
-  Unscheduled = 0,
-  Ready = 1,
-  Running = 2,
-  Finished = 3,
-  Freed = 4,
-  Fatal = 5,
-  Cancelling = 6,
-  Cancelled = 7,
-};
+// Every operand state (db/states.h), in code order: the columns and legend of the graph pages.
 inline constexpr OperandState kAllOperandStates[] = {
-    OperandState::Unscheduled, OperandState::Ready,  OperandState::Running,
-    OperandState::Finished,    OperandState::Freed,  OperandState::Fatal,
-    OperandState::Cancelling,  OperandState::Cancelled};
+    OperandState::Unscheduled, OperandState::Ready, OperandState::Running,    OperandState::Finished,
+    OperandState::Freed,       OperandState::Fatal, OperandState::Cancelling, OperandState::Cancelled};
 // "unscheduled", "ready", ..., "cancelled".
 std::string_view operand_state_name(OperandState state);
 // The fill colour of that state in every chart and legend (CSS colour, #rrggbb).
@@ -115,7 +106,7 @@ struct ReclusterApp {
   std::string app_name;
   std::string policy;  // "NOOP", "DC", "SR", "DR"
   int current_k = 1;
-  std::vector<ReclusterSample> series;       // oldest first
+  std::vector<ReclusterSample> series;        // oldest first
   std::vector<MakespanPoint> makespan_curve;  // M(k) at the current α, for the plot
 };
 
