@@ -1,0 +1,261 @@
+#include "lib/operand/tiling.h"
+
+#include <algorithm>
+
+namespace tharsis::operand {
+
+namespace {
+
+// Bounds the work one submission can create.
+constexpr size_t kMaxOperands = 1000000;
+
+// A tensor node's chunks: operand ids in C order over the chunk grid.
+struct Tiled {
+  Shape grid;
+  std::vector<int64_t> ids;
+};
+
+std::string position_text(const Shape& position) {
+  std::string text = "[";
+  for (size_t i = 0; i < position.size(); ++i) text += (i ? "," : "") + std::to_string(position[i]);
+  return text + "]";
+}
+
+class Tiler {
+ public:
+  Tiler(const TensorGraph& tensors, const TileOptions& options) : tensors_(tensors), options_(options) {}
+
+  Result<ChunkGraph> run() {
+    if (options_.fan_in < 2)
+      return make_error("tiling: fan-in must be at least 2, got " + std::to_string(options_.fan_in));
+    if (tensors_.result < 0 || static_cast<size_t>(tensors_.result) >= tensors_.nodes.size()) {
+      return make_error("tiling: the graph has no result node");
+    }
+    for (const TensorNode& node : tensors_.nodes) {
+      tiled_.push_back(tile_node(node));
+      if (graph_.operands.size() > kMaxOperands) {
+        return make_error("tiling: more than " + std::to_string(kMaxOperands) +
+                          " chunk operands; use larger chunks");
+      }
+    }
+    const TensorNode& result = tensors_.nodes[static_cast<size_t>(tensors_.result)];
+    const Tiled& chunks = tiled_[static_cast<size_t>(tensors_.result)];
+    graph_.result_shape = result.shape;
+    for (size_t i = 0; i < chunks.ids.size(); ++i) {
+      const Shape position = unflatten_index(chunks.grid, static_cast<int64_t>(i));
+      graph_.result_chunks.push_back({chunks.ids[i], chunk_offset(result, position)});
+    }
+    assign_depths(graph_);
+    return std::move(graph_);
+  }
+
+ private:
+  static Shape grid_of(const TensorNode& node) {
+    Shape grid;
+    for (const auto& extents : node.chunking) grid.push_back(static_cast<int64_t>(extents.size()));
+    return grid;
+  }
+  static Shape chunk_shape(const TensorNode& node, const Shape& position) {
+    Shape shape;
+    for (size_t axis = 0; axis < position.size(); ++axis) {
+      shape.push_back(node.chunking[axis][static_cast<size_t>(position[axis])]);
+    }
+    return shape;
+  }
+  static Shape chunk_offset(const TensorNode& node, const Shape& position) {
+    Shape offset;
+    for (size_t axis = 0; axis < position.size(); ++axis) {
+      const auto& extents = node.chunking[axis];
+      int64_t start = 0;
+      for (int64_t k = 0; k < position[axis]; ++k) start += extents[static_cast<size_t>(k)];
+      offset.push_back(start);
+    }
+    return offset;
+  }
+
+  int64_t add_operand(OperandStep step, std::vector<int64_t> inputs, std::string label) {
+    ChunkOperand operand;
+    operand.id = static_cast<int64_t>(graph_.operands.size());
+    operand.shape = step.shape;
+    operand.steps = {std::move(step)};
+    operand.inputs = std::move(inputs);
+    operand.label = std::move(label);
+    graph_.operands.push_back(std::move(operand));
+    return graph_.operands.back().id;
+  }
+  int64_t add_simple(StepKind kind, Shape shape, std::vector<int64_t> inputs, const std::string& where) {
+    OperandStep step;
+    step.kind = kind;
+    step.shape = std::move(shape);
+    return add_operand(std::move(step), std::move(inputs), std::string(step_kind_name(kind)) + where);
+  }
+
+  // Sums `parts` (chunks of one shape) with AddN operands of at most fan_in inputs each.
+  int64_t tree_sum(std::vector<int64_t> parts, const Shape& shape, const std::string& where) {
+    const auto fan_in = static_cast<size_t>(options_.fan_in);
+    for (int level = 1; parts.size() > 1; ++level) {
+      std::vector<int64_t> next;
+      for (size_t i = 0; i < parts.size(); i += fan_in) {
+        const size_t end = std::min(parts.size(), i + fan_in);
+        if (end - i == 1) {
+          next.push_back(parts[i]);  // a lone leftover joins the next level
+          continue;
+        }
+        std::vector<int64_t> group(parts.begin() + static_cast<std::ptrdiff_t>(i),
+                                   parts.begin() + static_cast<std::ptrdiff_t>(end));
+        next.push_back(
+            add_simple(StepKind::AddN, shape, std::move(group), where + "/" + std::to_string(level)));
+      }
+      parts = std::move(next);
+    }
+    return parts[0];
+  }
+
+  int64_t divide(int64_t id, double count, const std::string& where) {
+    OperandStep step;
+    step.kind = StepKind::ScalarDiv;
+    step.shape = graph_.operands[static_cast<size_t>(id)].shape;
+    step.scalar = count;
+    return add_operand(std::move(step), {id}, "mean" + where);
+  }
+
+  Tiled tile_node(const TensorNode& node) {
+    switch (node.op) {
+      case TensorOp::Rand:
+        return tile_rand(node);
+      case TensorOp::Binary:
+      case TensorOp::Scalar:
+      case TensorOp::Transpose:
+        return tile_chunkwise(node);
+      case TensorOp::Sum:
+      case TensorOp::Mean:
+        return node.axis == kAllAxes ? tile_reduce_all(node) : tile_reduce_axis(node);
+      case TensorOp::MatMul:
+        return tile_matmul(node);
+    }
+    return {};
+  }
+
+  const Tiled& input(const TensorNode& node, size_t index) const {
+    return tiled_[static_cast<size_t>(node.inputs[index])];
+  }
+  const TensorNode& input_node(const TensorNode& node, size_t index) const {
+    return tensors_.nodes[static_cast<size_t>(node.inputs[index])];
+  }
+
+  Tiled tile_rand(const TensorNode& node) {
+    Tiled out{grid_of(node), {}};
+    for (int64_t i = 0; i < element_count(out.grid); ++i) {
+      const Shape position = unflatten_index(out.grid, i);
+      OperandStep step;
+      step.kind = StepKind::Rand;
+      step.shape = chunk_shape(node, position);
+      step.seed = node.seed;
+      step.tensor_shape = node.shape;
+      step.offset = chunk_offset(node, position);
+      out.ids.push_back(add_operand(std::move(step), {}, "rand" + position_text(position)));
+    }
+    return out;
+  }
+
+  // Elementwise, scalar and transpose nodes: output chunk q from input chunk(s) at q
+  // (transpose: at q reversed).
+  Tiled tile_chunkwise(const TensorNode& node) {
+    Tiled out{grid_of(node), {}};
+    const Tiled& x = input(node, 0);
+    for (int64_t i = 0; i < element_count(out.grid); ++i) {
+      const Shape position = unflatten_index(out.grid, i);
+      const std::string where = position_text(position);
+      OperandStep step;
+      step.kind = node.step;
+      step.shape = chunk_shape(node, position);
+      step.scalar = node.scalar;
+      int64_t source = i;
+      if (node.op == TensorOp::Transpose)
+        source = flat_index(x.grid, Shape(position.rbegin(), position.rend()));
+      std::vector<int64_t> inputs{x.ids[static_cast<size_t>(source)]};
+      if (node.op == TensorOp::Binary) inputs.push_back(input(node, 1).ids[static_cast<size_t>(i)]);
+      out.ids.push_back(
+          add_operand(std::move(step), std::move(inputs), std::string(step_kind_name(node.step)) + where));
+    }
+    return out;
+  }
+
+  Tiled tile_reduce_all(const TensorNode& node) {
+    const Tiled& x = input(node, 0);
+    std::vector<int64_t> parts;
+    for (size_t i = 0; i < x.ids.size(); ++i) {
+      OperandStep step;
+      step.kind = StepKind::Sum;
+      step.axis = kAllAxes;
+      parts.push_back(add_operand(std::move(step), {x.ids[i]},
+                                  "sum" + position_text(unflatten_index(x.grid, static_cast<int64_t>(i)))));
+    }
+    int64_t root = tree_sum(std::move(parts), {}, "[]");
+    if (node.op == TensorOp::Mean) {
+      root = divide(root, static_cast<double>(element_count(input_node(node, 0).shape)), "[]");
+    }
+    return Tiled{{}, {root}};
+  }
+
+  Tiled tile_reduce_axis(const TensorNode& node) {
+    const Tiled& x = input(node, 0);
+    const TensorNode& source = input_node(node, 0);
+    const auto axis = static_cast<size_t>(node.axis);
+    Tiled out{grid_of(node), {}};
+    for (int64_t i = 0; i < element_count(out.grid); ++i) {
+      const Shape position = unflatten_index(out.grid, i);
+      const std::string where = position_text(position);
+      std::vector<int64_t> parts;
+      for (int64_t k = 0; k < x.grid[axis]; ++k) {
+        Shape at = position;
+        at.insert(at.begin() + static_cast<std::ptrdiff_t>(axis), k);
+        OperandStep step;
+        step.kind = StepKind::Sum;
+        step.axis = node.axis;
+        step.shape = chunk_shape(node, position);
+        parts.push_back(add_operand(std::move(step), {x.ids[static_cast<size_t>(flat_index(x.grid, at))]},
+                                    "sum" + position_text(at)));
+      }
+      int64_t root = tree_sum(std::move(parts), chunk_shape(node, position), where);
+      if (node.op == TensorOp::Mean) root = divide(root, static_cast<double>(source.shape[axis]), where);
+      out.ids.push_back(root);
+    }
+    return out;
+  }
+
+  Tiled tile_matmul(const TensorNode& node) {
+    const Tiled& a = input(node, 0);
+    const Tiled& b = input(node, 1);
+    Tiled out{grid_of(node), {}};
+    const int64_t inner = a.grid[1];
+    for (int64_t i = 0; i < out.grid[0]; ++i) {
+      for (int64_t j = 0; j < out.grid[1]; ++j) {
+        const Shape shape = chunk_shape(node, {i, j});
+        const std::string where = position_text({i, j});
+        std::vector<int64_t> products;
+        for (int64_t k = 0; k < inner; ++k) {
+          products.push_back(add_simple(
+              StepKind::MatMul, shape,
+              {a.ids[static_cast<size_t>(i * inner + k)], b.ids[static_cast<size_t>(k * out.grid[1] + j)]},
+              position_text({i, k, j})));
+        }
+        out.ids.push_back(tree_sum(std::move(products), shape, where));
+      }
+    }
+    return out;
+  }
+
+  const TensorGraph& tensors_;
+  TileOptions options_;
+  std::vector<Tiled> tiled_;
+  ChunkGraph graph_;
+};
+
+}  // namespace
+
+Result<ChunkGraph> tile(const TensorGraph& tensors, const TileOptions& options) {
+  return Tiler(tensors, options).run();
+}
+
+}  // namespace tharsis::operand
