@@ -2,8 +2,10 @@
 // results store, one directory per workunit, with a MANIFEST (one line per file: name,
 // size, md5) — or, for a workunit that ended in error, an ERROR file with its error mask.
 //
-// Exactly-once: every write is temp file + fsync + rename, and re-running the handler for
-// the same workunit rewrites the same content, so a kill between the handler and the
+// Outputs are hard-linked from upload/ (the file_deleter later removes only the upload/
+// name), copied through temp file + fsync + rename when upload/ is on another file
+// system. Exactly-once: re-running the handler for the same workunit rewrites the same
+// content, so a kill between the handler and the
 // assimilator's DONE commit repeats nothing visible. The manifest is written last, so its
 // presence means the copy is complete.
 #pragma once
@@ -25,7 +27,7 @@ struct StoredOutput {
 // <store_dir>/<wu_name>/ for the workunit.
 std::string workunit_store_dir(const std::string& store_dir, const std::string& wu_name);
 
-// Copies each of `output_paths` into the workunit's store directory and writes MANIFEST.
+// Links (or copies) each of `output_paths` into the workunit's store directory and writes MANIFEST.
 // Fails (leaving no MANIFEST) when an output is missing or unreadable, naming it.
 Result<std::vector<StoredOutput>> store_canonical_outputs(const std::string& store_dir,
                                                         const std::string& wu_name,
