@@ -21,7 +21,7 @@ namespace tharsis::operand {
 // One elementary chunk computation. The numbers are stable: they may be stored.
 enum class StepKind : int {
   Rand = 1,         // no input: uniform [0,1) values keyed by (seed, global element index)
-  Add = 2,          // x + y (same shapes)
+  Add = 2,          // x + y (same shapes, or one of them 0-d and broadcast)
   Sub = 3,          // x - y
   Mul = 4,          // x * y
   Div = 5,          // x / y

@@ -67,9 +67,15 @@ double apply(StepKind kind, double x, double y) {
   }
 }
 
+// A 0-d input is broadcast over the other one (a tensor op a computed scalar, a - a.mean()).
 NdArray elementwise(StepKind kind, const NdArray& x, const NdArray& y) {
-  NdArray out{x.shape, std::vector<double>(x.data.size())};
-  for (size_t i = 0; i < x.data.size(); ++i) out.data[i] = apply(kind, x.data[i], y.data[i]);
+  const bool x_scalar = x.shape.empty();
+  const bool y_scalar = y.shape.empty();
+  const NdArray& shaped = x_scalar ? y : x;
+  NdArray out{shaped.shape, std::vector<double>(shaped.data.size())};
+  for (size_t i = 0; i < out.data.size(); ++i) {
+    out.data[i] = apply(kind, x.data[x_scalar ? 0 : i], y.data[y_scalar ? 0 : i]);
+  }
   return out;
 }
 
@@ -184,7 +190,9 @@ Result<NdArray> run_step(const OperandStep& step, const std::vector<const NdArra
     return make_error(step_where(step) + ": expected " + (arity < 0 ? "at least 1" : std::to_string(arity)) +
                       " inputs, found " + std::to_string(inputs.size()));
   }
-  if (step.kind != StepKind::MatMul) {
+  const bool broadcast =
+      step_input_count(step.kind) == 2 && (inputs[0]->shape.empty() || inputs[1]->shape.empty());
+  if (step.kind != StepKind::MatMul && !broadcast) {
     if (Status ok = check_same_shapes(step, inputs); !ok) return Error{ok.error()};
   }
   auto out = compute(step, inputs);

@@ -77,6 +77,12 @@ Result<int> TensorGraphBuilder::binary(StepKind op, int x, int y) {
   if (step_input_count(op) != 2 || op == StepKind::MatMul) return make_error(name + " is not elementwise");
   const TensorNode& a = node(x);
   const TensorNode& b = node(y);
+  // A 0-d operand (one chunk) is broadcast over the other.
+  const TensorNode& shaped = a.shape.empty() ? b : a;
+  if (a.shape.empty() || b.shape.empty()) {
+    TensorNode out{TensorOp::Binary, {x, y}, shaped.shape, shaped.chunking, op, 0, kAllAxes, 0};
+    return add(std::move(out));
+  }
   if (a.shape != b.shape) {
     return make_error(name + ": shapes differ: " + shape_text(a.shape) + " and " + shape_text(b.shape));
   }
@@ -151,8 +157,26 @@ Result<int> TensorGraphBuilder::transpose(int x) {
 }
 
 TensorGraph TensorGraphBuilder::finish(int result) && {
-  graph_.result = result;
-  return std::move(graph_);
+  // Only what the result needs is computed: named tensors it never uses are dropped.
+  std::vector<bool> needed(graph_.nodes.size(), false);
+  if (result >= 0 && static_cast<size_t>(result) < needed.size()) needed[static_cast<size_t>(result)] = true;
+  for (size_t i = needed.size(); i-- > 0;) {
+    if (!needed[i]) continue;
+    for (int input : graph_.nodes[i].inputs) needed[static_cast<size_t>(input)] = true;
+  }
+  TensorGraph kept;
+  std::vector<int> new_index(graph_.nodes.size(), -1);
+  for (size_t i = 0; i < graph_.nodes.size(); ++i) {
+    if (!needed[i]) continue;
+    new_index[i] = static_cast<int>(kept.nodes.size());
+    TensorNode node = std::move(graph_.nodes[i]);
+    for (int& input : node.inputs) input = new_index[static_cast<size_t>(input)];
+    kept.nodes.push_back(std::move(node));
+  }
+  kept.result = result >= 0 && static_cast<size_t>(result) < new_index.size()
+                    ? new_index[static_cast<size_t>(result)]
+                    : -1;
+  return kept;
 }
 
 }  // namespace tharsis::operand

@@ -46,7 +46,8 @@ class TensorGraphBuilder {
   // A tensor of `shape` filled from `seed`, cut into chunks of `chunk` (the last chunk
   // along an axis may be smaller).
   Result<int> rand(uint64_t seed, const Shape& shape, const Shape& chunk);
-  // Elementwise x op y; both need the same shape and chunking.
+  // Elementwise x op y; both need the same shape and chunking, unless one is 0-d (a
+  // reduction's result), which is broadcast over the other.
   Result<int> binary(StepKind op, int x, int y);
   // x op s for a Scalar* step kind.
   Result<int> scalar(StepKind op, int x, double value);
@@ -59,7 +60,7 @@ class TensorGraphBuilder {
   Result<int> transpose(int x);
 
   const TensorNode& node(int index) const { return graph_.nodes.at(static_cast<size_t>(index)); }
-  // Finishes the graph with `result` as its value.
+  // Finishes the graph with `result` as its value, keeping only the nodes it depends on.
   TensorGraph finish(int result) &&;
 
  private:

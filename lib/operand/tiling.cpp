@@ -173,8 +173,12 @@ class Tiler {
       int64_t source = i;
       if (node.op == TensorOp::Transpose)
         source = flat_index(x.grid, Shape(position.rbegin(), position.rend()));
-      std::vector<int64_t> inputs{x.ids[static_cast<size_t>(source)]};
-      if (node.op == TensorOp::Binary) inputs.push_back(input(node, 1).ids[static_cast<size_t>(i)]);
+      // A 0-d input of a binary node has one chunk, broadcast to every position.
+      auto at = [&](const Tiled& t, int64_t index) {
+        return t.ids[t.ids.size() == 1 ? 0 : static_cast<size_t>(index)];
+      };
+      std::vector<int64_t> inputs{at(x, source)};
+      if (node.op == TensorOp::Binary) inputs.push_back(at(input(node, 1), i));
       out.ids.push_back(
           add_operand(std::move(step), std::move(inputs), std::string(step_kind_name(node.step)) + where));
     }

@@ -1,0 +1,133 @@
+// The submission forms (issue 6): the expression language and its JSON form build the
+// same graphs, and bad submissions get messages that say where and what.
+#include <gtest/gtest.h>
+
+#include "lib/json_reader.h"
+#include "lib/operand/direct_evaluator.h"
+#include "lib/operand/graph_compiler.h"
+#include "lib/operand/local_executor.h"
+
+namespace tharsis::operand {
+namespace {
+
+const char* kSeedExample =
+    "a = rand(seed=1, shape=(400,400), chunk=(100,100)); b = rand(seed=2, shape=(400,400), chunk=(100,100)); "
+    "result = (a + b).sum()";
+
+double chunked_vs_direct(const std::string& text) {
+  auto compiled = compile_graph(text);
+  EXPECT_TRUE(compiled.ok()) << compiled.error();
+  if (!compiled.ok()) return 1;
+  auto chunked = run_locally(compiled->chunks, id_order(compiled->chunks));
+  EXPECT_TRUE(chunked.ok()) << chunked.error();
+  auto direct = evaluate_directly(compiled->tensors);
+  EXPECT_TRUE(direct.ok()) << direct.error();
+  auto diff = max_relative_difference(chunked->result, *direct);
+  EXPECT_TRUE(diff.ok()) << diff.error();
+  return diff.ok() ? *diff : 1;
+}
+
+std::string error_of(const std::string& text) {
+  auto compiled = compile_graph(text);
+  EXPECT_FALSE(compiled.ok()) << text;
+  return compiled.ok() ? "" : compiled.error();
+}
+
+TEST(OperandParser, SeedExampleCompilesToTheFusedGraph) {
+  auto compiled = compile_graph(kSeedExample);
+  ASSERT_TRUE(compiled.ok()) << compiled.error();
+  EXPECT_EQ(compiled->chunks.operands.size(), 16u * 3 + 5);
+  EXPECT_TRUE(compiled->chunks.result_shape.empty());
+  EXPECT_LE(chunked_vs_direct(kSeedExample), 1e-9);
+}
+
+TEST(OperandParser, JsonFormBuildsTheSameGraph) {
+  const std::string json = R"({
+    "tensors": {"a": {"op": "rand", "seed": 1, "shape": [400, 400], "chunk": [100, 100]},
+                "b": {"op": "rand", "seed": 2, "shape": [400, 400], "chunk": [100, 100]}},
+    "result": {"op": "sum", "args": [{"op": "add", "args": ["a", "b"]}]}})";
+  auto from_json = compile_graph(json);
+  ASSERT_TRUE(from_json.ok()) << from_json.error();
+  auto from_text = compile_graph(kSeedExample);
+  ASSERT_TRUE(from_text.ok());
+  EXPECT_EQ(from_json->chunks, from_text->chunks);
+}
+
+TEST(OperandParser, EveryOperationMatchesTheDirectComputation) {
+  const std::string text = R"(
+    # comments and newlines separate statements; newlines inside parentheses do not
+    x = rand(seed=5, shape=(60, 40), chunk=(25, 15))
+    y = rand(seed=6, shape=(40, 60),
+             chunk=(15, 25))
+    z = (2 * x - 1) / (y.T + 0.5) * 3 - x / 4
+    w = -(1 - z) + 10 / (x + 1)
+    m = (w @ y).mean(axis=0) + sum(x.dot(y), 0) - matmul(x, y).sum(axis=-2) * 0.5
+    result = m / mean(w) + transpose(w).mean(1).sum() * (2 + 3)
+  )";
+  EXPECT_LE(chunked_vs_direct(text), 1e-9);
+}
+
+TEST(OperandParser, LastBareExpressionIsTheResultAndUnusedNamesAreDropped) {
+  auto compiled = compile_graph(
+      "unused = rand(seed=9, shape=(1000,), chunk=(10,))\n"
+      "a = rand(seed=3, shape=(8,), chunk=(4,))\na * a");
+  ASSERT_TRUE(compiled.ok()) << compiled.error();
+  EXPECT_EQ(compiled->tensors.nodes.size(), 2u);  // rand a and the product
+  EXPECT_EQ(compiled->chunks.result_shape, (Shape{8}));
+}
+
+TEST(OperandParser, ErrorsSayWhereAndWhat) {
+  struct Case {
+    std::string text;
+    std::string message;
+  };
+  const std::string a = "a = rand(seed=1, shape=(4,4), chunk=(2,2))\n";
+  for (const Case& c : {
+           Case{a + "result = a + b", "line 2, column 14: unknown name 'b' (defined: a)"},
+           Case{a + "result = (a + 1", "line 2, column 16: expected ')', found the end"},
+           Case{a + "c = rand(seed=2, shape=(4,5), chunk=(2,2))\nresult = a + c",
+                "line 3, column 12: add: shapes differ: (4,4) and (4,5)"},
+           Case{a + "c = rand(seed=2, shape=(4,4), chunk=(4,4))\nresult = a * c", "chunkings differ"},
+           Case{a + "result = a @ rand(seed=2, shape=(3,4), chunk=(3,4))", "matmul: needs (m,k) @ (k,n)"},
+           Case{a + "b = a + 1", "no result"},
+           Case{"result = 1 + 2", "the result is a number"},
+           Case{a + "result = frob(a)", "unknown function 'frob'"},
+           Case{a + "result = a $ 2", "line 2, column 12: unexpected character '$'"},
+           Case{"result = rand(shape=(4,))", "rand: needs seed="},
+           Case{"result = rand(seed=1.5, shape=(4,))", "seed must be a whole number"},
+           Case{"result = rand(seed=1, shape=(4,0))", "shape extent must be a whole number"},
+           Case{"result = rand(seed=1, shape=(100000,100000))", "elements"},
+           Case{"result = rand(seed=1, shape=(1000000,), chunk=(1,))", "chunks, more than"},
+           Case{a + "result = a.sum(axis=2)", "axis 2 is out of range for shape (4,4)"},
+           Case{a + "result = a.sum(colour=2)", "unknown argument 'colour'"},
+           Case{a + "result = a b", "line 2, column 12: expected ';' or a new line, found 'b'"},
+           Case{"result = " + std::string(5000, '(') + "1" + std::string(5000, ')'), "nested too deeply"},
+           Case{R"({"result": {"op": "sum", "args": ["nope"]}})", "result.args[0]: unknown tensor \"nope\""},
+           Case{R"({"result": {"op": "rand", "seed": 1, "shape": [4, "x"]}})",
+                "result.shape[1]: expected a number"},
+           Case{R"({"result": {"args": []}})", "result: needs \"op\""},
+           Case{"{\"result\": \n {\"op\": }", "JSON line 2, column 9: expected a value"},
+           Case{R"({"result": 1, "result": 2})", "duplicate member"},
+       }) {
+    EXPECT_NE(error_of(c.text).find(c.message), std::string::npos) << "got: " << error_of(c.text);
+  }
+}
+
+TEST(JsonReader, ReadsNestedDocumentsInOrderAndRejectsTrailingData) {
+  auto doc = parse_json(R"( {"b": [1, -2.5e3, true, false, null], "a": {"s": "x\"\u00e9\n"}} )");
+  ASSERT_TRUE(doc.ok()) << doc.error();
+  ASSERT_EQ(doc->members.size(), 2u);
+  EXPECT_EQ(doc->members[0].first, "b");
+  EXPECT_EQ(doc->find("b")->items[1].number, -2500);
+  EXPECT_TRUE(doc->find("b")->items[2].boolean);
+  EXPECT_FALSE(doc->find("b")->items[3].boolean);
+  EXPECT_EQ(doc->find("b")->items[4].kind, JsonValue::Kind::Null);
+  EXPECT_EQ(doc->find("a")->find("s")->text, "x\"\xc3\xa9\n");
+  for (const char* bad : {"{} x", "[1,]", "01", "\"a", "{\"a\" 1}", "[", "tru"}) {
+    EXPECT_FALSE(parse_json(bad).ok()) << bad;
+  }
+  EXPECT_FALSE(parse_json(std::string(100, '[') + std::string(100, ']')).ok());
+}
+
+}  // namespace
+}  // namespace tharsis::operand
