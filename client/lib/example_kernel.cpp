@@ -4,6 +4,7 @@
 #include <openssl/evp.h>
 
 #include <cstdio>
+#include <fstream>
 #include <sstream>
 
 namespace tharsis {
@@ -85,6 +86,21 @@ std::string run_example_job(const ExampleJob& job) {
   char number[64];
   std::snprintf(number, sizeof number, "%.17g", pi);
   return "sha256 " + to_hex(digest) + "\npi " + number + "\n";
+}
+
+Status run_example_files(const std::string& input_path, const std::string& output_path) {
+  std::ifstream in(input_path);
+  if (!in) return make_error("cannot open input " + input_path);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto job = parse_example_input(text.str());
+  if (!job.ok()) return make_error(job.error());
+  std::string output = run_example_job(*job);
+  std::ofstream out(output_path, std::ios::binary | std::ios::trunc);
+  out << output;
+  out.close();
+  if (!out) return make_error("cannot write output " + output_path);
+  return Status::success();
 }
 
 }  // namespace tharsis

@@ -25,4 +25,8 @@ Result<ExampleJob> parse_example_input(const std::string& text);
 // Output file: "sha256 <hex>\npi <value with 17 significant digits>\n".
 std::string run_example_job(const ExampleJob& job);
 
+// The whole app: reads the input file, runs the job, writes the output file. Errors name
+// the file or the bad input line (the apps print them on stderr and exit 1).
+Status run_example_files(const std::string& input_path, const std::string& output_path);
+
 }  // namespace tharsis

@@ -11,6 +11,7 @@
 #include "db/send_store.h"
 #include "db/user_store.h"
 #include "db/workunit_store.h"
+#include "lib/crypto/boinc_key.h"
 #include "lib/crypto/boinc_signature.h"
 #include "lib/log.h"
 #include "lib/protocol/scheduler_request.h"
@@ -23,6 +24,15 @@ namespace {
 
 constexpr int kClientStateUploaded = 5;  // BOINC's RESULT_FILES_UPLOADED
 constexpr int kCandidatesPerRequest = 200;
+
+// BOINC key texts compared as the keys they stand for (the client strips and re-wraps
+// the text it stores). An empty request key never matches: the client has none yet.
+bool same_key_text(const std::string& from_client, const std::string& ours) {
+  if (from_client.empty()) return false;
+  auto theirs = parse_boinc_public_key(from_client, "client's code_sign_key");
+  auto mine = parse_boinc_public_key(ours, "code_sign_public");
+  return theirs.ok() && mine.ok() && same_public_key(*theirs, *mine);
+}
 
 SchedulerReply base_reply(const SchedulerContext& ctx) {
   SchedulerReply reply;
@@ -350,14 +360,18 @@ SchedulerReply handle_scheduler_request(const std::string& body, Database& db, c
   }
   SchedulerReply reply = base_reply(ctx);
   HostRow host = db.transaction([&](Database& d) { return find_or_create_host(d, req, *user, now); });
-  reply.hostid = host.id;
+  // Only a newly created host record is announced: a client that already has a hostid and
+  // gets one back takes its state file for a copy and makes itself a new host CPID.
+  if (host.id != req.hostid) reply.hostid = host.id;
   reply.include_host_fields = true;
   reply.host_total_credit = host.total_credit;
   reply.host_expavg_credit = host.expavg_credit;
   reply.host_create_time = host.create_time;
   reply.user = ReplyUser{user->id, user->name, user->total_credit, user->expavg_credit, user->create_time,
                          user->cross_project_id, "", "", 0, ""};
-  if (req.code_sign_key.empty() || req.code_sign_key != ctx.code_sign_public) reply.code_sign_key = ctx.code_sign_public;
+  // The client keeps the first key it gets; sending it again (even the same key, in other
+  // whitespace) makes the 7.20 client log "Missing code sign key signature".
+  if (!same_key_text(req.code_sign_key, ctx.code_sign_public)) reply.code_sign_key = ctx.code_sign_public;
 
   int errors = 0, successes = 0;
   for (const auto& reported : req.results) {

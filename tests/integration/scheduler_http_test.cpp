@@ -143,12 +143,27 @@ TEST_F(SchedulerHttp, VolunteerGetsWorkUploadsAndReports) {
                        "</md5_cksum>\n</file_info>\n</result>\n";
   auto reported = rpc(request("good_key_0123456789", hostid, report, 0));
   EXPECT_STREQ(reported.child("scheduler_reply").child("result_ack").child_value("name"), result_name.c_str());
+  // A known host gets no <hostid> (the 7.20 client would take its state for a copy and
+  // make a new host CPID); the first reply gave the code-signing key.
+  EXPECT_FALSE(reported.child("scheduler_reply").child("hostid"));
+  EXPECT_TRUE(root.child("code_sign_key"));
   auto over = fetch_result_by_name(*db_, result_name);
   EXPECT_EQ(over->server_state, ServerState::Over);
   EXPECT_EQ(over->outcome, Outcome::Success);
   auto again = rpc(request("good_key_0123456789", hostid, report, 0));
   EXPECT_TRUE(again.child("scheduler_reply").child("result_ack"));
   EXPECT_EQ(fetch_result_by_name(*db_, result_name)->received_time, over->received_time);
+}
+
+TEST_F(SchedulerHttp, CodeSignKeyIsSentOnlyToAClientWithoutIt) {
+  auto key = read_text_file(project_.config().key_dir + "/code_sign_public");
+  ASSERT_TRUE(key.ok());
+  std::string rewrapped;  // the client stores the key stripped; whitespace may differ
+  for (char c : *key) rewrapped += c == '\n' ? std::string(" \n") : std::string(1, c);
+  auto holding = rpc(request("good_key_0123456789", 0, "<code_sign_key>\n" + rewrapped + "\n</code_sign_key>\n", 0));
+  EXPECT_FALSE(holding.child("scheduler_reply").child("code_sign_key"));
+  auto fresh = rpc(request("good_key_0123456789", 0, "", 0));
+  EXPECT_TRUE(fresh.child("scheduler_reply").child("code_sign_key"));
 }
 
 TEST_F(SchedulerHttp, HostileRequestsGetClearErrorsAndChangeNothing) {

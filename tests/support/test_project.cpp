@@ -10,11 +10,11 @@
 
 namespace tharsis::testing {
 
-TestProject::TestProject() : dir_("tharsis-project") {
+TestProject::TestProject(const std::string& url_base) : dir_("tharsis-project") {
   MakeProjectOptions options;
   options.project_dir = dir_.path() + "/project";
   options.name = "test";
-  options.url_base = "http://127.0.0.1:8080/";
+  options.url_base = url_base;
   options.db = database_.config();
   options.key_bits = 512;
   options.uldl_dir_fanout = 16;

@@ -13,7 +13,9 @@ namespace tharsis::testing {
 
 class TestProject {
  public:
-  TestProject();
+  // url_base: where the project will be served (the master, download and upload URLs the
+  // stock BOINC client follows are built from it).
+  explicit TestProject(const std::string& url_base = "http://127.0.0.1:8080/");
   const ProjectConfig& config() const { return config_; }
   const std::string& dir() const { return dir_.path(); }
   std::unique_ptr<Database> open() const { return Database::open(config_.db); }

@@ -1,7 +1,10 @@
 // Implementation of tests/support/test_web_server.h.
 #include "tests/support/test_web_server.h"
 
+#include <arpa/inet.h>
 #include <curl/curl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -43,7 +46,7 @@ HttpResult perform(const std::string& url, const std::string* body) {
 
 }  // namespace
 
-TestWebServer::TestWebServer(const TestProject& project) {
+TestWebServer::TestWebServer(const TestProject& project, int fixed_port) {
   const ProjectConfig& c = project.config();
   std::string bin = built_programs_dir();
   fs::copy_file(bin + "/scheduler", c.project_dir + "/cgi-bin/cgi", fs::copy_options::overwrite_existing);
@@ -58,9 +61,9 @@ TestWebServer::TestWebServer(const TestProject& project) {
   dir_ = project.dir() + "/apache";
   std::random_device random;
   for (int attempt = 0; attempt < 5 && port_ == 0; ++attempt) {
-    int port = 20000 + static_cast<int>(random() % 20000);
-    std::string command = apache_script() + " start " + dir_ + " " + std::to_string(port) + " " + c.project_dir +
-                          "/" + c.name + ".httpd.conf >/dev/null 2>&1";
+    int port = fixed_port != 0 ? fixed_port : 20000 + static_cast<int>(random() % 20000);
+    std::string command = apache_script() + " start " + dir_ + " " + std::to_string(port) + " " +
+                          c.project_dir + "/" + c.name + ".httpd.conf >/dev/null 2>&1";
     if (std::system(command.c_str()) == 0) port_ = port;
   }
   if (port_ == 0) throw std::runtime_error("cannot start Apache; see " + dir_ + "/error.log");
@@ -75,6 +78,20 @@ TestWebServer::~TestWebServer() {
 
 std::string TestWebServer::url(const std::string& path) const {
   return "http://127.0.0.1:" + std::to_string(port_) + "/" + path;
+}
+
+int free_local_port() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) throw std::runtime_error("free_local_port: no socket");
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  bool ok = bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+            getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
+  close(fd);
+  if (!ok) throw std::runtime_error("free_local_port: cannot bind 127.0.0.1:0");
+  return ntohs(address.sin_port);
 }
 
 HttpResult http_post(const std::string& url, const std::string& body) { return perform(url, &body); }

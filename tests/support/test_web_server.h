@@ -12,7 +12,8 @@ namespace tharsis::testing {
 
 class TestWebServer {
  public:
-  explicit TestWebServer(const TestProject& project);
+  // port 0: a random free one (retried on collision); otherwise exactly `port`.
+  explicit TestWebServer(const TestProject& project, int port = 0);
   ~TestWebServer();
   int port() const { return port_; }
   std::string url(const std::string& path) const;  // http://127.0.0.1:<port>/<path>
@@ -27,6 +28,9 @@ struct HttpResult {
   std::string body;
   std::string error;  // transport error, empty on success
 };
+
+// A TCP port on 127.0.0.1 that nothing listened on a moment ago (bind to port 0).
+int free_local_port();
 
 HttpResult http_post(const std::string& url, const std::string& body);
 HttpResult http_get(const std::string& url);

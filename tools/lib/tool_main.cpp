@@ -9,8 +9,8 @@ namespace po = boost::program_options;
 
 std::optional<int> parse_tool_options(const std::string& tool, po::options_description& options, int argc,
                                       char** argv, po::variables_map& vm) {
-  options.add_options()("help", "show this help")(
-      "project_dir", po::value<std::string>()->default_value("."), "project directory (holds config.xml)");
+  options.add_options()("help", "show this help")("project_dir", po::value<std::string>()->default_value("."),
+                                                  "project directory (holds config.xml)");
   try {
     po::store(po::parse_command_line(argc, argv, options), vm);
     if (vm.count("help")) {
@@ -32,6 +32,21 @@ std::optional<ProjectConfig> load_tool_config(const std::string& tool, const po:
     return std::nullopt;
   }
   return *config;
+}
+
+int run_db_tool(const std::string& tool, po::options_description& options, int argc, char** argv,
+                const ToolBody& body) {
+  po::variables_map vm;
+  if (auto exit_code = parse_tool_options(tool, options, argc, argv, vm)) return *exit_code;
+  auto config = load_tool_config(tool, vm);
+  if (!config) return 2;
+  try {
+    auto db = Database::open(config->db);
+    return body(*config, *db, vm);
+  } catch (const std::exception& e) {
+    std::cerr << tool << ": " << e.what() << "\n";
+    return 1;
+  }
 }
 
 }  // namespace tharsis
