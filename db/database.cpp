@@ -29,8 +29,7 @@ void sleep_jittered(int attempt) {
 }
 
 std::string describe(const DbConfig& c) {
-  return c.socket.empty() ? c.host + ":" + std::to_string(c.port) + "/" + c.name
-                          : c.socket + "/" + c.name;
+  return c.socket.empty() ? c.host + ":" + std::to_string(c.port) + "/" + c.name : c.socket + "/" + c.name;
 }
 
 }  // namespace
@@ -52,9 +51,7 @@ bool is_connection_error(int code) {
 }
 
 bool DbError::connection_lost() const { return is_connection_error(code_); }
-bool DbError::retryable_conflict() const {
-  return code_ == kErLockDeadlock || code_ == kErLockWaitTimeout;
-}
+bool DbError::retryable_conflict() const { return code_ == kErLockDeadlock || code_ == kErLockWaitTimeout; }
 
 Database::Database(const DbConfig& config) : config_(config) {}
 Database::~Database() = default;
@@ -67,6 +64,7 @@ std::unique_ptr<Database> Database::open(const DbConfig& config) {
 
 void Database::connect() {
   statements_.clear();
+  plain_statement_.reset();
   connection_.reset();
   in_transaction_ = false;
   sql::ConnectOptionsMap options;
@@ -96,9 +94,9 @@ void Database::connect() {
     st->execute("SET SESSION innodb_lock_wait_timeout = 10");
   } catch (const sql::SQLException& e) {
     connection_.reset();
-    throw DbError("cannot connect to MariaDB at " + describe(config_) + " as '" + config_.user +
-                      "': " + e.what(),
-                  e.getErrorCode(), "connect");
+    throw DbError(
+        "cannot connect to MariaDB at " + describe(config_) + " as '" + config_.user + "': " + e.what(),
+        e.getErrorCode(), "connect");
   }
 }
 
@@ -126,8 +124,10 @@ void Database::reconnect() {
 sql::PreparedStatement& Database::prepare(const std::string& sql_text) {
   auto it = statements_.find(sql_text);
   if (it == statements_.end()) {
-    it = statements_.emplace(sql_text, std::unique_ptr<sql::PreparedStatement>(
-                                           connection_->prepareStatement(sql_text))).first;
+    it = statements_
+             .emplace(sql_text,
+                      std::unique_ptr<sql::PreparedStatement>(connection_->prepareStatement(sql_text)))
+             .first;
   }
   it->second->clearParameters();
   return *it->second;
@@ -139,17 +139,25 @@ DbError Database::translate(const sql::SQLException& e, const std::string& sql_t
   std::string name = sql_text.substr(0, 60);
   if (is_connection_error(code)) {
     statements_.clear();
+    plain_statement_.reset();
     connection_.reset();
   }
-  return DbError("MariaDB error " + std::to_string(code) + " (" + e.getSQLState() + ") in '" + name +
-                     "': " + e.what(),
-                 code, name);
+  return DbError(
+      "MariaDB error " + std::to_string(code) + " (" + e.getSQLState() + ") in '" + name + "': " + e.what(),
+      code, name);
+}
+
+sql::Statement& Database::plain_statement() {
+  if (!plain_statement_) plain_statement_.reset(connection_->createStatement());
+  return *plain_statement_;
 }
 
 void Database::begin() {
   ensure_connected();
+  // Plain statements instead of setAutoCommit(false)/commit()/setAutoCommit(true): one
+  // round trip each way instead of three per transaction; autocommit stays on outside.
   try {
-    connection_->setAutoCommit(false);
+    plain_statement().execute("START TRANSACTION");
   } catch (const sql::SQLException& e) {
     throw translate(e, "START TRANSACTION");
   }
@@ -158,8 +166,7 @@ void Database::begin() {
 
 void Database::commit() {
   try {
-    connection_->commit();
-    connection_->setAutoCommit(true);
+    plain_statement().execute("COMMIT");
   } catch (const sql::SQLException& e) {
     in_transaction_ = false;
     throw translate(e, "COMMIT");
@@ -171,11 +178,11 @@ void Database::rollback_quietly() {
   in_transaction_ = false;
   if (!connection_) return;
   try {
-    connection_->rollback();
-    connection_->setAutoCommit(true);
+    plain_statement().execute("ROLLBACK");
   } catch (const sql::SQLException& e) {
     // The connection is unusable; the next call reconnects.
     statements_.clear();
+    plain_statement_.reset();
     connection_.reset();
   }
 }
@@ -192,6 +199,7 @@ bool Database::should_retry(const DbError& error, int attempt) {
     log_warning("database connection lost (", error.what(), "); reconnecting");
     connection_.reset();
     statements_.clear();
+    plain_statement_.reset();
     sleep_jittered(attempt + 3);
     return true;
   }

@@ -15,6 +15,7 @@
 #include <cppconn/exception.h>
 #include <cppconn/prepared_statement.h>
 #include <cppconn/resultset.h>
+#include <cppconn/statement.h>
 
 #include <chrono>
 #include <cstdint>
@@ -62,19 +63,23 @@ class Database {
   // Runs a statement with bound arguments; returns the affected row count.
   template <class... Args>
   int64_t exec(const std::string& sql_text, const Args&... args) {
-    return run([&](sql::PreparedStatement& st) {
-      bind_all(st, 1, args...);
-      return static_cast<int64_t>(st.executeUpdate());
-    }, sql_text);
+    return run(
+        [&](sql::PreparedStatement& st) {
+          bind_all(st, 1, args...);
+          return static_cast<int64_t>(st.executeUpdate());
+        },
+        sql_text);
   }
 
   // Runs a query with bound arguments; the caller reads the rows.
   template <class... Args>
   std::unique_ptr<sql::ResultSet> query(const std::string& sql_text, const Args&... args) {
-    return run([&](sql::PreparedStatement& st) {
-      bind_all(st, 1, args...);
-      return std::unique_ptr<sql::ResultSet>(st.executeQuery());
-    }, sql_text);
+    return run(
+        [&](sql::PreparedStatement& st) {
+          bind_all(st, 1, args...);
+          return std::unique_ptr<sql::ResultSet>(st.executeQuery());
+        },
+        sql_text);
   }
 
   // A single integer from a one-row query (0 when no row / NULL).
@@ -133,11 +138,13 @@ class Database {
   void rollback_quietly();
   bool should_retry(const DbError& error, int attempt);
   sql::PreparedStatement& prepare(const std::string& sql_text);
+  sql::Statement& plain_statement();  // for START TRANSACTION / COMMIT / ROLLBACK
 
   // Runs `body` on the prepared statement; converts sql::SQLException to DbError and
   // drops the connection on connection errors so the next call reconnects.
   template <class Body>
-  auto run(Body&& body, const std::string& sql_text) -> decltype(body(std::declval<sql::PreparedStatement&>())) {
+  auto run(Body&& body, const std::string& sql_text)
+      -> decltype(body(std::declval<sql::PreparedStatement&>())) {
     ensure_connected();
     try {
       return body(prepare(sql_text));
@@ -158,7 +165,9 @@ class Database {
   static void bind(sql::PreparedStatement& st, int index, int value) { st.setInt(index, value); }
   static void bind(sql::PreparedStatement& st, int index, bool value) { st.setInt(index, value ? 1 : 0); }
   static void bind(sql::PreparedStatement& st, int index, double value) { st.setDouble(index, value); }
-  static void bind(sql::PreparedStatement& st, int index, const std::string& value) { st.setString(index, value); }
+  static void bind(sql::PreparedStatement& st, int index, const std::string& value) {
+    st.setString(index, value);
+  }
   static void bind(sql::PreparedStatement& st, int index, const char* value) { st.setString(index, value); }
   template <class E, std::enable_if_t<std::is_enum_v<E>, int> = 0>
   static void bind(sql::PreparedStatement& st, int index, E value) {
@@ -168,6 +177,7 @@ class Database {
   DbConfig config_;
   std::unique_ptr<sql::Connection> connection_;
   std::map<std::string, std::unique_ptr<sql::PreparedStatement>> statements_;
+  std::unique_ptr<sql::Statement> plain_statement_;  // declared after connection_: freed first
   bool in_transaction_ = false;
   int64_t retries_ = 0;
 };
