@@ -152,7 +152,7 @@ CREATE TABLE IF NOT EXISTS result (
   priority      INT NOT NULL DEFAULT 0,
   UNIQUE KEY res_name (name),
   KEY res_wuid (workunitid),
-  KEY res_send (server_state, priority, id),
+  KEY res_send (server_state, priority DESC, id),  -- the send order itself: no filesort
   KEY res_host (hostid, server_state),
   KEY res_file_delete (file_delete_state),
   KEY res_user (userid)

@@ -33,7 +33,8 @@ Result<std::string> boinc_private_key_text(const RsaKey& key);
 
 // Parse BOINC key text. Whitespace between hex digits is ignored, the '.' terminator is
 // optional; the byte count must be exact, the bit count must match the modulus, and a
-// private key must pass OpenSSL's consistency check. Messages start with `source`.
+// private key's numbers must agree (n = pq, d and the CRT values match e, p and q;
+// p and q are not tested for primality). Messages start with `source`.
 Result<RsaKey> parse_boinc_public_key(std::string_view text, std::string_view source = "public key");
 Result<RsaKey> parse_boinc_private_key(std::string_view text,
                                        std::string_view source = "private key");

@@ -23,7 +23,9 @@ namespace tharsis {
 namespace {
 
 constexpr int kClientStateUploaded = 5;  // BOINC's RESULT_FILES_UPLOADED
+constexpr int kFirstCandidates = 16;
 constexpr int kCandidatesPerRequest = 200;
+constexpr int kClaimRounds = 16;  // each round drops the results lost to a concurrent request
 
 // BOINC key texts compared as the keys they stand for (the client strips and re-wraps
 // the text it stores). An empty request key never matches: the client has none yet.
@@ -296,43 +298,81 @@ void send_work(Database& db, const SchedulerRequest& req, HostRow& host, const s
   for (const auto& r : fetch_in_progress_results_of_host(db, host.id)) view.workunits_held.insert(r.workunitid);
   for (const auto& f : req.held_files) view.files_held.insert(f.name);
 
-  std::vector<CandidateResult> candidates;
-  for (const auto& row : fetch_send_candidates(db, kCandidatesPerRequest)) {
-    const VersionChoice& choice = versions.for_app(row.appid);
-    CandidateResult c;
-    c.result_id = row.result_id;
-    c.workunit_id = row.workunit_id;
-    c.platform = choice.version ? choice.platform : "";
-    c.rsc_memory_bound = row.rsc_memory_bound;
-    c.rsc_disk_bound = row.rsc_disk_bound;
-    c.rsc_fpops_est = row.rsc_fpops_est;
-    c.delay_bound = row.delay_bound;
-    c.priority = row.priority;
-    c.preferred_host = row.preferred_host;
-    c.preferred_until = row.preferred_until;
-    candidates.push_back(c);
-  }
+  auto load_candidates = [&](int limit) {
+    std::vector<CandidateResult> out;
+    for (const auto& row : fetch_send_candidates(db, limit)) {
+      const VersionChoice& choice = versions.for_app(row.appid);
+      CandidateResult c;
+      c.result_id = row.result_id;
+      c.workunit_id = row.workunit_id;
+      c.platform = choice.version ? choice.platform : "";
+      c.rsc_memory_bound = row.rsc_memory_bound;
+      c.rsc_disk_bound = row.rsc_disk_bound;
+      c.rsc_fpops_est = row.rsc_fpops_est;
+      c.delay_bound = row.delay_bound;
+      c.priority = row.priority;
+      c.preferred_host = row.preferred_host;
+      c.preferred_until = row.preferred_until;
+      out.push_back(c);
+    }
+    return out;
+  };
+  // The best few candidates cover most requests; only when they do not is the wide
+  // window read (reading it every time was most of an RPC's database work).
+  int window = kFirstCandidates;
+  std::vector<CandidateResult> candidates = load_candidates(window);
   SelectionLimits limits{ctx.config.max_wus_to_send, ctx.config.daily_result_quota};
-  Selection selection = choose_work(view, candidates, limits, now);
+  Selection selection;
   int sent = 0;
-  for (const auto& chosen : selection.chosen) {
-    std::optional<ResultRow> result;
-    db.transaction([&](Database& d) {
-      result.reset();
-      auto wu = fetch_workunit(d, chosen.workunit_id);
-      if (!wu) return;
-      if (!mark_result_sent(d, chosen.result_id, host.id, host.userid, now, wu->delay_bound,
-                            versions.for_app(wu->appid).version->id)) {
-        return;  // another scheduler process sent it first
+  // Concurrent scheduler processes see the same best candidates; a result another one
+  // claimed first is dropped and the choice made again.
+  std::set<int64_t> gone;
+  for (int round = 0; round < kClaimRounds; ++round) {
+    std::vector<CandidateResult> open;
+    for (const auto& c : candidates) {
+      if (!gone.count(c.result_id)) open.push_back(c);
+    }
+    selection = choose_work(view, open, limits, now);
+    bool lost_any = false;
+    for (const auto& chosen : selection.chosen) {
+      gone.insert(chosen.result_id);
+      std::optional<ResultRow> result;
+      db.transaction([&](Database& d) {
+        result.reset();
+        auto wu = fetch_workunit(d, chosen.workunit_id);
+        if (!wu) return;
+        if (!mark_result_sent(d, chosen.result_id, host.id, host.userid, now, wu->delay_bound,
+                              versions.for_app(wu->appid).version->id)) {
+          return;  // another scheduler process sent it first
+        }
+        result = fetch_result(d, chosen.result_id);
+      });
+      if (!result) {
+        lost_any = true;
+        continue;
       }
-      result = fetch_result(d, chosen.result_id);
-    });
-    if (result && add(*result)) ++sent;
+      // What this send covers no longer needs covering in a later round.
+      view.workunits_held.insert(chosen.workunit_id);
+      view.work_request_seconds -= estimated_runtime(view, chosen) / view.ncpus;
+      view.disk_free_bytes -= chosen.rsc_disk_bound;
+      view.results_sent_today += 1;
+      limits.max_results_per_reply -= 1;
+      if (add(*result)) ++sent;
+    }
+    if (view.work_request_seconds <= 0 || limits.max_results_per_reply <= 0 || selection.quota_reached) break;
+    if (!lost_any) {
+      bool window_full = candidates.size() == static_cast<size_t>(window);
+      if (window == kCandidatesPerRequest || !window_full) break;
+      window = kCandidatesPerRequest;
+    }
+    // A lost claim means the list is stale (others sent from it since it was read, many
+    // times over when this process was not scheduled for a while): read it again.
+    candidates = load_candidates(window);
   }
   if (sent > 0) {
     host.nresults_today = db.transaction([&](Database& d) { return count_results_sent(d, host.id, now, sent); });
   }
-  if (selection.chosen.empty()) {
+  if (sent == 0) {
     if (selection.quota_reached) {
       reply.messages.push_back({MessagePriority::Low, "This computer has reached its daily task limit"});
     } else if (selection.skipped_platform > 0 && candidates.size() == static_cast<size_t>(selection.skipped_platform)) {

@@ -2,10 +2,15 @@
 // spoken to over real HTTP with hand-written protocol documents: a volunteer gets work,
 // uploads its output with the signed certificate, reports it; hostile requests (wrong
 // account key, malformed XML, another host's result, forged certificate, unsafe names,
-// oversized uploads) get clear errors and change nothing.
+// oversized uploads) get clear errors and change nothing. The same binary as FastCGI under
+// mod_fcgid serves a sequence of RPCs, hostile ones included, from one persistent process.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <pugixml.hpp>
+#include <set>
+#include <thread>
 
 #include "daemons/transitioner/lib/transitioner_pass.h"
 #include "db/result_store.h"
@@ -52,7 +57,13 @@ class SchedulerHttp : public ::testing::Test {
     std::string app_file = project_.dir() + "/example_app";
     ASSERT_TRUE(write_text_file(app_file, "#!/bin/sh\n").ok());
     ASSERT_TRUE(publish_app_version(*db_, project_.config(), {"example", kPlatform, 100, {app_file}}).ok());
-    for (int i = 0; i < 3; ++i) {
+    add_jobs(0, 3);
+    server_ = std::make_unique<testing::TestWebServer>(project_);
+  }
+
+  // Jobs job<first>..job<first+count-1> of 1e9 flops each, their results created.
+  void add_jobs(int first, int count) {
+    for (int i = first; i < first + count; ++i) {
       JobSpec job;
       job.name = "job" + std::to_string(i);
       job.appid = project_.appid();
@@ -63,14 +74,14 @@ class SchedulerHttp : public ::testing::Test {
       ASSERT_TRUE(create_workunit(*db_, project_.config(), job, std::time(nullptr)).ok());
     }
     DaemonOptions options;
-    DaemonContext context{project_.config(), options, Shard{}, 100};
+    DaemonContext context{project_.config(), options, Shard{}, 1000};
     TransitionerPass transitioner(project_.config());
     transitioner.do_pass(*db_, context, std::time(nullptr));
-    server_ = std::make_unique<testing::TestWebServer>(project_);
   }
 
-  pugi::xml_document rpc(const std::string& body) {
-    auto reply = http_post(server_->url("test_cgi/cgi"), body);
+  // One RPC to the scheduler as CGI (cgi) or FastCGI (fcgi).
+  pugi::xml_document rpc(const std::string& body, const std::string& program = "cgi") {
+    auto reply = http_post(server_->url("test_cgi/" + program), body);
     EXPECT_TRUE(reply.error.empty()) << reply.error;
     EXPECT_EQ(reply.status, 200) << reply.body;
     pugi::xml_document doc;
@@ -190,6 +201,103 @@ TEST_F(SchedulerHttp, HostileRequestsGetClearErrorsAndChangeNothing) {
   rpc(request("other_key_987654321", b_host,
               "<result><name>" + name + "</name><state>5</state><exit_status>0</exit_status></result>", 0));
   EXPECT_EQ(fetch_result_by_name(*db_, name)->server_state, ServerState::InProgress);
+}
+
+// The processes running <project>/cgi-bin/fcgi (mod_fcgid starts them on demand).
+std::set<pid_t> fastcgi_processes(const std::string& program) {
+  std::set<pid_t> pids;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    auto exe = std::filesystem::read_symlink(entry.path() / "exe", ec);
+    if (!ec && exe == program) pids.insert(static_cast<pid_t>(std::stol(name)));
+  }
+  return pids;
+}
+
+std::string success_report(const std::string& result_name) {
+  return "<result>\n<name>" + result_name +
+         "</name>\n<final_cpu_time>1</final_cpu_time>\n<exit_status>0</exit_status>\n<state>5</state>\n"
+         "<file_info>\n<name>" + result_name + "_0</name>\n<nbytes>3</nbytes>\n<md5_cksum>x</md5_cksum>\n"
+         "</file_info>\n</result>\n";
+}
+
+TEST_F(SchedulerHttp, FastCgiProcessServesManyRpcsAndSurvivesHostileOnes) {
+  const std::string program = project_.config().project_dir + "/cgi-bin/fcgi";
+  // A new host gets one result (work for 1 s at 1 GFLOPS; each job is 1e9 flops).
+  auto first = rpc(request("good_key_0123456789", 0, "", 1), "fcgi").child("scheduler_reply");
+  int64_t hostid = first.child("hostid").text().as_llong();
+  ASSERT_GT(hostid, 0) << "no host created";
+  std::string r1 = first.child("result").child_value("name");
+  ASSERT_FALSE(r1.empty()) << "no work sent to the new host";
+  const std::set<pid_t> serving = fastcgi_processes(program);
+  ASSERT_EQ(serving.size(), 1u) << "expected one FastCGI scheduler process";
+
+  // Report it and get the next one, over the same process.
+  auto second = rpc(request("good_key_0123456789", hostid, success_report(r1), 1), "fcgi").child("scheduler_reply");
+  EXPECT_STREQ(second.child("result_ack").child_value("name"), r1.c_str());
+  std::string r2 = second.child("result").child_value("name");
+  ASSERT_FALSE(r2.empty()) << "no second result";
+  EXPECT_NE(r2, r1);
+  EXPECT_EQ(fetch_result_by_name(*db_, r1)->server_state, ServerState::Over);
+  EXPECT_EQ(fetch_result_by_name(*db_, r2)->hostid, hostid);
+
+  // Hostile requests: each an error reply, nothing changed, the process carries on.
+  for (const std::string& bad : {std::string("<scheduler_request><authenticator>good_key_0123456789</authen"),
+                                 request("not_a_key", hostid, success_report(r2), 1),
+                                 std::string(5 << 20, '<')}) {
+    auto reply = rpc(bad, "fcgi");
+    EXPECT_TRUE(reply.child("scheduler_reply").child("message")) << "no error message for bad input";
+  }
+  EXPECT_EQ(fetch_result_by_name(*db_, r2)->server_state, ServerState::InProgress);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM host"), 1);
+
+  auto third = rpc(request("good_key_0123456789", hostid, success_report(r2), 0), "fcgi").child("scheduler_reply");
+  EXPECT_STREQ(third.child("result_ack").child_value("name"), r2.c_str());
+  EXPECT_EQ(fetch_result_by_name(*db_, r2)->outcome, Outcome::Success);
+  EXPECT_EQ(fastcgi_processes(program), serving) << "the FastCGI process was replaced";
+}
+
+// Two hosts asking at the same moment compete for the same best result; the one that
+// loses the claim must get the next one, not an empty reply, while work remains.
+TEST_F(SchedulerHttp, ConcurrentHostsOverFastCgiEachGetWorkEveryTime) {
+  add_jobs(3, 120);
+  UserRow other;
+  other.authenticator = "other_key_987654321";
+  insert_user(*db_, other);
+  constexpr int kRpcs = 25;  // each asks for 1 s on 2 CPUs: two 1 s results
+  std::vector<std::string> failures(2);
+  std::vector<int> sent(2, 0);
+  std::vector<std::thread> hosts;
+  for (int h = 0; h < 2; ++h) {
+    hosts.emplace_back([&, h] {
+      std::string key = h == 0 ? "good_key_0123456789" : "other_key_987654321";
+      int64_t hostid = 0;
+      std::string reports;
+      for (int i = 0; i < kRpcs && failures[h].empty(); ++i) {
+        auto reply = http_post(server_->url("test_cgi/fcgi"), request(key, hostid, reports, 1));
+        pugi::xml_document doc;
+        doc.load_string(reply.body.c_str());
+        auto root = doc.child("scheduler_reply");
+        if (hostid == 0) hostid = root.child("hostid").text().as_llong();  // sent to new hosts only
+        reports.clear();
+        for (auto result : root.children("result")) {
+          reports += success_report(result.child_value("name"));
+          ++sent[h];
+        }
+        if (reports.empty()) failures[h] = "RPC " + std::to_string(i) + " got no work:\n" + reply.body;
+      }
+    });
+  }
+  for (auto& t : hosts) t.join();
+  EXPECT_EQ(failures[0], "");
+  EXPECT_EQ(failures[1], "");
+  EXPECT_EQ(count("SELECT COUNT(*) FROM result WHERE server_state <> 2"), sent[0] + sent[1]);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM host"), 2);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM (SELECT workunitid FROM result WHERE hostid <> 0 "
+                  "GROUP BY workunitid, hostid HAVING COUNT(*) > 1) twice"),
+            0);
 }
 
 }  // namespace

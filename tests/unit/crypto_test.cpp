@@ -235,6 +235,24 @@ TEST(BoincKey, MalformedKeyTextRejectedWithReason) {
   EXPECT_NE(bad.error().find("inconsistent"), std::string::npos) << bad.error();
 }
 
+// Each private number is checked against the others (n = pq, d, CRT values): one changed
+// digit in any of d, p, q, d mod p-1, d mod q-1 or q^-1 mod p is caught.
+TEST(BoincKey, CorruptDigitInAnyPrivateNumberRejected) {
+  const std::string good = kVectorPrivate;
+  const size_t data_start = good.find('\n') + 1;
+  // Field starts in hex digits: n 0, e 256, d 512, p 768, q 896, dmp1 1024, dmq1 1152, iqmp 1280.
+  for (size_t field : {512, 768, 896, 1024, 1152, 1280}) {
+    size_t digit = field + 37;
+    size_t at = data_start + digit + digit / 64;  // 64 digits per line
+    std::string corrupt = good;
+    corrupt[at] = corrupt[at] == 'f' ? 'e' : 'f';
+    auto bad = parse_boinc_private_key(corrupt);
+    ASSERT_FALSE(bad.ok()) << "corrupt digit at hex offset " << digit << " accepted";
+    EXPECT_NE(bad.error().find("inconsistent"), std::string::npos) << bad.error();
+  }
+  EXPECT_TRUE(parse_boinc_private_key(good).ok());
+}
+
 TEST(BoincKey, KeysLargerThan1024BitsRefusedForBoincFormat) {
   auto big = generate_key_pair(2048);
   ASSERT_TRUE(big.ok());

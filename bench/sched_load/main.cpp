@@ -1,0 +1,234 @@
+// sched_load: load generator for the scheduler RPC (bench/scheduler_rpc.sh drives it).
+// Each loop is a thread with its own account (one authenticator per loop), its own
+// keep-alive HTTP connection and, in report_get mode, its own host: it attaches once,
+// then each RPC reports the result it holds (success, output file listed) and asks for
+// exactly one more. In new_host mode each RPC is a fresh host's first contact (new
+// host_cpid, no work asked). Replies are parsed with the client's protocol code and
+// checked: a missing ack, a missing result or an error message counts as an error.
+// Prints one line: rpcs, seconds, rpc_per_s, p50_ms, p99_ms, max_ms, errors.
+//   sched_load --url URL --mode new_host|report_get --authenticators A[,B...] --seconds S
+#include <curl/curl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "lib/protocol/client_side.h"
+#include "tools/lib/tool_main.h"
+
+namespace po = boost::program_options;
+using namespace tharsis;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Options {
+  std::string url, mode, platform = "x86_64-pc-linux-gnu";
+  std::vector<std::string> authenticators;
+  double seconds = 10;
+};
+
+struct LoopStats {
+  std::vector<double> latencies_ms;
+  int64_t errors = 0;
+  std::string first_error;
+};
+
+size_t collect(char* data, size_t size, size_t n, void* out) {
+  static_cast<std::string*>(out)->append(data, size * n);
+  return size * n;
+}
+
+// One loop's HTTP connection (libcurl keeps it alive between RPCs, as a client would not,
+// so the figures measure the scheduler rather than TCP setup).
+class Connection {
+ public:
+  explicit Connection(const std::string& url) : curl_(curl_easy_init()) {
+    curl_easy_setopt(curl_, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(curl_, CURLOPT_WRITEFUNCTION, collect);
+    curl_easy_setopt(curl_, CURLOPT_TIMEOUT, 30L);
+    headers_ = curl_slist_append(nullptr, "Expect:");  // no 100-continue round trip
+    headers_ = curl_slist_append(headers_, "Content-Type: text/xml");
+    curl_easy_setopt(curl_, CURLOPT_HTTPHEADER, headers_);
+  }
+  ~Connection() {
+    curl_slist_free_all(headers_);
+    curl_easy_cleanup(curl_);
+  }
+  // The reply body, or an error text starting with "HTTP".
+  bool post(const std::string& body, std::string& reply) {
+    reply.clear();
+    curl_easy_setopt(curl_, CURLOPT_WRITEDATA, &reply);
+    curl_easy_setopt(curl_, CURLOPT_POSTFIELDS, body.data());
+    curl_easy_setopt(curl_, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
+    CURLcode code = curl_easy_perform(curl_);
+    long status = 0;
+    curl_easy_getinfo(curl_, CURLINFO_RESPONSE_CODE, &status);
+    if (code != CURLE_OK || status != 200) {
+      reply = "HTTP " + std::to_string(status) + ": " + curl_easy_strerror(code);
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  CURL* curl_;
+  curl_slist* headers_ = nullptr;
+};
+
+SchedulerRequest base_request(const Options& o, const std::string& authenticator, const std::string& cpid) {
+  SchedulerRequest r;
+  r.authenticator = authenticator;
+  r.core_client = ClientVersion{7, 20, 2};
+  r.platform_name = o.platform;
+  r.host.domain_name = "bench-" + cpid;
+  r.host.host_cpid = cpid;
+  r.host.p_ncpus = 1;  // with 1 GFLOPS and 1 s asked, one 1e9-flop job fills the request
+  r.host.p_fpops = 1e9;
+  r.host.m_nbytes = 8e9;
+  r.host.d_total = 2e11;
+  r.host.d_free = 1e11;
+  r.host.os_name = "Linux";
+  return r;
+}
+
+ReportedResult success(const std::string& name) {
+  ReportedResult r;
+  r.name = name;
+  r.state = 5;  // files uploaded
+  r.final_cpu_time = r.final_elapsed_time = 1;
+  r.output_files.push_back(ReportedFile{name + "_0", 7, 0, "0123456789abcdef0123456789abcdef"});
+  return r;
+}
+
+std::string messages_of(const SchedulerReply& reply) {
+  std::string text;
+  for (const auto& m : reply.messages) text += (text.empty() ? "" : "; ") + m.text;
+  return text.empty() ? "(no message)" : text;
+}
+
+// Runs one RPC; returns the parsed reply or records an error.
+std::optional<SchedulerReply> call(Connection& connection, const SchedulerRequest& request,
+                                   LoopStats& stats) {
+  std::string body = render_scheduler_request(request), text;
+  auto start = Clock::now();
+  bool ok = connection.post(body, text);
+  stats.latencies_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+  auto fail = [&](const std::string& why) -> std::optional<SchedulerReply> {
+    if (stats.errors++ == 0) stats.first_error = why;
+    return std::nullopt;
+  };
+  if (!ok) return fail(text);
+  auto reply = parse_scheduler_reply(text);
+  if (!reply.ok()) return fail("unparsable reply: " + reply.error());
+  return *reply;
+}
+
+void run_loop(const Options& o, int index, Clock::time_point end, LoopStats& stats) {
+  Connection connection(o.url);
+  const std::string& authenticator = o.authenticators[static_cast<size_t>(index)];
+  std::string host_cpid = "bench-host-" + std::to_string(index) + "-" + std::to_string(::getpid());
+  if (o.mode == "new_host") {
+    for (int64_t i = 0; Clock::now() < end; ++i) {
+      SchedulerRequest r = base_request(o, authenticator, host_cpid + "-" + std::to_string(i));
+      auto reply = call(connection, r, stats);
+      if (reply && reply->hostid <= 0 && stats.errors++ == 0)
+        stats.first_error = "no host id: " + messages_of(*reply);
+    }
+    return;
+  }
+  // report_get: attach (not timed), then report one + get one until the time is up.
+  SchedulerRequest r = base_request(o, authenticator, host_cpid);
+  r.work_req_seconds = 1;
+  LoopStats attach;
+  auto first = call(connection, r, attach);
+  if (!first || first->hostid <= 0 || first->results.empty()) {
+    stats.errors++;
+    stats.first_error = "attach failed: " + (first ? messages_of(*first) : attach.first_error);
+    return;
+  }
+  r.hostid = first->hostid;
+  r.code_sign_key = first->code_sign_key;  // a real client keeps the key and sends it back
+  std::vector<std::string> held;
+  for (const auto& result : first->results) held.push_back(result.name);
+  while (Clock::now() < end) {
+    r.rpc_seqno++;
+    r.results.clear();
+    for (const auto& name : held) r.results.push_back(success(name));
+    auto reply = call(connection, r, stats);
+    if (!reply) continue;
+    std::string why;
+    if (reply->result_acks.size() != held.size()) why = "reported results not acknowledged";
+    if (reply->results.empty()) why = "no new result sent";
+    if (!why.empty() && stats.errors++ == 0) stats.first_error = why + ": " + messages_of(*reply);
+    held.clear();
+    for (const auto& result : reply->results) held.push_back(result.name);
+  }
+}
+
+double percentile(const std::vector<double>& sorted, double p) {
+  if (sorted.empty()) return 0;
+  size_t i = static_cast<size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5);
+  return sorted[std::min(i, sorted.size() - 1)];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  std::string authenticators;
+  po::options_description options(
+      "sched_load --url URL --mode new_host|report_get --authenticators A[,B...]");
+  options.add_options()("url", po::value(&o.url)->required(), "scheduler URL")(
+      "mode", po::value(&o.mode)->required(), "new_host or report_get")(
+      "authenticators", po::value(&authenticators)->required(),
+      "one account key per concurrent loop, comma-separated")(
+      "seconds", po::value(&o.seconds)->default_value(10), "how long to run")(
+      "platform", po::value(&o.platform), "platform name sent");
+  po::variables_map vm;  // (the shared parser also offers --project_dir; unused here)
+  if (auto exit_code = parse_tool_options("sched_load", options, argc, argv, vm)) return *exit_code;
+  if (o.mode != "new_host" && o.mode != "report_get") {
+    std::cerr << "sched_load: --mode must be new_host or report_get, found '" << o.mode << "'\n";
+    return 2;
+  }
+  std::stringstream list(authenticators);
+  for (std::string a; std::getline(list, a, ',');) {
+    if (!a.empty()) o.authenticators.push_back(a);
+  }
+  if (o.authenticators.empty()) {
+    std::cerr << "sched_load: --authenticators names no account\n";
+    return 2;
+  }
+  curl_global_init(CURL_GLOBAL_DEFAULT);
+  std::vector<LoopStats> stats(o.authenticators.size());
+  std::vector<std::thread> loops;
+  auto start = Clock::now();
+  auto end = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.seconds));
+  for (size_t i = 0; i < o.authenticators.size(); ++i) {
+    loops.emplace_back(run_loop, std::cref(o), static_cast<int>(i), end, std::ref(stats[i]));
+  }
+  for (auto& t : loops) t.join();
+  double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  curl_global_cleanup();
+
+  std::vector<double> all;
+  int64_t errors = 0;
+  for (const auto& s : stats) {
+    all.insert(all.end(), s.latencies_ms.begin(), s.latencies_ms.end());
+    errors += s.errors;
+    if (!s.first_error.empty()) std::cerr << "sched_load: first error: " << s.first_error << "\n";
+  }
+  std::sort(all.begin(), all.end());
+  std::printf("rpcs=%zu seconds=%.2f rpc_per_s=%.1f p50_ms=%.2f p99_ms=%.2f max_ms=%.2f errors=%lld\n",
+              all.size(), elapsed, static_cast<double>(all.size()) / elapsed, percentile(all, 0.50),
+              percentile(all, 0.99), all.empty() ? 0.0 : all.back(), static_cast<long long>(errors));
+  return errors == 0 ? 0 : 1;
+}

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Scheduler RPC throughput and latency, CGI vs FastCGI (DESIGN §8), whole processes over
+# real HTTP: a private MariaDB and Apache serve a project whose DB holds N unsent results
+# (default 100000); build/sched_load runs one and two concurrent loops, each loop its own
+# account and host, for two RPC kinds:
+#   new_host    a new host's first RPC (host created, no work asked);
+#   report_get  report the one result the host holds + get exactly one new one.
+# Prints RPC/s, p50/p99 latency and errors per case, the FastCGI/CGI ratios, the
+# scheduler's peak RSS (one CGI run; each FastCGI process) and EXPLAIN of the send query.
+#   bench/scheduler_rpc.sh BUILD_DIR [N_RESULTS] [SECONDS_PER_CASE]
+# With KEEP=1 the servers keep running afterwards (for profiling); the script prints how
+# to stop them.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="$(cd "${1:?usage: scheduler_rpc.sh BUILD_DIR [N_RESULTS] [SECONDS]}" && pwd)"
+n="${2:-100000}"
+seconds="${3:-10}"
+for program in scheduler sched_load make_project add_app create_work transitioner; do
+  [ -x "$build/$program" ] || { echo "scheduler_rpc: $build/$program is missing; build it first" >&2; exit 2; }
+done
+base="$(mktemp -d /tmp/tharsis-schedbench-XXXXXX)"
+cleanup() {
+  if [ "${KEEP:-0}" = 1 ]; then
+    echo "kept: project $base/p, DB socket $base/db/mysqld.sock, http://127.0.0.1:$port/bench_cgi/"
+    echo "stop: $here/scripts/private_apache.sh stop $base/apache; $here/scripts/private_mariadb.sh stop $base/db"
+    return
+  fi
+  "$here/scripts/private_apache.sh" stop "$base/apache" >/dev/null 2>&1 || true
+  "$here/scripts/private_mariadb.sh" stop "$base/db" >/dev/null 2>&1 || true
+  rm -rf "$base"
+}
+port=$((20000 + RANDOM % 20000))
+trap cleanup EXIT
+
+THARSIS_MARIADB_ARGS="--innodb-buffer-pool-size=512M" "$here/scripts/private_mariadb.sh" start "$base/db"
+sock="$base/db/mysqld.sock"
+p="$base/p"
+"$build/make_project" --project_dir "$p" --name bench --url_base "http://127.0.0.1:$port/" \
+  --db_socket "$sock" --db_user root --db_name bench --key_bits 1024 --uldl_dir_fanout 1024 >/dev/null
+sql() { mariadb --no-defaults -S "$sock" -uroot bench -N -e "$1"; }
+
+# A day's quota far above what a bench host asks for: the loops would otherwise hit it.
+sed -i 's|<daily_result_quota>[0-9]*</daily_result_quota>|<daily_result_quota>10000000</daily_result_quota>|' \
+  "$p/config.xml"
+printf '#!/bin/sh\nexit 0\n' > "$base/bench_app"
+"$build/add_app" --project_dir "$p" --app bench --file "$base/bench_app" >/dev/null
+
+# One workunit made by create_work and its result made by the transitioner; the other
+# N-1 are copies with their own names (bulk SQL: seconds instead of minutes).
+echo "seed input" > "$base/in"
+echo "w_0000001 $base/in" > "$base/jobs"
+"$build/create_work" --project_dir "$p" --app bench --bulk "$base/jobs" --shared >/dev/null
+"$build/transitioner" --project_dir "$p" --one_pass --log_level warning
+echo "filling the database with $n unsent results ..."
+sql "INSERT INTO workunit (create_time, appid, name, xml_doc, batch, rsc_fpops_est, rsc_fpops_bound,
+       rsc_memory_bound, rsc_disk_bound, delay_bound, min_quorum, target_nresults, max_error_results,
+       max_total_results, max_success_results, priority, transition_time, result_template_file)
+     SELECT w.create_time, w.appid, CONCAT('w_', LPAD(s.seq, 7, '0')), w.xml_doc, w.batch, w.rsc_fpops_est,
+       w.rsc_fpops_bound, w.rsc_memory_bound, w.rsc_disk_bound, w.delay_bound, w.min_quorum,
+       w.target_nresults, w.max_error_results, w.max_total_results, w.max_success_results, w.priority,
+       w.transition_time, w.result_template_file
+     FROM workunit w JOIN seq_2_to_$n s WHERE w.id = 1"
+sql "INSERT INTO workunit_input (workunitid, file_name) SELECT w.id, i.file_name
+     FROM workunit w JOIN workunit_input i ON i.workunitid = 1 WHERE w.id > 1"
+sql "INSERT INTO result (create_time, workunitid, appid, name, server_state, xml_doc_in, xml_doc_out,
+       stderr_out, random, priority)
+     SELECT r.create_time, w.id, r.appid, REPLACE(r.name, 'w_0000001', w.name), r.server_state,
+       REPLACE(r.xml_doc_in, 'w_0000001', w.name), '', '', RAND() * 2147483647, r.priority
+     FROM result r JOIN workunit w ON w.id > 1 WHERE r.id = 1"
+sql "INSERT INTO user (create_time, name, authenticator) VALUES
+     (UNIX_TIMESTAMP(), 'loop1', 'bench_key_loop1'), (UNIX_TIMESTAMP(), 'loop2', 'bench_key_loop2')"
+sql "ANALYZE TABLE result, workunit, host" >/dev/null
+echo "unsent results: $(sql "SELECT COUNT(*) FROM result WHERE server_state = 2")"
+
+cp "$build/scheduler" "$p/cgi-bin/cgi"
+cp "$build/scheduler" "$p/cgi-bin/fcgi"
+if [ "$(id -u)" -eq 0 ]; then chmod 755 "$base" && chown -R www-data: "$p"; fi
+"$here/scripts/private_apache.sh" start "$base/apache" "$port" "$p/bench.httpd.conf"
+
+# CPU time (ticks) of the server side: mariadbd and Apache's process tree, which holds the
+# scheduler processes (exited CGI runs count in their reaping parent's cutime/cstime).
+# The machine is shared, so wall-clock rates depend on the neighbours; CPU per RPC does not.
+server_ticks() {
+  local roots
+  roots="$(cat "$base/db/mysqld.pid") $(cat "$base/apache/httpd.pid")"
+  ps -e -o pid=,ppid= | awk -v roots="$roots" '
+    BEGIN { n = split(roots, r, " "); for (i = 1; i <= n; i++) keep[r[i]] = 1 }
+    { parent[$1] = $2; pids[NR] = $1 }
+    END { for (i = 1; i <= NR; i++) { p = pids[i]; q = p
+            while (q in parent && !(q in keep) && q > 1) q = parent[q]
+            if (q in keep) print p } }' |
+    while read -r pid; do
+      sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null | awk '{ print $12 + $13 + $14 + $15 }'
+    done | awk '{ s += $1 } END { print s + 0 }'
+}
+hz="$(getconf CLK_TCK)"
+
+declare -A rate p50 p99 cpu
+run_case() {  # run_case PROGRAM MODE LOOPS
+  local keys="bench_key_loop1" line before after rpcs
+  [ "$3" -eq 2 ] && keys="bench_key_loop1,bench_key_loop2"
+  before="$(server_ticks)"
+  line="$("$build/sched_load" --url "http://127.0.0.1:$port/bench_cgi/$1" --mode "$2" \
+          --authenticators "$keys" --seconds "$seconds")" || { echo "FAILED: $1 $2 x$3: $line" >&2; exit 1; }
+  after="$(server_ticks)"
+  rpcs="$(sed 's/^rpcs=\([0-9]*\).*/\1/' <<<"$line")"
+  cpu[$1,$2,$3]="$(awk -v t=$((after - before)) -v hz="$hz" -v n="$rpcs" 'BEGIN { printf "%.2f", 1000 * t / hz / n }')"
+  rate[$1,$2,$3]="$(sed 's/.*rpc_per_s=\([0-9.]*\).*/\1/' <<<"$line")"
+  p50[$1,$2,$3]="$(sed 's/.*p50_ms=\([0-9.]*\).*/\1/' <<<"$line")"
+  p99[$1,$2,$3]="$(sed 's/.*p99_ms=\([0-9.]*\).*/\1/' <<<"$line")"
+  printf '  %-5s %-10s x%d  %s server_cpu_ms_per_rpc=%s\n' "$1" "$2" "$3" "$line" "${cpu[$1,$2,$3]}"
+}
+echo "running each case for $seconds s ..."
+for program in cgi fcgi; do
+  for mode in new_host report_get; do
+    for loops in 1 2; do run_case "$program" "$mode" "$loops"; done
+  done
+done
+
+echo
+echo "N=$n unsent results at the start; $seconds s per case; server CPU = mariadbd + Apache + scheduler"
+printf '%-22s | %8s %7s %7s %7s | %8s %7s %7s %7s | %8s\n' "case" "CGI/s" "p50 ms" "p99 ms" "cpu ms" \
+  "FCGI/s" "p50 ms" "p99 ms" "cpu ms" "FCGI/CGI"
+for mode in new_host report_get; do
+  for loops in 1 2; do
+    printf '%-22s | %8s %7s %7s %7s | %8s %7s %7s %7s | %7.1fx\n' "$mode, $loops loop(s)" \
+      "${rate[cgi,$mode,$loops]}" "${p50[cgi,$mode,$loops]}" "${p99[cgi,$mode,$loops]}" "${cpu[cgi,$mode,$loops]}" \
+      "${rate[fcgi,$mode,$loops]}" "${p50[fcgi,$mode,$loops]}" "${p99[fcgi,$mode,$loops]}" \
+      "${cpu[fcgi,$mode,$loops]}" \
+      "$(awk -v a="${rate[fcgi,$mode,$loops]}" -v b="${rate[cgi,$mode,$loops]}" 'BEGIN { print a / b }')"
+  done
+done
+echo "(cpu ms = server CPU per RPC; 2 idle cores would serve about 2000 / cpu ms RPC/s)"
+
+# Peak RSS: one CGI run of a new host asking for work, as Apache would start it; and each
+# FastCGI process mod_fcgid kept running through the cases above.
+request="<scheduler_request><authenticator>bench_key_loop1</authenticator><hostid>0</hostid>
+<platform_name>x86_64-pc-linux-gnu</platform_name><work_req_seconds>1</work_req_seconds>
+<host_info><host_cpid>rss-probe</host_cpid><p_ncpus>1</p_ncpus><p_fpops>1e9</p_fpops>
+<m_nbytes>8e9</m_nbytes><d_free>1e11</d_free></host_info></scheduler_request>"
+cgi_kib="$(REQUEST_METHOD=POST CONTENT_LENGTH=${#request} THARSIS_PROJECT_DIR="$p" \
+  /usr/bin/time -f '%M' "$p/cgi-bin/cgi" <<<"$request" 2>&1 >/dev/null | tail -1)"
+echo
+echo "scheduler peak RSS: CGI run $((cgi_kib / 1024)) MiB ($cgi_kib KiB)"
+for pid in $(pgrep -f "^$p/cgi-bin/fcgi" || true); do
+  echo "  FastCGI process $pid: $(awk '/VmHWM|VmRSS/ { printf "%s %d KiB  ", $1, $2 }' "/proc/$pid/status")"
+done
+echo
+echo "EXPLAIN at N=$n of the queries that could scan (rows = the optimizer's estimate;"
+echo "the send query reads the res_send index in order and stops at its LIMIT, no filesort):"
+sql "EXPLAIN SELECT r.id FROM result r JOIN workunit w ON w.id = r.workunitid
+     LEFT JOIN operand o ON o.workunitid = w.id WHERE r.server_state = 2
+     ORDER BY r.priority DESC, r.id LIMIT 16" | awk '{ print "  send:        " $0 }'
+sql "EXPLAIN SELECT * FROM result WHERE hostid = 1 AND server_state = 4" | awk '{ print "  host work:   " $0 }'
+sql "EXPLAIN SELECT * FROM result WHERE name = 'w_0000001_0'" | awk '{ print "  report:      " $0 }'
