@@ -162,7 +162,10 @@ TEST_F(StockBoincClientTest, AttachesComputesUploadsReportsAndTheWorkunitIsAssim
   EXPECT_FALSE(host->p_model.empty());
   EXPECT_EQ(host->platform_name, "x86_64-pc-linux-gnu");
 
-  // Nothing in our replies made the client complain.
+  // Nothing in our replies made the client complain. (It logs the ack after handling the
+  // rest of the reply, and may do so after the daemons have finished.)
+  ASSERT_TRUE(eventually([&] { return client_->log_contains("got ack for task " + result->name); }))
+      << "the client did not take the acknowledgement";
   EXPECT_FALSE(client_->log_contains("Missing code sign key signature"));
   EXPECT_FALSE(client_->log_contains("Generated new computer cross-project ID"));
   EXPECT_FALSE(client_->log_contains("Signature verification failed"));
