@@ -82,9 +82,15 @@ std::vector<ResultRow> fetch_results_of_workunit(Database& db, int64_t wu_id, bo
 }
 
 std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit) {
+  // A graph operand's canonical output is its successors' input: it stays until the
+  // operand is FREED, FATAL or CANCELLED (DESIGN §6), whatever file_delete_state says.
   return read_all(db.query("SELECT " + kColumns +
-                               " FROM result WHERE file_delete_state = ? AND id % ? = ? LIMIT ?",
-                           FileDeleteState::Ready, shard.n, shard.id, limit));
+                               " FROM result WHERE file_delete_state = ? AND id % ? = ? AND NOT EXISTS ("
+                               "SELECT 1 FROM operand o JOIN workunit w ON w.id = o.workunitid "
+                               "WHERE o.workunitid = result.workunitid AND w.canonical_resultid = result.id "
+                               "AND o.state NOT IN (?, ?, ?)) LIMIT ?",
+                           FileDeleteState::Ready, shard.n, shard.id, OperandState::Freed, OperandState::Fatal,
+                           OperandState::Cancelled, limit));
 }
 
 std::vector<ResultRow> fetch_in_progress_results_of_host(Database& db, int64_t host_id) {

@@ -119,4 +119,37 @@ struct HostRow {
   double error_rate = 0;
 };
 
+// A submitted operand graph (table graph).
+struct GraphRow {
+  int64_t id = 0;
+  int64_t create_time = 0;
+  std::string name;
+  GraphState state = GraphState::Running;
+  std::string expression;   // what the submitter handed in
+  std::string result_path;  // where submit_graph --wait writes the result
+  int64_t finish_time = 0;
+};
+
+// One chunk operand of a graph (table operand); see db/schema.sql for each column.
+struct OperandRow {
+  int64_t id = 0;
+  int64_t graph_id = 0;
+  std::string name;
+  int64_t workunitid = 0;  // the current run's workunit
+  int runs = 0;
+  OperandState state = OperandState::Unscheduled;
+  int64_t state_time = 0;
+  int depth = 0;
+  int priority = 0;
+  int64_t output_bytes = 0;
+  int64_t preferred_host = 0;
+  int64_t preferred_until = 0;
+  std::string output_file;
+  std::string output_md5;
+  int64_t output_nbytes = 0;
+  int64_t output_host = 0;
+  int result_chunk = -1;
+  std::string spec;
+};
+
 }  // namespace tharsis

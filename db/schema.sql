@@ -158,7 +158,7 @@ CREATE TABLE IF NOT EXISTS result (
   KEY res_user (userid)
 ) ENGINE=InnoDB;
 
--- A submitted operand graph (tensor computation).
+-- A submitted operand graph (tensor computation); state holds GraphState (db/states.h).
 CREATE TABLE IF NOT EXISTS graph (
   id            INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
   create_time   BIGINT NOT NULL DEFAULT 0,
@@ -167,29 +167,46 @@ CREATE TABLE IF NOT EXISTS graph (
   expression    MEDIUMTEXT NOT NULL,
   result_path   VARCHAR(1024) NOT NULL DEFAULT '',
   finish_time   BIGINT NOT NULL DEFAULT 0,
-  UNIQUE KEY graph_name (name)
+  UNIQUE KEY graph_name (name),
+  KEY graph_state (state)
 ) ENGINE=InnoDB;
 
--- One chunk operand of a graph, carried by one workunit (the operand's job).
+-- One chunk operand of a graph. Each run of it is one workunit (workunitid: the current
+-- run): an operand whose output was lost after its workunit was assimilated runs again in a
+-- new workunit, since a workunit is assimilated exactly once. state holds OperandState.
 CREATE TABLE IF NOT EXISTS operand (
-  workunitid    INT NOT NULL PRIMARY KEY,
+  id            INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
   graph_id      INT NOT NULL,
+  name          VARCHAR(254) NOT NULL,             -- chunk key in the graph, e.g. "add[0,1]"
+  workunitid    INT NOT NULL DEFAULT 0,
+  runs          INT NOT NULL DEFAULT 0,            -- workunits made for it so far
   state         SMALLINT NOT NULL DEFAULT 0,
+  state_time    BIGINT NOT NULL DEFAULT 0,         -- when state last changed
   depth         INT NOT NULL DEFAULT 0,
   priority      INT NOT NULL DEFAULT 0,
-  output_bytes  BIGINT NOT NULL DEFAULT 0,
-  preferred_host INT NOT NULL DEFAULT 0,
-  preferred_until BIGINT NOT NULL DEFAULT 0,
-  attempts      INT NOT NULL DEFAULT 0,
-  KEY operand_graph_state (graph_id, state)
+  output_bytes  BIGINT NOT NULL DEFAULT 0,         -- estimated size of its output chunk
+  preferred_host INT NOT NULL DEFAULT 0,           -- the host holding most of its inputs
+  preferred_until BIGINT NOT NULL DEFAULT 0,       -- ... preferred until then, then anyone
+  output_file   VARCHAR(254) NOT NULL DEFAULT '',  -- canonical output in upload/ once FINISHED
+  output_md5    VARCHAR(32) NOT NULL DEFAULT '',
+  output_nbytes BIGINT NOT NULL DEFAULT 0,
+  output_host   INT NOT NULL DEFAULT 0,            -- host that computed the canonical output
+  result_chunk  INT NOT NULL DEFAULT -1,           -- index among the graph's result chunks, or -1
+  spec          MEDIUMTEXT NOT NULL,               -- the operand spec file the app runs
+  UNIQUE KEY operand_name (graph_id, name),
+  KEY operand_graph_state (graph_id, state),
+  KEY operand_state (state),
+  KEY operand_workunit (workunitid)
 ) ENGINE=InnoDB;
 
--- Edge of the workunit DAG: successor needs predecessor's canonical output.
-CREATE TABLE IF NOT EXISTS workunit_dependency (
+-- Edge of the operand DAG: the successor reads the predecessor's output as input number
+-- input_index (open name "in<input_index>" in the successor's workunit).
+CREATE TABLE IF NOT EXISTS operand_dependency (
   predecessor_id INT NOT NULL,
   successor_id   INT NOT NULL,
-  PRIMARY KEY (predecessor_id, successor_id),
-  KEY dependency_successor (successor_id)
+  input_index    INT NOT NULL DEFAULT 0,
+  PRIMARY KEY (successor_id, input_index),
+  KEY dependency_predecessor (predecessor_id)
 ) ENGINE=InnoDB;
 
 -- A task inside a clustered job (reclustering): k tasks per workunit.

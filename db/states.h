@@ -75,6 +75,11 @@ enum class OperandState : int {
   Cancelled = 7,
 };
 
+// graph.state: RUNNING from submission; DONE when every operand finished; FAILED when an
+// operand was FATAL and nothing of the graph runs any more; CANCELLING after
+// tools/cancel_graph until every operand's work has stopped, then CANCELLED.
+enum class GraphState : int { Running = 0, Done = 1, Failed = 2, Cancelling = 3, Cancelled = 4 };
+
 template <class E>
 constexpr int code(E value) {
   return static_cast<int>(value);

@@ -125,6 +125,18 @@ bool update_workunit_guarded(Database& db, const WorkunitRow& before, const Work
                  before.file_delete_state, before.assimilate_state, before.error_mask) > 0;
 }
 
+bool release_held_workunit(Database& db, int64_t wu_id, const std::string& xml_doc, int64_t now) {
+  return db.exec("UPDATE workunit SET xml_doc = ?, transition_time = ? WHERE id = ? AND transition_time = ? "
+                 "AND error_mask = 0",
+                 xml_doc, now, wu_id, kTransitionNever) > 0;
+}
+
+bool mark_workunit_cancelled(Database& db, int64_t wu_id, int64_t now) {
+  return db.exec("UPDATE workunit SET error_mask = error_mask | ?, transition_time = LEAST(transition_time, ?) "
+                 "WHERE id = ? AND assimilate_state <> ?",
+                 kWuErrorCancelled, now, wu_id, AssimilateState::Done) > 0;
+}
+
 void advance_transition_time(Database& db, int64_t wu_id, int64_t t) {
   db.exec("UPDATE workunit SET transition_time = LEAST(transition_time, ?) WHERE id = ?", t, wu_id);
 }

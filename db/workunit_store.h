@@ -27,6 +27,12 @@ std::vector<WorkunitRow> fetch_file_delete_ready_workunits(Database& db, Shard s
 void update_workunit(Database& db, const WorkunitRow& wu);
 // Same, only if the stored state still equals `before`'s; returns whether it wrote.
 bool update_workunit_guarded(Database& db, const WorkunitRow& before, const WorkunitRow& after);
+// A held workunit (transition_time = never, no error) gets its final xml_doc and is due
+// now, so the transitioner creates its results; false when it was not held.
+bool release_held_workunit(Database& db, int64_t wu_id, const std::string& xml_doc, int64_t now);
+// Sets the CANCELLED error bit and makes the workunit due now, unless it is assimilated
+// already; the transitioner then ends it, and the scheduler aborts its results in flight.
+bool mark_workunit_cancelled(Database& db, int64_t wu_id, int64_t now);
 // transition_time := min(transition_time, t) (the scheduler's and validator's poke).
 void advance_transition_time(Database& db, int64_t wu_id, int64_t t);
 

@@ -18,6 +18,7 @@
 #include "lib/fanout.h"
 #include "lib/file_refs.h"
 #include "lib/text_file.h"
+#include "tests/support/daemon_rounds.h"
 #include "tests/support/test_project.h"
 #include "tools/lib/checker.h"
 #include "tools/lib/create_work.h"
@@ -32,7 +33,6 @@ class BackendPipeline : public ::testing::Test {
  protected:
   void SetUp() override {
     db_ = project_.open();
-    options_.batch = 100;
   }
 
   int64_t create(const std::string& name, int quorum, int target, int max_errors = 3) {
@@ -52,17 +52,7 @@ class BackendPipeline : public ::testing::Test {
 
   // Runs every daemon's pass until a full round does nothing.
   void run_daemons() {
-    DaemonContext context{project_.config(), options_, Shard{}, 100};
-    TransitionerPass transitioner(project_.config());
-    ValidatorPass validator(project_.config());
-    AssimilatorPass assimilator(project_.config(), results_store_handler(project_.config()));
-    FileDeleterPass file_deleter(project_.config());
-    for (int round = 0; round < 50; ++round) {
-      int done = transitioner.do_pass(*db_, context, now_) + validator.do_pass(*db_, context, now_) +
-                 assimilator.do_pass(*db_, context, now_) + file_deleter.do_pass(*db_, context, now_);
-      if (done == 0) return;
-    }
-    FAIL() << "daemons did not settle";
+    ASSERT_TRUE(testing::run_daemons_until_idle(*db_, project_.config(), now_)) << "daemons did not settle";
   }
 
   std::vector<ResultRow> results_of(int64_t wu_id) { return fetch_results_of_workunit(*db_, wu_id); }
@@ -96,7 +86,6 @@ class BackendPipeline : public ::testing::Test {
 
   testing::TestProject project_;
   std::unique_ptr<Database> db_;
-  DaemonOptions options_;
   int64_t now_ = kStart;
 };
 

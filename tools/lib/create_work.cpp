@@ -3,12 +3,14 @@
 
 #include <sys/stat.h>
 
+#include <set>
 #include <sstream>
 
 #include "db/file_store.h"
 #include "db/workunit_store.h"
 #include "lib/crypto/md5.h"
 #include "lib/fanout.h"
+#include "lib/file_refs.h"
 #include "lib/protocol/xml_text.h"
 #include "lib/text_file.h"
 
@@ -26,7 +28,42 @@ bool safe_name(const std::string& name) {
 
 }  // namespace
 
-Result<int64_t> create_workunit(Database& db, const ProjectConfig& config, const JobSpec& job, int64_t now) {
+Result<StagedInput> stage_input_file(const ProjectConfig& config, const InputFile& input) {
+  if (!safe_name(input.name)) return make_error("create_work: unsafe input file name '" + input.name + "'");
+  auto path = fanout_path_create(config.download_dir, input.name, config.uldl_dir_fanout);
+  if (!path.ok()) return make_error(path.error());
+  struct stat info {};
+  if (!input.content.empty() || stat(path->c_str(), &info) != 0) {
+    if (Status written = write_text_file(*path, input.content); !written.ok()) return make_error(written.error());
+  }
+  auto md5 = md5_file_hex(*path);
+  if (!md5.ok()) return make_error(md5.error());
+  if (stat(path->c_str(), &info) != 0) return make_error("create_work: cannot stat " + *path);
+  return StagedInput{input.name, input.open_name, *md5, static_cast<int64_t>(info.st_size), input.no_delete};
+}
+
+std::string workunit_xml_doc(const ProjectConfig& config, const std::vector<StagedInput>& inputs,
+                             const std::string& command_line) {
+  std::ostringstream xml;
+  std::set<std::string> described;  // one file may be opened under two names (a + a)
+  for (const auto& input : inputs) {
+    if (!described.insert(input.name).second) continue;
+    xml << "<file_info><name>" << input.name << "</name><url>" << xml_escape(config.download_url) << "/"
+        << fanout_dir(input.name, config.uldl_dir_fanout) << "/" << input.name << "</url><md5_cksum>" << input.md5
+        << "</md5_cksum><nbytes>" << input.nbytes << "</nbytes>" << (input.no_delete ? "<no_delete/>" : "")
+        << "</file_info>\n";
+  }
+  xml << "<workunit>\n";
+  for (const auto& input : inputs) {
+    xml << "<file_ref><file_name>" << input.name << "</file_name><open_name>" << xml_escape(input.open_name)
+        << "</open_name></file_ref>\n";
+  }
+  if (!command_line.empty()) xml << "<command_line>" << xml_escape(command_line) << "</command_line>\n";
+  xml << "</workunit>\n";
+  return xml.str();
+}
+
+Result<WorkunitRow> prepare_workunit(const ProjectConfig& config, const JobSpec& job, int64_t now) {
   if (!safe_name(job.name)) return make_error("create_work: unsafe workunit name '" + job.name + "'");
   if (job.min_quorum < 1 || job.target_nresults < job.min_quorum ||
       job.max_total_results < job.target_nresults || job.max_success_results < job.min_quorum) {
@@ -34,38 +71,17 @@ Result<int64_t> create_workunit(Database& db, const ProjectConfig& config, const
                       ": expected 1 <= min_quorum <= target_nresults <= max_total_results and "
                       "min_quorum <= max_success_results");
   }
-  std::ostringstream xml;
-  std::vector<std::string> names;
+  std::vector<StagedInput> staged;
   for (const auto& input : job.inputs) {
-    if (!safe_name(input.name)) return make_error("create_work: unsafe input file name '" + input.name + "'");
-    auto path = fanout_path_create(config.download_dir, input.name, config.uldl_dir_fanout);
-    if (!path.ok()) return make_error(path.error());
-    struct stat info {};
-    if (!input.content.empty() || stat(path->c_str(), &info) != 0) {
-      if (Status written = write_text_file(*path, input.content); !written.ok()) return make_error(written.error());
-    }
-    auto md5 = md5_file_hex(*path);
-    if (!md5.ok()) return make_error(md5.error());
-    stat(path->c_str(), &info);
-    xml << "<file_info><name>" << input.name << "</name><url>" << xml_escape(config.download_url) << "/"
-        << fanout_dir(input.name, config.uldl_dir_fanout) << "/" << input.name << "</url><md5_cksum>" << *md5
-        << "</md5_cksum><nbytes>" << info.st_size << "</nbytes>" << (input.no_delete ? "<no_delete/>" : "")
-        << "</file_info>\n";
-    names.push_back(input.name);
+    auto one = stage_input_file(config, input);
+    if (!one.ok()) return make_error(one.error());
+    staged.push_back(*one);
   }
-  xml << "<workunit>\n";
-  for (const auto& input : job.inputs) {
-    xml << "<file_ref><file_name>" << input.name << "</file_name><open_name>" << xml_escape(input.open_name)
-        << "</open_name></file_ref>\n";
-  }
-  if (!job.command_line.empty()) xml << "<command_line>" << xml_escape(job.command_line) << "</command_line>\n";
-  xml << "</workunit>\n";
-
   WorkunitRow wu;
   wu.create_time = now;
   wu.appid = job.appid;
   wu.name = job.name;
-  wu.xml_doc = xml.str();
+  wu.xml_doc = workunit_xml_doc(config, staged, job.command_line);
   wu.batch = job.batch;
   wu.rsc_fpops_est = job.rsc_fpops_est;
   wu.rsc_fpops_bound = job.rsc_fpops_bound;
@@ -78,15 +94,27 @@ Result<int64_t> create_workunit(Database& db, const ProjectConfig& config, const
   wu.max_total_results = job.max_total_results;
   wu.max_success_results = job.max_success_results;
   wu.priority = job.priority;
-  wu.transition_time = now;
+  wu.transition_time = job.held ? kTransitionNever : now;
   wu.result_template_file = job.output_template_file;
   wu.graph_id = job.graph_id;
+  return wu;
+}
+
+int64_t insert_prepared_workunit(Database& db, const WorkunitRow& wu) {
+  int64_t id = insert_workunit(db, wu);
+  std::vector<std::string> names;
+  if (auto inputs = file_infos_in(wu.xml_doc); inputs.ok()) {
+    for (const auto& f : *inputs) names.push_back(f.name);
+  }
+  record_workunit_inputs(db, id, names);
+  return id;
+}
+
+Result<int64_t> create_workunit(Database& db, const ProjectConfig& config, const JobSpec& job, int64_t now) {
+  auto wu = prepare_workunit(config, job, now);
+  if (!wu.ok()) return make_error(wu.error());
   try {
-    return db.transaction([&](Database& d) {
-      int64_t id = insert_workunit(d, wu);
-      record_workunit_inputs(d, id, names);
-      return id;
-    });
+    return db.transaction([&](Database& d) { return insert_prepared_workunit(d, *wu); });
   } catch (const DbError& e) {
     if (e.code() == 1062) return make_error("create_work: workunit '" + job.name + "' already exists");
     throw;

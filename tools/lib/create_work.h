@@ -35,7 +35,35 @@ struct JobSpec {
   int priority = 0;
   int batch = 0;
   int64_t graph_id = 0;
+  // Held: transition_time = never, so the transitioner creates no results until someone
+  // (the graph scheduler, when the operand's inputs are ready) sets it to now.
+  bool held = false;
 };
+
+// An input file staged in download/: what a workunit's <file_info> records.
+struct StagedInput {
+  std::string name;
+  std::string open_name;
+  std::string md5;
+  int64_t nbytes = 0;
+  bool no_delete = false;
+};
+
+// Writes `input` into download/ (when it has content or is not there yet) and reads back
+// its md5 and size. Errors: unsafe name, unwritable or unreadable file.
+Result<StagedInput> stage_input_file(const ProjectConfig& config, const InputFile& input);
+
+// BOINC's workunit xml_doc: one <file_info> per input (download URL, md5, size), then
+// <workunit> with the file_refs (open names) and the command line.
+std::string workunit_xml_doc(const ProjectConfig& config, const std::vector<StagedInput>& inputs,
+                             const std::string& command_line);
+
+// Checks the job's parameters, stages its inputs and builds the row (not inserted).
+Result<WorkunitRow> prepare_workunit(const ProjectConfig& config, const JobSpec& job, int64_t now);
+
+// Inserts a prepared workunit and records its input names, inside the caller's
+// transaction; returns its id.
+int64_t insert_prepared_workunit(Database& db, const WorkunitRow& wu);
 
 // Stages the inputs and inserts the workunit in one transaction; returns its id.
 // Errors: unsafe names, quorum parameters out of order, a duplicate workunit name.

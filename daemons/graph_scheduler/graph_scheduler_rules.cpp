@@ -1,0 +1,126 @@
+// The graph scheduler's rules; see graph_scheduler_rules.h for the contract.
+#include "daemons/graph_scheduler/graph_scheduler_rules.h"
+
+#include <deque>
+
+namespace tharsis {
+
+bool holds_output(OperandState state) { return state == OperandState::Finished; }
+
+bool is_final(OperandState state) {
+  return state == OperandState::Freed || state == OperandState::Fatal || state == OperandState::Cancelled;
+}
+
+bool has_finished(OperandState state) {
+  return state == OperandState::Finished || state == OperandState::Freed;
+}
+
+OperandState state_after_job(OperandState current, const WorkunitRow& wu) {
+  if (current == OperandState::Cancelling || (wu.error_mask & kWuErrorCancelled) != 0) {
+    return OperandState::Cancelled;
+  }
+  if (wu.canonical_resultid != 0 && wu.error_mask == 0) return OperandState::Finished;
+  return OperandState::Fatal;
+}
+
+OperandState state_on_cancel(OperandState current) {
+  switch (current) {
+    case OperandState::Unscheduled:
+      return OperandState::Cancelled;
+    case OperandState::Ready:
+    case OperandState::Running:
+      return OperandState::Cancelling;
+    case OperandState::Finished:
+      return OperandState::Freed;
+    default:
+      return current;
+  }
+}
+
+bool cancel_marks_workunit(OperandState current) {
+  return current == OperandState::Unscheduled || current == OperandState::Ready ||
+         current == OperandState::Running;
+}
+
+int64_t preferred_host(const std::vector<InputLocation>& inputs) {
+  std::map<int64_t, int64_t> bytes_by_host;
+  for (const auto& input : inputs) {
+    if (input.host_id != 0) bytes_by_host[input.host_id] += input.nbytes;
+  }
+  int64_t best = 0, best_bytes = -1;
+  for (const auto& [host, bytes] : bytes_by_host) {  // ascending host id: ties keep the lower
+    if (bytes > best_bytes) {
+      best = host;
+      best_bytes = bytes;
+    }
+  }
+  return best;
+}
+
+std::optional<GraphState> graph_state_after(GraphState current,
+                                            const std::map<OperandState, int64_t>& counts) {
+  auto count = [&](OperandState s) {
+    auto it = counts.find(s);
+    return it == counts.end() ? int64_t{0} : it->second;
+  };
+  int64_t total = 0;
+  for (const auto& [state, n] : counts) total += n;
+  const int64_t active = count(OperandState::Unscheduled) + count(OperandState::Ready) +
+                         count(OperandState::Running) + count(OperandState::Cancelling);
+  switch (current) {
+    case GraphState::Running:
+      if (total > 0 && count(OperandState::Finished) + count(OperandState::Freed) == total)
+        return GraphState::Done;
+      if (count(OperandState::Fatal) > 0 && active == 0) return GraphState::Failed;
+      return std::nullopt;
+    case GraphState::Cancelling:
+      if (active == 0) return GraphState::Cancelled;
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
+std::set<int64_t> descendants(const std::multimap<int64_t, int64_t>& successors_of, int64_t start) {
+  std::set<int64_t> seen;
+  std::deque<int64_t> queue{start};
+  while (!queue.empty()) {
+    int64_t id = queue.front();
+    queue.pop_front();
+    auto [first, last] = successors_of.equal_range(id);
+    for (auto it = first; it != last; ++it) {
+      if (it->second != start && seen.insert(it->second).second) queue.push_back(it->second);
+    }
+  }
+  return seen;
+}
+
+ReassignPlan plan_reassign(const std::map<int64_t, ReassignNode>& graph,
+                           const std::vector<int64_t>& needing) {
+  // Pass 1: the needing operands are affected (their inputs must be produced again or
+  // staged again). Pass 2: from each affected operand up to its predecessors.
+  std::set<int64_t> affected;
+  std::deque<int64_t> queue;
+  for (int64_t id : needing) {
+    if (graph.count(id) && affected.insert(id).second) queue.push_back(id);
+  }
+  while (!queue.empty()) {
+    int64_t id = queue.front();
+    queue.pop_front();
+    for (int64_t pred : graph.at(id).predecessors) {
+      auto it = graph.find(pred);
+      if (it == graph.end()) continue;
+      const ReassignNode& p = it->second;
+      const bool no_data =
+          (p.state == OperandState::Finished && p.output_lost) || p.state == OperandState::Freed;
+      if (no_data && affected.insert(pred).second) queue.push_back(pred);
+    }
+  }
+  ReassignPlan plan;
+  for (int64_t id : affected) {
+    (graph.at(id).state == OperandState::Unscheduled ? plan.held : plan.rerun).insert(id);
+  }
+  return plan;
+}
+
+}  // namespace tharsis

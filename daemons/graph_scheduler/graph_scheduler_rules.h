@@ -1,0 +1,81 @@
+// The graph scheduler's rules (DESIGN §6, seeds mars-*) as pure functions over rows: what
+// an operand becomes when its job ends, which host a successor should prefer, when the
+// graph is over, whom a FATAL operand takes down, what a cancel does to each operand, and
+// the seed's two-pass reassignment after lost data. The daemon's shell
+// (lib/graph_scheduler_pass.h) loads rows, asks these, and writes the answers in one
+// transaction per operand (or per graph).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "db/rows.h"
+
+namespace tharsis {
+
+// An operand holds its output on the server (and the output may be an input still needed).
+bool holds_output(OperandState state);
+// The operand's work is over for good: FREED, FATAL or CANCELLED (FINISHED still holds data).
+bool is_final(OperandState state);
+// Finished in the sense of the seed: its output exists or existed (FINISHED or FREED).
+bool has_finished(OperandState state);
+
+// What a READY, RUNNING or CANCELLING operand becomes once its current workunit is
+// assimilated: CANCELLED if it was being cancelled or the workunit carries the CANCELLED
+// bit; FINISHED if the workunit has a canonical result and no error; FATAL otherwise
+// (retries exhausted: the error_mask says why).
+OperandState state_after_job(OperandState current, const WorkunitRow& wu);
+
+// An operand of a cancelled graph: UNSCHEDULED -> CANCELLED at once (no result was ever
+// created); READY/RUNNING -> CANCELLING (results in flight are aborted at the hosts' next
+// RPC, CANCELLED once the workunit is assimilated); FINISHED -> FREED (its data is no
+// longer needed). Others are final and stay.
+OperandState state_on_cancel(OperandState current);
+// Whether the operand's current workunit gets the CANCELLED error bit on cancel.
+bool cancel_marks_workunit(OperandState current);
+
+// A successor's input source: the host that computed a predecessor's output, and its size.
+struct InputLocation {
+  int64_t host_id = 0;
+  int64_t nbytes = 0;
+};
+// The host holding the largest total size of the inputs (ties: the lower host id), or 0
+// when no input has a known host.
+int64_t preferred_host(const std::vector<InputLocation>& inputs);
+
+// The graph's next state, or nullopt if it stays. RUNNING -> DONE when every operand has
+// finished; RUNNING -> FAILED when some operand is FATAL and none is still UNSCHEDULED,
+// READY, RUNNING or CANCELLING; CANCELLING -> CANCELLED when none is READY, RUNNING,
+// UNSCHEDULED or CANCELLING. Final states stay.
+std::optional<GraphState> graph_state_after(GraphState current,
+                                            const std::map<OperandState, int64_t>& counts);
+
+// Every operand reachable from `start` along predecessor -> successor edges (not `start`).
+std::set<int64_t> descendants(const std::multimap<int64_t, int64_t>& successors_of, int64_t start);
+
+// The seed's two-pass reassignment (mars-fault-tolerance.txt) for operands whose needed
+// input turned out missing or corrupt.
+struct ReassignNode {
+  OperandState state = OperandState::Unscheduled;
+  bool output_lost = false;  // FINISHED but its output is gone or fails its checksum
+  std::vector<int64_t> predecessors;
+};
+struct ReassignPlan {
+  // Operands that run again in a new, held workunit (state UNSCHEDULED): producers whose
+  // output is lost or already freed, recursively, and consumers that had been started.
+  std::set<int64_t> rerun;
+  // Operands that wait (UNSCHEDULED, held) for the reruns: the consumers that found the loss.
+  std::set<int64_t> held;
+};
+// `needing`: operands that need their inputs now (about to become READY, or READY/RUNNING
+// with a failed download). Pass 1 marks the FINISHED operands with lost output (among the
+// needing operands' predecessors) and the needing operands affected; pass 2 walks from
+// every affected operand to its predecessors, marking a predecessor affected when its
+// output is lost or it holds none any more (FREED). Every affected operand that already
+// ran or was started is rerun; affected operands still UNSCHEDULED are held.
+ReassignPlan plan_reassign(const std::map<int64_t, ReassignNode>& graph, const std::vector<int64_t>& needing);
+
+}  // namespace tharsis

@@ -1,0 +1,256 @@
+// Implementation of daemons/graph_scheduler/lib/graph_scheduler_pass.h.
+#include "daemons/graph_scheduler/lib/graph_scheduler_pass.h"
+
+#include <map>
+
+#include "daemons/graph_scheduler/graph_scheduler_rules.h"
+#include "daemons/graph_scheduler/lib/graph_cancel.h"
+#include "daemons/graph_scheduler/lib/operand_jobs.h"
+#include "daemons/graph_scheduler/lib/output_staging.h"
+#include "db/file_store.h"
+#include "db/graph_store.h"
+#include "db/result_store.h"
+#include "db/stale_row.h"
+#include "db/workunit_store.h"
+#include "lib/file_refs.h"
+#include "lib/log.h"
+
+namespace tharsis {
+namespace {
+
+std::string operand_text(const OperandRow& o) {
+  return "operand " + std::to_string(o.id) + " (" + o.name + ") of graph " + std::to_string(o.graph_id);
+}
+
+// Runs one operand's unit in a transaction; a stale row leaves it for the next pass.
+template <class Fn>
+bool unit(Database& db, Fn&& fn) {
+  try {
+    return db.transaction(fn);
+  } catch (const StaleRow& e) {
+    log_warning(e.what());
+    return false;
+  }
+}
+
+// Restarts a READY or RUNNING operand, or reruns a FINISHED/FREED one: a new held
+// workunit; the old one, if still live, is cancelled so its results in flight are aborted.
+void rerun_operand(Database& db, const ProjectConfig& config, const OperandRow& operand, int64_t now) {
+  auto wu = fetch_workunit(db, operand.workunitid, /*for_update=*/true);
+  if (!wu)
+    throw StaleRow(operand_text(operand) + ": workunit " + std::to_string(operand.workunitid) + " is gone");
+  if (wu->assimilate_state != AssimilateState::Done) mark_workunit_cancelled(db, wu->id, now);
+  auto next = create_operand_run(db, config, operand, job_parameters_of(*wu), now);
+  if (!next.ok()) throw std::runtime_error(next.error());
+  require_written(update_operand_guarded(db, operand, *next), operand_text(operand));
+  log_info(operand_text(operand), ": runs again as workunit ", next->workunitid, " (run ", next->runs, ")");
+}
+
+}  // namespace
+
+std::vector<int64_t> reassign_lost_data(Database& db, const ProjectConfig& config, int64_t graph_id,
+                                        const std::vector<int64_t>& needing, int64_t now) {
+  std::map<int64_t, OperandRow> rows;
+  std::map<int64_t, ReassignNode> graph;
+  for (auto& o : fetch_operands_of_graph(db, graph_id)) {
+    ReassignNode node;
+    node.state = o.state;
+    node.output_lost = o.state == OperandState::Finished && !output_intact(config, o);
+    graph[o.id] = node;
+    rows[o.id] = std::move(o);
+  }
+  for (const auto& edge : fetch_edges_of_graph(db, graph_id)) {
+    graph[edge.successor_id].predecessors.push_back(edge.predecessor_id);
+  }
+  ReassignPlan plan = plan_reassign(graph, needing);
+  std::vector<int64_t> rerun;
+  for (int64_t id : plan.rerun) {
+    auto current = fetch_operand(db, id, /*for_update=*/true);
+    if (!current || current->state != rows[id].state)
+      throw StaleRow(operand_text(rows[id]) + " changed meanwhile");
+    rerun_operand(db, config, *current, now);
+    rerun.push_back(id);
+  }
+  return rerun;
+}
+
+bool GraphSchedulerPass::promote_ready(Database& db, int64_t operand_id, int64_t now) {
+  return unit(db, [&](Database& d) {
+    auto operand = fetch_operand(d, operand_id, /*for_update=*/true);
+    if (!operand || operand->state != OperandState::Unscheduled) return false;
+    auto inputs = fetch_inputs(d, operand_id);
+    std::vector<StagedInput> staged;
+    std::vector<InputLocation> locations;
+    bool lost = false;
+    for (const auto& input : inputs) {
+      if (!has_finished(input.producer.state)) return false;  // not all inputs done after all
+      auto one = input.producer.state == OperandState::Finished
+                     ? stage_operand_output(config_, input.producer, input.input_index)
+                     : Result<StagedInput>(make_error(operand_text(input.producer) + " was freed"));
+      if (!one.ok()) {
+        log_warning(operand_text(*operand), ": input ", input.input_index, " lost: ", one.error());
+        lost = true;
+        continue;
+      }
+      staged.push_back(*one);
+      locations.push_back(InputLocation{input.producer.output_host, input.producer.output_nbytes});
+    }
+    if (lost) {
+      reassign_lost_data(d, config_, operand->graph_id, {operand_id}, now);
+      return true;
+    }
+    auto wu = fetch_workunit(d, operand->workunitid, /*for_update=*/true);
+    if (!wu) throw StaleRow(operand_text(*operand) + ": no workunit " + std::to_string(operand->workunitid));
+    auto spec = stage_input_file(config_, InputFile{wu->name + ".spec", kSpecOpenName, operand->spec, false});
+    if (!spec.ok()) throw std::runtime_error(operand_text(*operand) + ": " + spec.error());
+    staged.insert(staged.begin(), *spec);
+    require_written(release_held_workunit(d, wu->id, workunit_xml_doc(config_, staged, ""), now),
+                    "held workunit " + std::to_string(wu->id));
+    std::vector<std::string> names;
+    for (const auto& s : staged) names.push_back(s.name);
+    record_workunit_inputs(d, wu->id, names);
+    OperandRow after = *operand;
+    after.state = OperandState::Ready;
+    after.state_time = now;
+    if (int64_t host = preferred_host(locations); host != 0) {
+      after.preferred_host = host;
+      after.preferred_until = now + prefer_seconds_;
+    }
+    require_written(update_operand_guarded(d, *operand, after), operand_text(*operand));
+    return true;
+  });
+}
+
+bool GraphSchedulerPass::mark_running(Database& db, int64_t operand_id, int64_t now) {
+  return unit(db, [&](Database& d) {
+    auto operand = fetch_operand(d, operand_id, /*for_update=*/true);
+    if (!operand || operand->state != OperandState::Ready) return false;
+    OperandRow after = *operand;
+    after.state = OperandState::Running;
+    after.state_time = now;
+    return update_operand_guarded(d, *operand, after);
+  });
+}
+
+bool GraphSchedulerPass::end_job(Database& db, int64_t operand_id, int64_t now) {
+  return unit(db, [&](Database& d) {
+    auto operand = fetch_operand(d, operand_id, /*for_update=*/true);
+    if (!operand) return false;
+    auto wu = fetch_workunit(d, operand->workunitid, /*for_update=*/true);
+    if (!wu || wu->assimilate_state != AssimilateState::Done) return false;
+    if (operand->state == OperandState::Cancelling) {
+      for (const auto& r : fetch_results_of_workunit(d, wu->id)) {
+        if (r.server_state == ServerState::InProgress) return false;  // not stopped yet
+      }
+    } else if (operand->state != OperandState::Ready && operand->state != OperandState::Running) {
+      return false;
+    }
+    OperandRow after = *operand;
+    after.state = state_after_job(operand->state, *wu);
+    after.state_time = now;
+    if (after.state == OperandState::Finished) {
+      auto canonical = fetch_result(d, wu->canonical_resultid);
+      auto outputs = canonical ? file_infos_in(canonical->xml_doc_in)
+                               : Result<std::vector<StoredFile>>(make_error("no canonical result"));
+      if (outputs.ok() && !outputs->empty()) {
+        after.output_file = outputs->front().name;
+        after.output_host = canonical->hostid;
+        // A missing output is recorded without md5: the data check finds it lost later.
+        if (auto facts = read_output_facts(config_, after.output_file); facts.ok()) {
+          after.output_md5 = facts->md5;
+          after.output_nbytes = facts->nbytes;
+        }
+      }
+    }
+    require_written(update_operand_guarded(d, *operand, after), operand_text(*operand));
+    if (after.state == OperandState::Fatal) {
+      log_warning(operand_text(*operand), ": workunit ", wu->id, " failed (error_mask ", wu->error_mask,
+                  "); its successors are cancelled");
+      std::multimap<int64_t, int64_t> successors_of;
+      for (const auto& edge : fetch_edges_of_graph(d, operand->graph_id)) {
+        successors_of.emplace(edge.predecessor_id, edge.successor_id);
+      }
+      for (int64_t id : descendants(successors_of, operand_id)) cancel_operand(d, id, now);
+    }
+    return true;
+  });
+}
+
+bool GraphSchedulerPass::free_output(Database& db, int64_t operand_id, int64_t now) {
+  return unit(db, [&](Database& d) {
+    auto operand = fetch_operand(d, operand_id, /*for_update=*/true);
+    if (!operand || operand->state != OperandState::Finished) return false;
+    for (const auto& successor : fetch_successors(d, operand_id)) {
+      if (!has_finished(successor.state)) return false;
+    }
+    OperandRow after = *operand;
+    after.state = OperandState::Freed;
+    after.state_time = now;
+    return update_operand_guarded(d, *operand, after);
+  });
+}
+
+bool GraphSchedulerPass::check_download_failure(Database& db, int64_t operand_id, int64_t now) {
+  return unit(db, [&](Database& d) {
+    auto operand = fetch_operand(d, operand_id, /*for_update=*/true);
+    if (!operand || (operand->state != OperandState::Ready && operand->state != OperandState::Running)) {
+      return false;
+    }
+    bool lost = false;
+    for (const auto& input : fetch_inputs(d, operand_id)) {
+      auto staged = stage_operand_output(config_, input.producer, input.input_index);
+      lost |= !staged.ok();
+    }
+    if (lost) {
+      log_warning(operand_text(*operand), ": a host could not download an input that is lost; reassigning");
+      reassign_lost_data(d, config_, operand->graph_id, {operand_id}, now);
+      return true;
+    }
+    // Inputs are in place (re-staged if a copy was missing): a passing fault. Handled up to now.
+    OperandRow after = *operand;
+    after.state_time = now + 1;
+    return update_operand_guarded(d, *operand, after);
+  });
+}
+
+bool GraphSchedulerPass::settle_graph(Database& db, int64_t graph_id, int64_t now) {
+  return unit(db, [&](Database& d) {
+    auto graph = fetch_graph(d, graph_id, /*for_update=*/true);
+    if (!graph) return false;
+    auto next = graph_state_after(graph->state, count_operand_states(d, graph_id));
+    if (!next) return false;
+    require_written(update_graph_state(d, graph_id, graph->state, *next, now),
+                    "graph " + std::to_string(graph_id));
+    // Nothing of a finished graph needs its outputs any more (the result chunks are in
+    // the results store, where the assimilator copied them).
+    d.exec("UPDATE operand SET state = ?, state_time = ? WHERE graph_id = ? AND state = ?",
+           OperandState::Freed, now, graph_id, OperandState::Finished);
+    log_info("graph ", graph_id, " (", graph->name, "): state ", code(*next));
+    return true;
+  });
+}
+
+int GraphSchedulerPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
+  int done = 0;
+  for (const auto& o : fetch_operands_job_done(db, context.shard, context.batch))
+    done += end_job(db, o.id, now);
+  for (const auto& o : fetch_operands_freeable(db, context.shard, context.batch))
+    done += free_output(db, o.id, now);
+  for (const auto& o : fetch_operands_download_failed(db, context.shard, context.batch)) {
+    done += check_download_failure(db, o.id, now);
+  }
+  for (const auto& o : fetch_operands_inputs_done(db, context.shard, context.batch)) {
+    if (context.stop_requested()) break;  // staging copies files: stop between units
+    done += promote_ready(db, o.id, now);
+  }
+  for (const auto& o : fetch_operands_started(db, context.shard, context.batch))
+    done += mark_running(db, o.id, now);
+  for (GraphState state : {GraphState::Running, GraphState::Cancelling}) {
+    for (const auto& g : fetch_graphs_in_state(db, state, context.shard, context.batch)) {
+      done += settle_graph(db, g.id, now);
+    }
+  }
+  return done;
+}
+
+}  // namespace tharsis

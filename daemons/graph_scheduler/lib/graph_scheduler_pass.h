@@ -1,0 +1,51 @@
+// The graph scheduler's shell: operand states on top of the workunit law (DESIGN §6).
+// Each pass, in one transaction per operand (locking the operand, then its workunit):
+//  - UNSCHEDULED operands whose predecessors all finished: stage the predecessors'
+//    outputs into download/ as this workunit's inputs (md5, size), prefer the host that
+//    computed most of the input bytes for `prefer_seconds`, release the held workunit
+//    (transition_time = now: the transitioner creates its results) -> READY. An input
+//    missing or failing its checksum instead triggers the two-pass reassignment
+//    (plan_reassign): producers run again in new held workunits, dependents are held.
+//  - READY operands with a result sent -> RUNNING.
+//  - READY/RUNNING/CANCELLING operands whose workunit is assimilated -> FINISHED (output
+//    name, md5, size and host recorded), FATAL (and every descendant cancelled), or
+//    CANCELLED.
+//  - FINISHED operands whose successors all finished -> FREED (the file deleter may now
+//    delete the output).
+//  - READY/RUNNING operands with a result that failed downloading: inputs checked; a lost
+//    one triggers the reassignment (the operand restarts in a new workunit).
+//  - Graphs: RUNNING -> DONE/FAILED, CANCELLING -> CANCELLED (graph_state_after); a final
+//    graph frees its FINISHED operands.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "lib/daemon/daemon_loop.h"
+
+namespace tharsis {
+
+class GraphSchedulerPass final : public DaemonWork {
+ public:
+  GraphSchedulerPass(const ProjectConfig& config, int64_t prefer_seconds)
+      : config_(config), prefer_seconds_(prefer_seconds) {}
+  int do_pass(Database& db, const DaemonContext& context, int64_t now) override;
+
+  bool promote_ready(Database& db, int64_t operand_id, int64_t now);
+  bool mark_running(Database& db, int64_t operand_id, int64_t now);
+  bool end_job(Database& db, int64_t operand_id, int64_t now);
+  bool free_output(Database& db, int64_t operand_id, int64_t now);
+  bool check_download_failure(Database& db, int64_t operand_id, int64_t now);
+  bool settle_graph(Database& db, int64_t graph_id, int64_t now);
+
+ private:
+  const ProjectConfig& config_;
+  int64_t prefer_seconds_;
+};
+
+// The seed's reassignment for `needing` operands of one graph, inside the caller's
+// transaction: reruns and holds as plan_reassign says. Returns the operands rerun.
+std::vector<int64_t> reassign_lost_data(Database& db, const ProjectConfig& config, int64_t graph_id,
+                                        const std::vector<int64_t>& needing, int64_t now);
+
+}  // namespace tharsis

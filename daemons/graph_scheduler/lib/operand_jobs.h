@@ -1,0 +1,36 @@
+// How an operand becomes workunits (DESIGN §6). Each run of an operand is one workunit
+// named "g<graph>_op<operand>_r<run>", created held (transition_time = never, no results)
+// so it stays UNSCHEDULED until its inputs are ready. Its input files, as the operand app
+// opens them:
+//   "spec"           the operand spec (operand.spec), staged as <workunit name>.spec;
+//   "in0".."in<k-1>" the predecessors' outputs in operand_dependency.input_index order,
+//                    staged when the operand becomes READY as <producer output name>.in;
+// and one output file, "out" (the output template), which becomes the operand's output.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "db/database.h"
+#include "db/rows.h"
+#include "lib/project_config.h"
+#include "lib/result.h"
+#include "tools/lib/create_work.h"
+
+namespace tharsis {
+
+std::string operand_workunit_name(int64_t graph_id, int64_t operand_id, int run);
+inline constexpr const char* kSpecOpenName = "spec";
+std::string input_open_name(int input_index);  // "in<k>"
+
+// Creates the next run of `operand` as a held workunit with parameters like `params`
+// (app, template, quorum, bounds, priority), inside the caller's transaction. Returns
+// the operand as it should be written: runs + 1, workunitid = the new workunit,
+// UNSCHEDULED, output fields cleared, state_time = now.
+Result<OperandRow> create_operand_run(Database& db, const ProjectConfig& config, const OperandRow& operand,
+                                      const JobSpec& params, int64_t now);
+
+// The JobSpec of an existing workunit's parameters (inputs not included).
+JobSpec job_parameters_of(const WorkunitRow& wu);
+
+}  // namespace tharsis

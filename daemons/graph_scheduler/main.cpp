@@ -1,0 +1,26 @@
+// graph_scheduler: moves operand graphs along (daemons/graph_scheduler/lib/graph_scheduler_pass.h).
+// Option --prefer_seconds S (default 60): how long a READY operand waits for the host that
+// holds most of its inputs before any host may take it.
+#include <string>
+
+#include "daemons/graph_scheduler/lib/graph_scheduler_pass.h"
+
+int main(int argc, char** argv) {
+  return tharsis::run_daemon(
+      "graph_scheduler", argc, argv,
+      [](const tharsis::ProjectConfig& config,
+         const tharsis::DaemonOptions& options) -> tharsis::Result<std::unique_ptr<tharsis::DaemonWork>> {
+        int64_t prefer = 60;
+        for (size_t i = 0; i + 1 < options.extra.size(); i += 2) {
+          if (options.extra[i] != "prefer_seconds") continue;
+          try {
+            prefer = std::stoll(options.extra[i + 1]);
+          } catch (const std::exception&) {
+            return tharsis::make_error("--prefer_seconds: expected a number of seconds, got '" +
+                                       options.extra[i + 1] + "'");
+          }
+        }
+        return std::unique_ptr<tharsis::DaemonWork>(new tharsis::GraphSchedulerPass(config, prefer));
+      },
+      {"prefer_seconds"});
+}

@@ -1,0 +1,70 @@
+// SQL for operand graphs: the graph, operand and operand_dependency tables behind typed
+// functions over GraphRow and OperandRow. Writes that change a state are guarded on the
+// state loaded (UPDATE .. WHERE state = old), so a repeated or raced write is a no-op;
+// callers run them inside Database::transaction, locking the operand before its workunit.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/database.h"
+#include "db/rows.h"
+#include "db/shard.h"
+
+namespace tharsis {
+
+int64_t insert_graph(Database& db, const GraphRow& graph);  // returns the new id
+std::optional<GraphRow> fetch_graph(Database& db, int64_t id, bool for_update = false);
+std::optional<GraphRow> fetch_graph_by_name(Database& db, const std::string& name);
+std::vector<GraphRow> fetch_graphs_in_state(Database& db, GraphState state, Shard shard, int limit);
+// state from -> to (finish_time set when `to` is final); false when the graph was not in `from`.
+bool update_graph_state(Database& db, int64_t id, GraphState from, GraphState to, int64_t now);
+
+int64_t insert_operand(Database& db, const OperandRow& operand);  // returns the new id
+std::optional<OperandRow> fetch_operand(Database& db, int64_t id, bool for_update = false);
+std::optional<OperandRow> fetch_operand_of_workunit(Database& db, int64_t wu_id);
+std::vector<OperandRow> fetch_operands_of_graph(Database& db, int64_t graph_id);
+// Writes every mutable column of `after` only if the row still holds `before`'s state,
+// workunitid and runs; returns whether it wrote.
+bool update_operand_guarded(Database& db, const OperandRow& before, const OperandRow& after);
+
+void insert_dependency(Database& db, int64_t predecessor_id, int64_t successor_id, int input_index);
+struct OperandInput {
+  OperandRow producer;
+  int input_index = 0;
+};
+// The operand's inputs: each predecessor with its input index, by index.
+std::vector<OperandInput> fetch_inputs(Database& db, int64_t operand_id);
+std::vector<OperandRow> fetch_successors(Database& db, int64_t operand_id);
+struct DependencyEdge {
+  int64_t predecessor_id = 0;
+  int64_t successor_id = 0;
+  int input_index = 0;
+};
+std::vector<DependencyEdge> fetch_edges_of_graph(Database& db, int64_t graph_id);
+
+// Operand counts by state for one graph.
+std::map<OperandState, int64_t> count_operand_states(Database& db, int64_t graph_id);
+
+// Work lists of the graph scheduler (sharded by operand id, at most `limit`, by id):
+// UNSCHEDULED operands whose predecessors are all FINISHED or FREED (FREED only after a
+// re-run made them needed again; the data check then finds the output gone).
+std::vector<OperandRow> fetch_operands_inputs_done(Database& db, Shard shard, int limit);
+// READY operands whose current workunit has a result sent (RUNNING is due).
+std::vector<OperandRow> fetch_operands_started(Database& db, Shard shard, int limit);
+// READY or RUNNING operands whose current workunit is assimilated, and CANCELLING ones
+// whose workunit is assimilated with no result in progress.
+std::vector<OperandRow> fetch_operands_job_done(Database& db, Shard shard, int limit);
+// FINISHED operands with at least one successor, every successor FINISHED or FREED.
+std::vector<OperandRow> fetch_operands_freeable(Database& db, Shard shard, int limit);
+// READY or RUNNING operands with a result that failed while downloading its inputs,
+// reported after the operand's state_time (each report handled once).
+std::vector<OperandRow> fetch_operands_download_failed(Database& db, Shard shard, int limit);
+
+// Bytes of operand outputs the server holds for the graph (FINISHED operands' outputs).
+int64_t staged_output_bytes(Database& db, int64_t graph_id);
+
+}  // namespace tharsis

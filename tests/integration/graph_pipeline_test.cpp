@@ -1,0 +1,375 @@
+// Operand graphs over a real MariaDB and a real project dir: hand-made graphs driven through
+// the graph scheduler and the four back-end daemons in-process, hosts simulated by writing
+// results as the scheduler would (send, compute from the staged inputs, upload, report).
+// The "app" here: spec "const X" outputs X; spec "add" outputs the sum of its inputs.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "daemons/assimilator/lib/results_store.h"
+#include "daemons/graph_scheduler/lib/graph_cancel.h"
+#include "daemons/graph_scheduler/lib/graph_scheduler_pass.h"
+#include "db/graph_store.h"
+#include "db/result_store.h"
+#include "db/workunit_store.h"
+#include "lib/crypto/md5.h"
+#include "lib/fanout.h"
+#include "lib/file_refs.h"
+#include "lib/text_file.h"
+#include "tests/support/daemon_rounds.h"
+#include "tests/support/test_project.h"
+#include "tools/lib/checker.h"
+#include "tools/lib/graph_submit.h"
+
+namespace tharsis {
+namespace {
+
+constexpr int64_t kStart = 1'800'000'000;
+using S = OperandState;
+
+std::string number_text(double x) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.17g\n", x);
+  return buffer;
+}
+
+class GraphPipeline : public ::testing::Test {
+ protected:
+  void SetUp() override { db_ = project_.open(); }
+
+  OperandSubmission op(const std::string& name, const std::string& spec, std::vector<int> inputs = {}) {
+    OperandSubmission o;
+    o.name = name;
+    o.spec = spec;
+    o.inputs = std::move(inputs);
+    return o;
+  }
+
+  int64_t submit(const std::string& name, std::vector<OperandSubmission> operands) {
+    GraphSubmission g;
+    g.name = name;
+    g.expression = "hand-made";
+    g.operands = std::move(operands);
+    g.job.appid = project_.appid();
+    g.job.output_template_file = project_.output_template();
+    g.job.delay_bound = 1000;
+    g.job.max_error_results = 1;
+    auto id = submit_graph(*db_, project_.config(), g, now_);
+    EXPECT_TRUE(id.ok()) << id.error();
+    return id.ok() ? *id : 0;
+  }
+
+  // Every daemon's pass, the graph scheduler's first, until a full round does nothing.
+  void run_daemons() {
+    GraphSchedulerPass graphs(project_.config(), 60);
+    ASSERT_TRUE(testing::run_daemons_until_idle(*db_, project_.config(), now_, {&graphs}))
+        << "daemons did not settle";
+  }
+
+  OperandRow operand(int64_t graph_id, const std::string& name) {
+    for (auto& o : fetch_operands_of_graph(*db_, graph_id)) {
+      if (o.name == name) return o;
+    }
+    ADD_FAILURE() << "no operand " << name;
+    return {};
+  }
+  S state(int64_t graph_id, const std::string& name) { return operand(graph_id, name).state; }
+  std::vector<ResultRow> results_of(int64_t graph_id, const std::string& name) {
+    return fetch_results_of_workunit(*db_, operand(graph_id, name).workunitid);
+  }
+  std::string download_path(const std::string& file) {
+    return fanout_path(project_.config().download_dir, file, project_.config().uldl_dir_fanout);
+  }
+  std::string upload_path(const std::string& file) {
+    return fanout_path(project_.config().upload_dir, file, project_.config().uldl_dir_fanout);
+  }
+
+  void send(const ResultRow& r, int64_t host) {
+    ASSERT_TRUE(
+        db_->transaction([&](Database& d) { return mark_result_sent(d, r.id, host, 1, now_, 1000, 1); }));
+  }
+  void report(const ResultRow& r, int64_t host, const ResultReport& rp) {
+    ASSERT_TRUE(db_->transaction([&](Database& d) { return mark_result_reported(d, r.id, host, now_, rp); }));
+  }
+  // The host's part: the inputs as downloaded (each checked against its md5), the app's
+  // answer uploaded, a success reported.
+  void compute(const ResultRow& r, int64_t host) {
+    auto wu = fetch_workunit(*db_, r.workunitid);
+    std::vector<std::string> contents;
+    const std::string ref = "<file_ref><file_name>";
+    for (size_t at = wu->xml_doc.find(ref); at != std::string::npos; at = wu->xml_doc.find(ref, at + 1)) {
+      size_t begin = at + ref.size();
+      std::string name = wu->xml_doc.substr(begin, wu->xml_doc.find('<', begin) - begin);
+      auto text = read_text_file(download_path(name));
+      ASSERT_TRUE(text.ok()) << "input " << name << " of " << wu->name << " is not staged";
+      EXPECT_NE(wu->xml_doc.find("<md5_cksum>" + md5_hex(*text) + "</md5_cksum>"), std::string::npos)
+          << "input " << name << " does not match its md5";
+      contents.push_back(*text);
+    }
+    ASSERT_FALSE(contents.empty());
+    const std::string& spec = contents[0];
+    double value = 0;
+    if (spec.rfind("const ", 0) == 0) {
+      value = std::stod(spec.substr(6));
+    } else {
+      for (size_t i = 1; i < contents.size(); ++i) value += std::stod(contents[i]);
+    }
+    auto outputs = file_infos_in(r.xml_doc_in);
+    ASSERT_TRUE(outputs.ok());
+    for (const auto& f : *outputs) {
+      auto path = fanout_path_create(project_.config().upload_dir, f.name, project_.config().uldl_dir_fanout);
+      ASSERT_TRUE(write_text_file(*path, number_text(value)).ok());
+    }
+    if (r.server_state == ServerState::Unsent) send(r, host);
+    ResultReport rp;
+    rp.claimed_credit = 1;
+    report(r, host, rp);
+  }
+  // Computes every unsent result of the named operands (all operands when empty) on `host`.
+  int work(int64_t graph_id, int64_t host, const std::set<std::string>& only = {}) {
+    int n = 0;
+    for (const auto& o : fetch_operands_of_graph(*db_, graph_id)) {
+      if (!only.empty() && !only.count(o.name)) continue;
+      for (const auto& r : fetch_results_of_workunit(*db_, o.workunitid)) {
+        if (r.server_state == ServerState::Unsent) {
+          compute(r, host);
+          ++n;
+        }
+      }
+    }
+    return n;
+  }
+  double value_of(int64_t graph_id, const std::string& name) {
+    auto wu = fetch_workunit(*db_, operand(graph_id, name).workunitid);
+    auto manifest = read_manifest(project_.config().project_dir + "/results", wu->name);
+    EXPECT_TRUE(manifest.ok()) << manifest.error();
+    if (!manifest.ok() || manifest->empty()) return -1;
+    auto text =
+        read_text_file(project_.config().project_dir + "/results/" + wu->name + "/" + manifest->front().name);
+    return text.ok() ? std::stod(*text) : -1;
+  }
+  GraphState graph_state(int64_t graph_id) { return fetch_graph(*db_, graph_id)->state; }
+  void expect_settled_and_clean() {
+    CheckReport report = check_project(*db_, project_.config(), now_, /*require_settled=*/true);
+    for (const auto& v : report.violations) ADD_FAILURE() << v;
+  }
+
+  // a=1, b=2, c=a+b, e=4, d=c+e (= 7).
+  int64_t diamond(const std::string& name) {
+    return submit(name, {op("a", "const 1"), op("b", "const 2"), op("c", "add", {0, 1}), op("e", "const 4"),
+                         op("d", "add", {2, 3})});
+  }
+
+  testing::TestProject project_;
+  std::unique_ptr<Database> db_;
+  int64_t now_ = kStart;
+};
+
+TEST_F(GraphPipeline, OperandsRunInDependencyOrderAndTheAnswerIsRight) {
+  int64_t g = diamond("lifecycle");
+  run_daemons();
+  EXPECT_EQ(state(g, "a"), S::Ready);
+  EXPECT_EQ(state(g, "e"), S::Ready);
+  EXPECT_EQ(state(g, "c"), S::Unscheduled);
+  EXPECT_TRUE(results_of(g, "c").empty()) << "results created before the inputs were ready";
+  EXPECT_EQ(fetch_workunit(*db_, operand(g, "c").workunitid)->transition_time, kTransitionNever);
+
+  auto a_results = results_of(g, "a");
+  ASSERT_EQ(a_results.size(), 1u);
+  send(a_results[0], 11);
+  run_daemons();
+  EXPECT_EQ(state(g, "a"), S::Running);
+
+  EXPECT_EQ(work(g, 11, {"a", "b"}), 1) << "a's result was sent already; b's is new";
+  compute(fetch_result(*db_, a_results[0].id).value(), 11);
+  run_daemons();
+  EXPECT_EQ(state(g, "a"), S::Finished);
+  EXPECT_EQ(state(g, "b"), S::Finished);
+  EXPECT_EQ(state(g, "c"), S::Ready);
+  EXPECT_EQ(state(g, "d"), S::Unscheduled);
+  OperandRow c = operand(g, "c");
+  EXPECT_EQ(c.preferred_host, 11) << "c's inputs are on host 11";
+  EXPECT_GT(c.preferred_until, now_);
+  EXPECT_EQ(fetch_workunit(*db_, c.workunitid)->priority, 0);
+
+  work(g, 12, {"c"});
+  run_daemons();
+  EXPECT_EQ(state(g, "a"), S::Freed) << "c, a's only successor, finished";
+  EXPECT_EQ(state(g, "c"), S::Finished) << "d still waits for e";
+  EXPECT_TRUE(read_text_file(upload_path(operand(g, "c").output_file)).ok()) << "c's output deleted early";
+
+  while (work(g, 13) > 0) run_daemons();
+  EXPECT_EQ(graph_state(g), GraphState::Done);
+  EXPECT_DOUBLE_EQ(value_of(g, "d"), 7.0);
+  for (const auto& o : fetch_operands_of_graph(*db_, g)) EXPECT_EQ(o.state, S::Freed) << o.name;
+  EXPECT_FALSE(read_text_file(upload_path(operand(g, "c").output_file)).ok()) << "c's output left behind";
+  expect_settled_and_clean();
+}
+
+TEST_F(GraphPipeline, OutputIsFreedOnlyAfterEverySuccessorFinished) {
+  // a feeds b and c; b finishes long before c.
+  int64_t g = submit("fanout", {op("a", "const 5"), op("b", "add", {0}), op("c", "add", {0, 0})});
+  run_daemons();
+  work(g, 11);
+  run_daemons();
+  ASSERT_EQ(state(g, "b"), S::Ready);
+  ASSERT_EQ(state(g, "c"), S::Ready);
+  std::string a_output = upload_path(operand(g, "a").output_file);
+  work(g, 12, {"b"});
+  run_daemons();
+  EXPECT_EQ(state(g, "b"), S::Finished);
+  EXPECT_EQ(state(g, "a"), S::Finished) << "c has not finished";
+  EXPECT_TRUE(read_text_file(a_output).ok()) << "a's output deleted while c still needs it";
+  work(g, 13, {"c"});
+  run_daemons();
+  EXPECT_EQ(graph_state(g), GraphState::Done);
+  EXPECT_EQ(state(g, "a"), S::Freed);
+  EXPECT_FALSE(read_text_file(a_output).ok());
+  EXPECT_DOUBLE_EQ(value_of(g, "c"), 10.0) << "a + a";
+  expect_settled_and_clean();
+}
+
+TEST_F(GraphPipeline, FatalOperandCancelsItsSuccessorsAndFailsTheGraph) {
+  int64_t g = diamond("fatal");
+  run_daemons();
+  for (int attempt = 0; attempt < 2; ++attempt) {  // max_error_results = 1: the second error is fatal
+    auto results = results_of(g, "b");
+    const ResultRow& r = results.back();
+    ASSERT_EQ(r.server_state, ServerState::Unsent);
+    send(r, 20);
+    ResultReport failed;
+    failed.outcome = Outcome::ClientError;
+    failed.client_state = ClientState::ComputeError;
+    failed.exit_status = 1;
+    report(r, 20, failed);
+    run_daemons();
+  }
+  EXPECT_EQ(state(g, "b"), S::Fatal);
+  EXPECT_EQ(state(g, "c"), S::Cancelled);
+  EXPECT_EQ(state(g, "d"), S::Cancelled);
+  EXPECT_EQ(graph_state(g), GraphState::Running) << "a and e still run";
+  work(g, 21);
+  run_daemons();
+  EXPECT_EQ(state(g, "a"), S::Freed);
+  EXPECT_EQ(graph_state(g), GraphState::Failed);
+  EXPECT_TRUE(fetch_workunit(*db_, operand(g, "d").workunitid)->error_mask & kWuErrorCancelled);
+  expect_settled_and_clean();
+}
+
+TEST_F(GraphPipeline, CancelStopsEverythingAndAbortsWorkInFlight) {
+  int64_t g = diamond("cancel");
+  run_daemons();
+  work(g, 11, {"a", "b"});
+  run_daemons();
+  auto c_results = results_of(g, "c");
+  ASSERT_EQ(c_results.size(), 1u);
+  send(c_results[0], 12);
+  run_daemons();
+  ASSERT_EQ(state(g, "c"), S::Running);
+
+  ASSERT_TRUE(cancel_graph(*db_, g, now_).ok());
+  EXPECT_EQ(graph_state(g), GraphState::Cancelling);
+  EXPECT_EQ(state(g, "c"), S::Cancelling);
+  EXPECT_EQ(state(g, "d"), S::Cancelled);
+  EXPECT_EQ(state(g, "a"), S::Freed);
+  EXPECT_FALSE(cancel_graph(*db_, g + 1000, now_).ok()) << "no such graph";
+  run_daemons();
+  auto e_results = results_of(g, "e");
+  ASSERT_EQ(e_results.size(), 1u);
+  EXPECT_EQ(e_results[0].outcome, Outcome::DidntNeed) << "unsent work is withdrawn";
+  EXPECT_TRUE(fetch_workunit(*db_, operand(g, "c").workunitid)->error_mask & kWuErrorCancelled)
+      << "the scheduler aborts results of a workunit with an error at the host's next RPC";
+  EXPECT_EQ(graph_state(g), GraphState::Cancelling) << "c's result is still out";
+
+  ResultReport aborted;  // the host's report after result_abort
+  aborted.outcome = Outcome::ClientError;
+  aborted.client_state = ClientState::Aborted;
+  aborted.exit_status = 203;
+  report(fetch_result(*db_, c_results[0].id).value(), 12, aborted);
+  run_daemons();
+  EXPECT_EQ(state(g, "c"), S::Cancelled);
+  EXPECT_EQ(graph_state(g), GraphState::Cancelled);
+  EXPECT_FALSE(cancel_graph(*db_, g, now_).ok()) << "cancelled already";
+  expect_settled_and_clean();
+}
+
+TEST_F(GraphPipeline, LostIntermediateOutputIsRecomputed) {
+  int64_t g = diamond("lost");
+  run_daemons();
+  work(g, 11, {"a", "b", "e"});
+  run_daemons();
+  work(g, 12, {"c"});
+  run_daemons();
+  ASSERT_EQ(state(g, "c"), S::Finished);
+  ASSERT_EQ(state(g, "a"), S::Freed);
+  // d's inputs: c (FINISHED) and e. Lose c's output before d is made READY: e's job done
+  // first, so take d back to "waiting" by losing c while d is still UNSCHEDULED.
+  ASSERT_EQ(state(g, "d"), S::Ready) << "d became ready in the same round";
+  int64_t c_first_wu = operand(g, "c").workunitid;
+  std::filesystem::remove(download_path(operand(g, "c").output_file + ".in"));
+  std::filesystem::remove(upload_path(operand(g, "c").output_file));
+  // d's host cannot download c's output.
+  auto d_results = results_of(g, "d");
+  send(d_results[0], 13);
+  ResultReport download_failed;
+  download_failed.outcome = Outcome::ClientError;
+  download_failed.client_state = ClientState::Downloading;
+  download_failed.exit_status = -161;
+  report(fetch_result(*db_, d_results[0].id).value(), 13, download_failed);
+  run_daemons();
+  OperandRow c = operand(g, "c");
+  EXPECT_NE(c.workunitid, c_first_wu) << "c runs again";
+  EXPECT_EQ(c.runs, 2);
+  EXPECT_EQ(state(g, "a"), S::Ready) << "a was freed: it runs again too";
+  EXPECT_EQ(state(g, "b"), S::Ready);
+  EXPECT_EQ(state(g, "d"), S::Unscheduled) << "d is held";
+  EXPECT_EQ(operand(g, "d").runs, 2) << "d restarts";
+  EXPECT_EQ(state(g, "e"), S::Finished) << "e's output is intact";
+  while (work(g, 14) > 0) run_daemons();
+  EXPECT_EQ(graph_state(g), GraphState::Done);
+  EXPECT_DOUBLE_EQ(value_of(g, "d"), 7.0);
+  expect_settled_and_clean();
+}
+
+TEST_F(GraphPipeline, OutputLostBeforeTheSuccessorIsReadyIsRecomputed) {
+  int64_t g = diamond("lost_early");
+  run_daemons();
+  work(g, 11, {"a", "b"});
+  run_daemons();
+  work(g, 12, {"c"});
+  run_daemons();
+  ASSERT_EQ(state(g, "c"), S::Finished);
+  ASSERT_EQ(state(g, "d"), S::Unscheduled) << "e has not run";
+  std::filesystem::remove(upload_path(operand(g, "c").output_file));
+  work(g, 13, {"e"});
+  run_daemons();
+  EXPECT_EQ(operand(g, "c").runs, 2) << "c runs again";
+  EXPECT_EQ(operand(g, "d").runs, 1) << "d was only held";
+  while (work(g, 14) > 0) run_daemons();
+  EXPECT_EQ(graph_state(g), GraphState::Done);
+  EXPECT_DOUBLE_EQ(value_of(g, "d"), 7.0);
+  expect_settled_and_clean();
+}
+
+TEST_F(GraphPipeline, BadGraphsAreRefused) {
+  GraphSubmission g;
+  g.name = "bad";
+  g.job.appid = project_.appid();
+  g.job.output_template_file = project_.output_template();
+  EXPECT_FALSE(submit_graph(*db_, project_.config(), g, now_).ok()) << "empty";
+  g.operands = {op("a", "const 1", {1}), op("b", "const 2")};
+  EXPECT_FALSE(submit_graph(*db_, project_.config(), g, now_).ok()) << "forward input";
+  g.operands = {op("a", "const 1"), op("a", "const 2")};
+  EXPECT_FALSE(submit_graph(*db_, project_.config(), g, now_).ok()) << "duplicate operand";
+  g.name = "../x";
+  g.operands = {op("a", "const 1")};
+  EXPECT_FALSE(submit_graph(*db_, project_.config(), g, now_).ok()) << "unsafe name";
+  g.name = "once";
+  EXPECT_TRUE(submit_graph(*db_, project_.config(), g, now_).ok());
+  EXPECT_FALSE(submit_graph(*db_, project_.config(), g, now_).ok()) << "duplicate graph";
+  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM graph"), 1);
+}
+
+}  // namespace
+}  // namespace tharsis

@@ -1,0 +1,87 @@
+// Implementation of tools/lib/graph_submit.h.
+#include "tools/lib/graph_submit.h"
+
+#include <set>
+
+#include "daemons/graph_scheduler/lib/operand_jobs.h"
+#include "db/graph_store.h"
+#include "db/stale_row.h"
+
+namespace tharsis {
+namespace {
+
+Status check_submission(const GraphSubmission& graph) {
+  if (graph.operands.empty()) return make_error("submit_graph: graph '" + graph.name + "' has no operands");
+  if (graph.name.empty() || graph.name.size() > 200) return make_error("submit_graph: bad graph name");
+  for (char c : graph.name) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) {
+      return make_error("submit_graph: unsafe graph name '" + graph.name + "'");
+    }
+  }
+  std::set<std::string> names;
+  for (size_t i = 0; i < graph.operands.size(); ++i) {
+    const auto& o = graph.operands[i];
+    if (!names.insert(o.name).second)
+      return make_error("submit_graph: duplicate operand name '" + o.name + "'");
+    for (int input : o.inputs) {
+      if (input < 0 || static_cast<size_t>(input) >= i) {
+        return make_error("submit_graph: operand '" + o.name + "' (#" + std::to_string(i) +
+                          ") reads input #" + std::to_string(input) + ", expected an earlier operand");
+      }
+    }
+  }
+  return Status::success();
+}
+
+}  // namespace
+
+Result<int64_t> submit_graph(Database& db, const ProjectConfig& config, const GraphSubmission& graph,
+                             int64_t now) {
+  if (Status ok = check_submission(graph); !ok.ok()) return make_error(ok.error());
+  try {
+    return db.transaction([&](Database& d) -> Result<int64_t> {
+      GraphRow row;
+      row.create_time = now;
+      row.name = graph.name;
+      row.expression = graph.expression;
+      row.result_path = graph.result_path;
+      int64_t graph_id = insert_graph(d, row);
+      std::vector<int64_t> ids;
+      for (const auto& o : graph.operands) {
+        OperandRow operand;
+        operand.graph_id = graph_id;
+        operand.name = o.name;
+        operand.state_time = now;
+        operand.depth = o.depth;
+        operand.priority = o.priority;
+        operand.output_bytes = o.output_bytes;
+        operand.preferred_host = o.preferred_host;
+        operand.preferred_until = o.preferred_host != 0 ? now + graph.prefer_seconds : 0;
+        operand.result_chunk = o.result_chunk;
+        operand.spec = o.spec;
+        operand.id = insert_operand(d, operand);
+        JobSpec job = graph.job;
+        job.priority = o.priority;
+        auto first_run = create_operand_run(d, config, operand, job, now);
+        if (!first_run.ok()) throw std::runtime_error(first_run.error());
+        require_written(update_operand_guarded(d, operand, *first_run), "operand " + operand.name);
+        ids.push_back(operand.id);
+      }
+      for (size_t i = 0; i < graph.operands.size(); ++i) {
+        const auto& inputs = graph.operands[i].inputs;
+        for (size_t k = 0; k < inputs.size(); ++k) {
+          insert_dependency(d, ids[static_cast<size_t>(inputs[k])], ids[i], static_cast<int>(k));
+        }
+      }
+      return graph_id;
+    });
+  } catch (const DbError& e) {
+    if (e.code() == 1062)
+      return make_error("submit_graph: a graph named '" + graph.name + "' exists already");
+    throw;
+  } catch (const std::runtime_error& e) {
+    return make_error(std::string("submit_graph: ") + e.what());
+  }
+}
+
+}  // namespace tharsis
