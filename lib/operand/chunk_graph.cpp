@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 #include <utility>
 
 namespace tharsis::operand {
@@ -86,6 +87,7 @@ void assign_depths(ChunkGraph& graph) {
 }
 
 Status check_chunk_graph(const ChunkGraph& graph) {
+  std::set<std::string> labels;
   for (size_t i = 0; i < graph.operands.size(); ++i) {
     const ChunkOperand& operand = graph.operands[i];
     const std::string where = "operand " + std::to_string(i) + " (" + operand.label + ")";
@@ -93,6 +95,7 @@ Status check_chunk_graph(const ChunkGraph& graph) {
       return make_error(where + ": id " + std::to_string(operand.id) + " differs from its index");
     }
     if (operand.steps.empty()) return make_error(where + ": no steps");
+    if (!labels.insert(operand.label).second) return make_error(where + ": label used twice");
     if (operand.shape != operand.steps.back().shape) {
       return make_error(where + ": shape " + shape_text(operand.shape) + " is not its last step's " +
                         shape_text(operand.steps.back().shape));

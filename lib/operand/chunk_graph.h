@@ -64,7 +64,8 @@ struct ChunkOperand {
   std::vector<int64_t> inputs;     // predecessor ids in input order; may repeat (a * a)
   Shape shape;                     // the output chunk's shape (= steps.back().shape)
   int depth = 0;                   // longest path from a source operand; sources are 0
-  std::string label;               // for people: "add[1,2]", "fuse(add[0,0],sum[0,0])"
+  std::string label;               // unique in the graph, for people and as an operand name:
+                                   // "t2.add[1,2]", "fuse(t2.add[0,0],t3.sum[0,0])"
 
   bool is_source() const { return inputs.empty(); }
   // Bytes of the output chunk's data (8 per element), the "output size" of priority.
@@ -97,7 +98,7 @@ std::vector<int64_t> predecessors_of(const ChunkOperand& operand);
 void assign_depths(ChunkGraph& graph);
 
 // Checks the graph's invariants: ids equal indices, inputs topological, each operand's
-// shape is its last step's shape, result chunks name existing operands. The message
+// shape is its last step's shape, labels unique, result chunks name existing operands. The message
 // names the first broken operand.
 Status check_chunk_graph(const ChunkGraph& graph);
 

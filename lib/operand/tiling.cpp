@@ -33,6 +33,7 @@ class Tiler {
     }
     for (const TensorNode& node : tensors_.nodes) {
       tiled_.push_back(tile_node(node));
+      ++current_node_;
       if (graph_.operands.size() > kMaxOperands) {
         return make_error("tiling: more than " + std::to_string(kMaxOperands) +
                           " chunk operands; use larger chunks");
@@ -79,7 +80,8 @@ class Tiler {
     operand.shape = step.shape;
     operand.steps = {std::move(step)};
     operand.inputs = std::move(inputs);
-    operand.label = std::move(label);
+    // The tensor node's index makes the label unique in the graph: "t2.add[0,1]".
+    operand.label = "t" + std::to_string(current_node_) + "." + label;
     graph_.operands.push_back(std::move(operand));
     return graph_.operands.back().id;
   }
@@ -103,8 +105,8 @@ class Tiler {
         }
         std::vector<int64_t> group(parts.begin() + static_cast<std::ptrdiff_t>(i),
                                    parts.begin() + static_cast<std::ptrdiff_t>(end));
-        next.push_back(
-            add_simple(StepKind::AddN, shape, std::move(group), where + "/" + std::to_string(level)));
+        next.push_back(add_simple(StepKind::AddN, shape, std::move(group),
+                                  where + "/" + std::to_string(level) + "." + std::to_string(i / fan_in)));
       }
       parts = std::move(next);
     }
@@ -254,6 +256,7 @@ class Tiler {
   TileOptions options_;
   std::vector<Tiled> tiled_;
   ChunkGraph graph_;
+  size_t current_node_ = 0;
 };
 
 }  // namespace

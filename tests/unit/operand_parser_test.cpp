@@ -76,6 +76,18 @@ TEST(OperandParser, LastBareExpressionIsTheResultAndUnusedNamesAreDropped) {
   EXPECT_EQ(compiled->chunks.result_shape, (Shape{8}));
 }
 
+TEST(OperandParser, OperandLabelsAreUniqueSoTheyCanNameOperands) {
+  auto compiled = compile_graph(
+      "a = rand(seed=1, shape=(40,40), chunk=(10,10)); b = a * 2\n"
+      "((a + b) + (b + a) @ a).sum() + (a + b).sum()");
+  ASSERT_TRUE(compiled.ok()) << compiled.error();
+  const Status valid = check_chunk_graph(compiled->chunks);
+  EXPECT_TRUE(valid.ok()) << valid.error();
+  ChunkGraph broken = compiled->chunks;
+  broken.operands[1].label = broken.operands[0].label;
+  EXPECT_NE(check_chunk_graph(broken).error().find("label used twice"), std::string::npos);
+}
+
 TEST(OperandParser, ErrorsSayWhereAndWhat) {
   struct Case {
     std::string text;
