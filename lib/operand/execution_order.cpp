@@ -1,6 +1,7 @@
 #include "lib/operand/execution_order.h"
 
 #include <algorithm>
+#include <queue>
 
 #include "lib/operand/priority.h"
 
@@ -17,23 +18,27 @@ std::vector<int64_t> execution_order(const ChunkGraph& graph, OrderPolicy policy
     if (policy == OrderPolicy::Priority) return runs_before(x, dependents(a), y, dependents(b));
     return x.depth != y.depth ? x.depth < y.depth : a < b;
   };
+  // A heap keeps each pick O(log n), so studies of large trees stay fast.
+  const auto worse = [&](int64_t a, int64_t b) { return better(b, a); };
+  std::priority_queue<int64_t, std::vector<int64_t>, decltype(worse)> ready(worse);
   std::vector<size_t> waiting(graph.operands.size());  // unfinished distinct predecessors
-  std::vector<int64_t> ready;
   for (const ChunkOperand& operand : graph.operands) {
     waiting[static_cast<size_t>(operand.id)] = predecessors_of(operand).size();
-    if (operand.is_source()) ready.push_back(operand.id);
+    if (operand.is_source()) ready.push(operand.id);
   }
   std::vector<int64_t> order;
   const auto per_round = static_cast<size_t>(std::max(1, workers));
   while (!ready.empty()) {
-    std::sort(ready.begin(), ready.end(), better);
-    const size_t taken = std::min(per_round, ready.size());
-    const std::vector<int64_t> round(ready.begin(), ready.begin() + static_cast<std::ptrdiff_t>(taken));
-    ready.erase(ready.begin(), ready.begin() + static_cast<std::ptrdiff_t>(taken));
+    // A round: each worker takes the best ready operand; successors become ready after it.
+    std::vector<int64_t> round;
+    while (round.size() < per_round && !ready.empty()) {
+      round.push_back(ready.top());
+      ready.pop();
+    }
     for (int64_t id : round) {
       order.push_back(id);
       for (int64_t next : successors[static_cast<size_t>(id)]) {
-        if (--waiting[static_cast<size_t>(next)] == 0) ready.push_back(next);
+        if (--waiting[static_cast<size_t>(next)] == 0) ready.push(next);
       }
     }
   }
