@@ -32,6 +32,11 @@ class Tiler {
       return make_error("tiling: the graph has no result node");
     }
     for (const TensorNode& node : tensors_.nodes) {
+      // Checked before tiling: one matmul alone can ask for grid^3 block products.
+      if (graph_.operands.size() + operand_bound(node) > kMaxOperands) {
+        return make_error("tiling: more than " + std::to_string(kMaxOperands) +
+                          " chunk operands; use larger chunks");
+      }
       tiled_.push_back(tile_node(node));
       ++current_node_;
       if (graph_.operands.size() > kMaxOperands) {
@@ -72,6 +77,25 @@ class Tiler {
       offset.push_back(start);
     }
     return offset;
+  }
+
+  // At most how many operands tiling `node` adds (a tree adds fewer than its leaves).
+  size_t operand_bound(const TensorNode& node) const {
+    const auto chunks = [](const Tiled& t) { return static_cast<size_t>(t.ids.size()); };
+    switch (node.op) {
+      case TensorOp::Sum:
+      case TensorOp::Mean:
+        return 2 * chunks(input(node, 0)) + 1;
+      case TensorOp::MatMul: {
+        const Tiled& a = input(node, 0);
+        const Tiled& b = input(node, 1);
+        const auto products =
+            static_cast<size_t>(a.grid[0]) * static_cast<size_t>(a.grid[1]) * static_cast<size_t>(b.grid[1]);
+        return 2 * products;
+      }
+      default:
+        return static_cast<size_t>(element_count(grid_of(node)));
+    }
   }
 
   int64_t add_operand(OperandStep step, std::vector<int64_t> inputs, std::string label) {

@@ -110,6 +110,8 @@ TEST(OperandParser, ErrorsSayWhereAndWhat) {
            Case{"result = rand(seed=1, shape=(4,0))", "shape extent must be a whole number"},
            Case{"result = rand(seed=1, shape=(100000,100000))", "elements"},
            Case{"result = rand(seed=1, shape=(1000000,), chunk=(1,))", "chunks, more than"},
+           Case{"m = rand(seed=1, shape=(1000,1000), chunk=(5,5))\nresult = m @ m",
+                "more than 1000000 chunk operands"},
            Case{a + "result = a.sum(axis=2)", "axis 2 is out of range for shape (4,4)"},
            Case{a + "result = a.sum(colour=2)", "unknown argument 'colour'"},
            Case{a + "result = a b", "line 2, column 12: expected ';' or a new line, found 'b'"},
