@@ -62,8 +62,17 @@ TEST(OperandParser, EveryOperationMatchesTheDirectComputation) {
     z = (2 * x - 1) / (y.T + 0.5) * 3 - x / 4
     w = -(1 - z) + 10 / (x + 1)
     m = (w @ y).mean(axis=0) + sum(x.dot(y), 0) - matmul(x, y).sum(axis=-2) * 0.5
-    result = m / mean(w) + transpose(w).mean(1).sum() * (2 + 3)
+    v = rand(seed=7, shape=(50,), chunk=(7,))
+    result = m / mean(w) + transpose(w).mean(1).sum() * (2 + 3) - v.sum(axis=0)
   )";
+  EXPECT_LE(chunked_vs_direct(text), 1e-9);
+}
+
+TEST(OperandParser, ThreeDimensionalTensorsMatchTheDirectComputation) {
+  const std::string text =
+      "c = rand(seed=8, shape=(5,6,7), chunk=(2,4,3))\n"
+      "d = c.T * rand(seed=9, shape=(7,6,5), chunk=(3,4,2))\n"
+      "result = d.sum(axis=1) - d.mean(axis=-1).T.mean()";
   EXPECT_LE(chunked_vs_direct(text), 1e-9);
 }
 
