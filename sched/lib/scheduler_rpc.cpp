@@ -264,8 +264,9 @@ void send_work(Database& db, const SchedulerRequest& req, HostRow& host, const s
   platforms.insert(platforms.end(), req.alt_platforms.begin(), req.alt_platforms.end());
   VersionCache versions(db, platforms);
   ReplyBuilder builder(db, ctx, reply);
-  auto add = [&](const ResultRow& result) {
-    auto wu = fetch_workunit(db, result.workunitid);
+  // `wu`: the result's workunit when the caller has just read it (saves a query).
+  auto add = [&](const ResultRow& result, std::optional<WorkunitRow> wu) {
+    if (!wu) wu = fetch_workunit(db, result.workunitid);
     auto app = fetch_app(db, result.appid);
     const VersionChoice& choice = versions.for_app(result.appid);
     if (!wu || !app || !choice.version) return false;
@@ -280,7 +281,7 @@ void send_work(Database& db, const SchedulerRequest& req, HostRow& host, const s
       update_result(d, result);
       advance_transition_time(d, wu->id, result.report_deadline);
     });
-    if (add(result)) reply.messages.push_back({MessagePriority::Low, "Resent lost task " + result.name});
+    if (add(result, wu)) reply.messages.push_back({MessagePriority::Low, "Resent lost task " + result.name});
   }
 
   double request_seconds = std::max(req.work_req_seconds, req.cpu_req_secs);
@@ -337,9 +338,10 @@ void send_work(Database& db, const SchedulerRequest& req, HostRow& host, const s
     for (const auto& chosen : selection.chosen) {
       gone.insert(chosen.result_id);
       std::optional<ResultRow> result;
+      std::optional<WorkunitRow> wu;
       db.transaction([&](Database& d) {
         result.reset();
-        auto wu = fetch_workunit(d, chosen.workunit_id);
+        wu = fetch_workunit(d, chosen.workunit_id);
         if (!wu) return;
         if (!mark_result_sent(d, chosen.result_id, host.id, host.userid, now, wu->delay_bound,
                               versions.for_app(wu->appid).version->id)) {
@@ -357,7 +359,7 @@ void send_work(Database& db, const SchedulerRequest& req, HostRow& host, const s
       view.disk_free_bytes -= chosen.rsc_disk_bound;
       view.results_sent_today += 1;
       limits.max_results_per_reply -= 1;
-      if (add(*result)) ++sent;
+      if (add(*result, wu)) ++sent;
     }
     if (view.work_request_seconds <= 0 || limits.max_results_per_reply <= 0 || selection.quota_reached) break;
     if (!lost_any) {
@@ -422,8 +424,10 @@ SchedulerReply handle_scheduler_request(const std::string& body, Database& db, c
     int quota = host.max_results_day;
     for (int i = 0; i < errors; ++i) quota = quota_after_error(quota, ctx.config.daily_result_quota);
     if (errors == 0) quota = quota_after_success(quota, ctx.config.daily_result_quota);
-    host.max_results_day = quota;
-    db.transaction([&](Database& d) { set_max_results_day(d, host.id, quota); });
+    if (quota != host.max_results_day) {  // usually unchanged: at the default, successes keep it there
+      host.max_results_day = quota;
+      db.transaction([&](Database& d) { set_max_results_day(d, host.id, quota); });
+    }
   }
   std::vector<ResultRow> resend;
   abort_and_resend(db, req, host, now, reply, resend);
