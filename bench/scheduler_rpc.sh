@@ -6,7 +6,7 @@
 #   new_host    a new host's first RPC (host created, no work asked);
 #   report_get  report the one result the host holds + get exactly one new one.
 # Prints RPC/s, p50/p99 latency and errors per case, the FastCGI/CGI ratios, the
-# scheduler's peak RSS (CGI: 20 direct runs; each FastCGI process) and EXPLAIN of the queries.
+# scheduler's peak RSS (CGI: 50 direct runs; each FastCGI process) and EXPLAIN of the queries.
 #   bench/scheduler_rpc.sh BUILD_DIR [N_RESULTS] [SECONDS_PER_CASE]
 # With KEEP=1 the servers keep running afterwards (for profiling); the script prints how
 # to stop them.
@@ -102,10 +102,12 @@ request="<scheduler_request><authenticator>bench_key_loop1</authenticator><hosti
 <platform_name>x86_64-pc-linux-gnu</platform_name><work_req_seconds>1</work_req_seconds>
 <host_info><host_cpid>probe</host_cpid><p_ncpus>1</p_ncpus><p_fpops>1e9</p_fpops>
 <m_nbytes>8e9</m_nbytes><d_free>1e11</d_free></host_info></scheduler_request>"
-cgi_probe="$(for _ in $(seq 20); do
-  REQUEST_METHOD=POST CONTENT_LENGTH=${#request} THARSIS_PROJECT_DIR="$p" \
-    /usr/bin/time -f '%U %S %M' "$p/cgi-bin/cgi" <<<"$request" 2>&1 >/dev/null | tail -1
-done | awk '{ cpu += $1 + $2; if ($3 > rss) rss = $3 } END { printf "%.2f %d", 1000 * cpu / NR, rss }')"
+printf '%s' "$request" > "$base/probe.xml"
+# One `time` over 50 runs: per-run CPU is below its 10 ms resolution. ru_maxrss of the
+# children is the largest single run's peak.
+cgi_probe="$(REQUEST_METHOD=POST CONTENT_LENGTH=${#request} THARSIS_PROJECT_DIR="$p" /usr/bin/time -f '%U %S %M' \
+  sh -c "for i in \$(seq 50); do '$p/cgi-bin/cgi' < '$base/probe.xml' > /dev/null 2>&1; done" 2>&1 | tail -1 |
+  awk '{ printf "%.2f %d", 1000 * ($1 + $2) / 50, $3 }')"
 cgi_process_ms="${cgi_probe% *}"
 cgi_kib="${cgi_probe#* }"
 
@@ -148,17 +150,18 @@ for mode in new_host report_get; do
   done
 done
 echo "(cpu ms = server CPU per RPC; 2 idle cores would serve about 2000 / cpu ms RPC/s;"
-echo " CGI: mariadbd + Apache measured, plus $cgi_process_ms ms per scheduler process from 20 direct runs)"
+echo " CGI: mariadbd + Apache measured, plus $cgi_process_ms ms per scheduler process from 50 direct runs)"
 
-echo "scheduler peak RSS: CGI run $((cgi_kib / 1024)) MiB ($cgi_kib KiB, the largest of 20 runs)"
+echo "scheduler peak RSS: CGI run $((cgi_kib / 1024)) MiB ($cgi_kib KiB, the largest of 50 runs)"
 for pid in $(pgrep -f "^$p/cgi-bin/fcgi" || true); do
   echo "  FastCGI process $pid: $(awk '/VmHWM|VmRSS/ { printf "%s %d KiB  ", $1, $2 }' "/proc/$pid/status")"
 done
 echo
-echo "EXPLAIN at N=$n of the queries that could scan (rows = the optimizer's estimate;"
-echo "the send query reads the res_send index in order and stops at its LIMIT, no filesort):"
-sql "EXPLAIN SELECT r.id FROM result r JOIN workunit w ON w.id = r.workunitid
-     LEFT JOIN operand o ON o.workunitid = w.id WHERE r.server_state = 2
+echo "EXPLAIN at N=$n of the queries that could scan (rows = the optimizer's estimate; for the"
+echo "send query ANALYZE: r_rows = rows actually read, the LIMIT, however long the queue):"
+sql "ANALYZE SELECT r.id, w.delay_bound,
+       COALESCE((SELECT o.preferred_host FROM operand o WHERE o.workunitid = r.workunitid LIMIT 1), 0)
+     FROM result r JOIN workunit w ON w.id = r.workunitid WHERE r.server_state = 2
      ORDER BY r.priority DESC, r.id LIMIT 16" | awk '{ print "  send:        " $0 }'
 sql "EXPLAIN SELECT * FROM result WHERE hostid = 1 AND server_state = 4" | awk '{ print "  host work:   " $0 }'
 sql "EXPLAIN SELECT * FROM result WHERE name = 'w_0000001_0'" | awk '{ print "  report:      " $0 }'

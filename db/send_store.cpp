@@ -6,10 +6,15 @@
 namespace tharsis {
 
 std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int limit) {
+  // The operand's host preference comes from subqueries run for the rows returned only: as
+  // a LEFT JOIN, the optimizer may join the whole unsent queue first (block nested loop +
+  // filesort, a scan of every unsent result per RPC) instead of stopping at LIMIT.
   auto rows = db.query(
       "SELECT r.id, r.workunitid, r.appid, r.priority, w.rsc_fpops_est, w.rsc_memory_bound, w.rsc_disk_bound, "
-      "w.delay_bound, COALESCE(o.preferred_host, 0), COALESCE(o.preferred_until, 0) "
-      "FROM result r JOIN workunit w ON w.id = r.workunitid LEFT JOIN operand o ON o.workunitid = w.id "
+      "w.delay_bound, "
+      "COALESCE((SELECT o.preferred_host FROM operand o WHERE o.workunitid = r.workunitid LIMIT 1), 0), "
+      "COALESCE((SELECT o.preferred_until FROM operand o WHERE o.workunitid = r.workunitid LIMIT 1), 0) "
+      "FROM result r JOIN workunit w ON w.id = r.workunitid "
       "WHERE r.server_state = ? ORDER BY r.priority DESC, r.id LIMIT ?",
       ServerState::Unsent, limit);
   std::vector<SendCandidateRow> out;

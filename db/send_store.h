@@ -21,8 +21,9 @@ struct SendCandidateRow {
   int64_t preferred_until = 0;
 };
 
-// Up to `limit` UNSENT results by priority (highest first), then age (served by the
-// result(server_state, priority, id) index).
+// Up to `limit` UNSENT results by priority (highest first), then age, read in the order
+// of the result(server_state, priority DESC, id) index: about `limit` rows are read
+// however long the queue is.
 std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int limit);
 
 }  // namespace tharsis
