@@ -1,0 +1,182 @@
+// Submitted tensor expressions through the graph scheduler and the back-end daemons over a
+// real MariaDB: simulated hosts take each unsent job (highest priority first, as the
+// scheduler orders them), run its operand spec with the operand kernels on the staged
+// .npy inputs and upload the output; one host in five vanishes with the jobs it took (they
+// time out and go to others). The assembled result matches the direct computation.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "daemons/graph_scheduler/lib/graph_scheduler_pass.h"
+#include "db/graph_store.h"
+#include "db/result_store.h"
+#include "db/workunit_store.h"
+#include "lib/fanout.h"
+#include "lib/file_refs.h"
+#include "lib/operand/direct_evaluator.h"
+#include "lib/operand/graph_compiler.h"
+#include "lib/operand/kernels.h"
+#include "lib/operand/npy.h"
+#include "lib/operand/operand_spec.h"
+#include "lib/text_file.h"
+#include "tests/support/daemon_rounds.h"
+#include "tests/support/test_project.h"
+#include "tools/lib/checker.h"
+#include "tools/lib/graph_from_chunks.h"
+#include "tools/lib/graph_result.h"
+
+namespace tharsis {
+namespace {
+
+constexpr int64_t kStart = 1'800'000'000;
+constexpr int kDelayBound = 1000;
+
+class GraphSubmit : public ::testing::Test {
+ protected:
+  void SetUp() override { db_ = project_.open(); }
+
+  int64_t submit(const std::string& name, const std::string& expression) {
+    JobSpec job;
+    job.appid = project_.appid();
+    job.output_template_file = project_.output_template();
+    job.delay_bound = kDelayBound;
+    job.max_error_results = 3;
+    auto id = submit_expression(*db_, project_.config(), name, expression, job, {1, 2, 3, 4, 5}, 60, now_);
+    EXPECT_TRUE(id.ok()) << id.error();
+    return id.ok() ? *id : 0;
+  }
+
+  void run_daemons() {
+    GraphSchedulerPass graphs(project_.config(), 60);
+    ASSERT_TRUE(testing::run_daemons_until_idle(*db_, project_.config(), now_, {&graphs}));
+  }
+
+  std::string path_in(const std::string& dir, const std::string& name) {
+    return fanout_path(dir, name, project_.config().uldl_dir_fanout);
+  }
+
+  // What the operand app does, from the workunit's file_refs: spec, inputs by open name.
+  void compute(const ResultRow& r) {
+    auto wu = fetch_workunit(*db_, r.workunitid);
+    std::map<std::string, std::string> file_of;  // open name -> file name
+    const std::string ref = "<file_ref><file_name>", open = "<open_name>";
+    for (size_t at = wu->xml_doc.find(ref); at != std::string::npos; at = wu->xml_doc.find(ref, at + 1)) {
+      size_t begin = at + ref.size();
+      std::string file = wu->xml_doc.substr(begin, wu->xml_doc.find('<', begin) - begin);
+      size_t o = wu->xml_doc.find(open, begin) + open.size();
+      file_of[wu->xml_doc.substr(o, wu->xml_doc.find('<', o) - o)] = file;
+    }
+    auto spec_text = read_text_file(path_in(project_.config().download_dir, file_of["spec"]));
+    ASSERT_TRUE(spec_text.ok()) << spec_text.error();
+    auto spec = operand::parse_operand_spec(*spec_text);
+    ASSERT_TRUE(spec.ok()) << spec.error();
+    std::vector<operand::NdArray> arrays;
+    for (const auto& name : spec->inputs) {
+      ASSERT_TRUE(file_of.count(name)) << wu->name << " lacks input " << name;
+      auto array = operand::read_npy(path_in(project_.config().download_dir, file_of[name]));
+      ASSERT_TRUE(array.ok()) << array.error();
+      arrays.push_back(std::move(*array));
+    }
+    std::vector<const operand::NdArray*> inputs;
+    for (const auto& a : arrays) inputs.push_back(&a);
+    auto output = operand::run_steps(spec->steps, inputs);
+    ASSERT_TRUE(output.ok()) << output.error();
+    auto outputs = file_infos_in(r.xml_doc_in);
+    ASSERT_TRUE(outputs.ok() && outputs->size() == 1u);
+    auto out_path = fanout_path_create(project_.config().upload_dir, outputs->front().name,
+                                       project_.config().uldl_dir_fanout);
+    ASSERT_TRUE(operand::write_npy(*out_path, *output).ok());
+    ResultReport report;
+    report.claimed_credit = 1;
+    ASSERT_TRUE(
+        db_->transaction([&](Database& d) { return mark_result_reported(d, r.id, r.hostid, now_, report); }));
+  }
+
+  // Hosts 1..5 take the unsent jobs in priority order; host 5 vanishes with what it takes.
+  // Returns the jobs handed out.
+  int hand_out_work(int64_t graph_id) {
+    std::vector<std::pair<int, int64_t>> unsent;  // (priority, result id)
+    for (const auto& o : fetch_operands_of_graph(*db_, graph_id)) {
+      for (const auto& r : fetch_results_of_workunit(*db_, o.workunitid)) {
+        if (r.server_state == ServerState::Unsent) unsent.emplace_back(r.priority, r.id);
+      }
+    }
+    std::sort(unsent.begin(), unsent.end(),
+              [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+    for (const auto& [priority, id] : unsent) {
+      int64_t host = 1 + (next_host_++ % 5);
+      bool sent = db_->transaction(
+          [&](Database& d) { return mark_result_sent(d, id, host, 1, now_, kDelayBound, 1); });
+      EXPECT_TRUE(sent);
+      if (host == 5) continue;  // vanished: never reports
+      compute(fetch_result(*db_, id).value());
+      if (HasFatalFailure()) return 0;
+    }
+    return static_cast<int>(unsent.size());
+  }
+
+  // Drives the graph to its end; time moves past the deadlines when only vanished jobs remain.
+  GraphState drive(int64_t graph_id) {
+    for (int round = 0; round < 500; ++round) {
+      run_daemons();
+      GraphState state = fetch_graph(*db_, graph_id)->state;
+      if (state != GraphState::Running) return state;
+      if (hand_out_work(graph_id) == 0) now_ += kDelayBound + 1;
+      if (HasFatalFailure()) return state;
+    }
+    ADD_FAILURE() << "graph did not finish";
+    return GraphState::Running;
+  }
+
+  void expect_matches_direct(int64_t graph_id, const std::string& expression) {
+    auto result = collect_graph_result(*db_, project_.config(), graph_id);
+    ASSERT_TRUE(result.ok()) << result.error();
+    auto tensors = operand::parse_submission(expression);
+    ASSERT_TRUE(tensors.ok());
+    auto direct = operand::evaluate_directly(*tensors);
+    ASSERT_TRUE(direct.ok()) << direct.error();
+    auto difference = operand::max_relative_difference(*result, *direct);
+    ASSERT_TRUE(difference.ok()) << difference.error();
+    EXPECT_LE(*difference, 1e-9);
+  }
+
+  testing::TestProject project_;
+  std::unique_ptr<Database> db_;
+  int64_t now_ = kStart;
+  int next_host_ = 0;
+};
+
+TEST_F(GraphSubmit, SumOfTwoRandomTensorsMatchesTheDirectComputationWithHostsVanishing) {
+  const std::string expression =
+      "a = rand(seed=1, shape=(60,60), chunk=(20,20)); b = rand(seed=2, shape=(60,60), chunk=(20,20));"
+      " result = (a + b).sum()";
+  int64_t g = submit("sum_ab", expression);
+  auto operands = fetch_operands_of_graph(*db_, g);
+  ASSERT_GT(operands.size(), 9u);
+  EXPECT_EQ(drive(g), GraphState::Done);
+  expect_matches_direct(g, expression);
+  auto progress = graph_progress(*db_, g);
+  ASSERT_TRUE(progress.ok());
+  EXPECT_EQ(progress->finished, progress->total);
+  EXPECT_EQ(progress->staged_bytes, 0) << "a finished graph holds no intermediate data";
+  EXPECT_GT(db_->query_int("SELECT COUNT(*) FROM result r JOIN workunit w ON w.id = r.workunitid "
+                           "WHERE w.graph_id = ? AND r.outcome = ?",
+                           g, Outcome::NoReply),
+            0)
+      << "some jobs went to the vanished host and were sent again";
+  CheckReport report = check_project(*db_, project_.config(), now_, /*require_settled=*/true);
+  for (const auto& v : report.violations) ADD_FAILURE() << v;
+}
+
+TEST_F(GraphSubmit, ChainOfMatmulsOverAHundredChunksMatches) {
+  const std::string expression =
+      "a = rand(seed=3, shape=(40,40), chunk=(10,10)); b = rand(seed=4, shape=(40,40), chunk=(10,10));"
+      " c = rand(seed=5, shape=(40,40), chunk=(10,10)); result = a @ b @ c";
+  int64_t g = submit("matmuls", expression);
+  EXPECT_GE(fetch_operands_of_graph(*db_, g).size(), 100u);
+  EXPECT_EQ(drive(g), GraphState::Done);
+  expect_matches_direct(g, expression);
+}
+
+}  // namespace
+}  // namespace tharsis

@@ -1,0 +1,82 @@
+// Implementation of tools/lib/graph_result.h.
+#include "tools/lib/graph_result.h"
+
+#include "daemons/assimilator/lib/results_store.h"
+#include "db/graph_store.h"
+#include "db/workunit_store.h"
+#include "lib/operand/graph_compiler.h"
+#include "lib/operand/npy.h"
+#include "tools/lib/graph_from_chunks.h"
+
+namespace tharsis {
+
+std::string graph_state_name(GraphState state) {
+  switch (state) {
+    case GraphState::Running:
+      return "running";
+    case GraphState::Done:
+      return "done";
+    case GraphState::Failed:
+      return "failed";
+    case GraphState::Cancelling:
+      return "cancelling";
+    case GraphState::Cancelled:
+      return "cancelled";
+  }
+  return "unknown";
+}
+
+Result<GraphProgress> graph_progress(Database& db, int64_t graph_id) {
+  auto graph = fetch_graph(db, graph_id);
+  if (!graph) return make_error("no graph " + std::to_string(graph_id));
+  GraphProgress p;
+  p.graph = *graph;
+  p.operands_by_state = count_operand_states(db, graph_id);
+  for (const auto& [state, n] : p.operands_by_state) {
+    p.total += n;
+    if (state == OperandState::Finished || state == OperandState::Freed) p.finished += n;
+  }
+  p.staged_bytes = staged_output_bytes(db, graph_id);
+  return p;
+}
+
+std::string progress_line(const GraphProgress& progress, int width) {
+  int filled = static_cast<int>(progress.fraction() * width + 0.5);
+  return "[" + std::string(static_cast<size_t>(filled), '#') +
+         std::string(static_cast<size_t>(width - filled), '.') + "] " + std::to_string(progress.finished) +
+         "/" + std::to_string(progress.total) + " operands  " + graph_state_name(progress.graph.state);
+}
+
+Result<operand::NdArray> collect_graph_result(Database& db, const ProjectConfig& config, int64_t graph_id) {
+  auto graph = fetch_graph(db, graph_id);
+  if (!graph) return make_error("no graph " + std::to_string(graph_id));
+  if (graph->state != GraphState::Done) {
+    return make_error("graph " + std::to_string(graph_id) + " is " + graph_state_name(graph->state) +
+                      ", not done");
+  }
+  auto compiled = operand::compile_graph(graph->expression);
+  if (!compiled.ok()) return make_error("graph " + std::to_string(graph_id) + ": " + compiled.error());
+  std::map<int64_t, int64_t> workunit_of_chunk;
+  for (const auto& o : fetch_operands_of_graph(db, graph_id))
+    workunit_of_chunk[chunk_index_of(o.name)] = o.workunitid;
+  const std::string store = config.project_dir + "/results";
+  std::map<int64_t, operand::NdArray> outputs;
+  for (const auto& chunk : compiled->chunks.result_chunks) {
+    auto wu = fetch_workunit(db, workunit_of_chunk[chunk.operand]);
+    if (!wu)
+      return make_error("graph " + std::to_string(graph_id) + ": no workunit for chunk " +
+                        std::to_string(chunk.operand));
+    auto manifest = read_manifest(store, wu->name);
+    if (!manifest.ok() || manifest->empty()) {
+      return make_error("graph " + std::to_string(graph_id) + ": result chunk " +
+                        std::to_string(chunk.operand) + " not in the results store (" +
+                        (manifest.ok() ? "empty manifest" : manifest.error()) + ")");
+    }
+    auto array = operand::read_npy(workunit_store_dir(store, wu->name) + "/" + manifest->front().name);
+    if (!array.ok()) return make_error(array.error());
+    outputs[chunk.operand] = std::move(*array);
+  }
+  return operand::assemble_result(compiled->chunks, outputs);
+}
+
+}  // namespace tharsis

@@ -1,0 +1,120 @@
+// submit_graph: submit a tensor computation as an operand graph (DESIGN §6).
+//   submit_graph --project_dir P --name N (--expression TEXT | --file PATH) [--app operand]
+//                [--wait [--out RESULT.npy]] [job parameters]
+// The expression language or its JSON form is lib/operand/expression_parser.h's. Prints
+// the graph id. With --wait, shows a progress bar until the graph is over and writes the
+// result tensor as .npy (default <name>.npy); exit 1 if the graph failed or was cancelled.
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <ctime>
+#include <iostream>
+#include <thread>
+
+#include "db/app_store.h"
+#include "lib/operand/npy.h"
+#include "lib/text_file.h"
+#include "tools/lib/graph_from_chunks.h"
+#include "tools/lib/graph_result.h"
+#include "tools/lib/tool_main.h"
+
+namespace po = boost::program_options;
+using namespace tharsis;
+
+namespace {
+
+int wait_for(Database& db, const ProjectConfig& config, int64_t graph_id, const std::string& out,
+             double poll) {
+  for (;;) {
+    auto progress = graph_progress(db, graph_id);
+    if (!progress.ok()) {
+      std::cerr << "\nsubmit_graph: " << progress.error() << "\n";
+      return 1;
+    }
+    std::cerr << "\r" << progress_line(*progress) << std::flush;
+    GraphState state = progress->graph.state;
+    if (state == GraphState::Failed || state == GraphState::Cancelled) {
+      std::cerr << "\nsubmit_graph: graph " << graph_id << " " << graph_state_name(state) << "\n";
+      return 1;
+    }
+    if (state == GraphState::Done) break;
+    std::this_thread::sleep_for(std::chrono::duration<double>(poll));
+  }
+  std::cerr << "\n";
+  auto result = collect_graph_result(db, config, graph_id);
+  if (!result.ok()) {
+    std::cerr << "submit_graph: " << result.error() << "\n";
+    return 1;
+  }
+  if (Status written = operand::write_npy(out, *result); !written.ok()) {
+    std::cerr << "submit_graph: " << written.error() << "\n";
+    return 1;
+  }
+  std::cerr << "result written to " << out << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  po::options_description options("submit_graph --name N (--expression TEXT | --file PATH)");
+  JobSpec job;
+  int64_t prefer_seconds = 60;
+  double poll = 1;
+  options.add_options()("name", po::value<std::string>()->required(), "graph name (letters, digits, _ - .)")(
+      "expression", po::value<std::string>(), "the computation")("file", po::value<std::string>(),
+                                                                 "read the computation from a file")(
+      "app", po::value<std::string>()->default_value("operand"), "the operand app")(
+      "wait", "wait until the graph is over, then write the result")(
+      "out", po::value<std::string>(), "result file for --wait (default <name>.npy)")(
+      "poll", po::value(&poll)->default_value(1), "seconds between progress checks")(
+      "min_quorum", po::value(&job.min_quorum)->default_value(1), "")(
+      "target_nresults", po::value(&job.target_nresults)->default_value(1), "")(
+      "max_error_results", po::value(&job.max_error_results)->default_value(3), "")(
+      "max_total_results", po::value(&job.max_total_results)->default_value(10), "")(
+      "delay_bound", po::value(&job.delay_bound)->default_value(3600), "seconds")(
+      "rsc_fpops_est", po::value(&job.rsc_fpops_est)->default_value(1e9), "")(
+      "prefer_seconds", po::value(&prefer_seconds)->default_value(60),
+      "how long a source operand waits for the host placement chose");
+  return run_db_tool(
+      "submit_graph", options, argc, argv,
+      [&](const ProjectConfig& config, Database& db, const po::variables_map& vm) {
+        std::string expression;
+        if (vm.count("expression") == vm.count("file")) {
+          std::cerr << "submit_graph: give either --expression or --file\n";
+          return 2;
+        }
+        if (vm.count("expression")) {
+          expression = vm["expression"].as<std::string>();
+        } else {
+          auto text = read_text_file(vm["file"].as<std::string>());
+          if (!text.ok()) {
+            std::cerr << "submit_graph: " << text.error() << "\n";
+            return 2;
+          }
+          expression = *text;
+        }
+        auto app = fetch_app_by_name(db, vm["app"].as<std::string>());
+        if (!app) {
+          std::cerr << "submit_graph: no app named '" << vm["app"].as<std::string>() << "'\n";
+          return 1;
+        }
+        auto templ = write_output_template(config, app->name + "_out1.xml", 1, config.max_upload_size);
+        if (!templ.ok()) {
+          std::cerr << "submit_graph: " << templ.error() << "\n";
+          return 1;
+        }
+        job.appid = app->id;
+        job.output_template_file = *templ;
+        int64_t now = std::time(nullptr);
+        std::string name = vm["name"].as<std::string>();
+        auto id = submit_expression(db, config, name, expression, job, active_host_ids(db, now - 86400),
+                                    prefer_seconds, now);
+        if (!id.ok()) {
+          std::cerr << id.error() << "\n";
+          return 1;
+        }
+        std::cout << *id << "\n" << std::flush;
+        if (!vm.count("wait")) return 0;
+        return wait_for(db, config, *id, vm.count("out") ? vm["out"].as<std::string>() : name + ".npy", poll);
+      });
+}
