@@ -51,7 +51,8 @@ CREATE TABLE IF NOT EXISTS user (
   expavg_credit DOUBLE NOT NULL DEFAULT 0,
   expavg_time   DOUBLE NOT NULL DEFAULT 0,
   UNIQUE KEY user_authenticator (authenticator),
-  KEY user_total_credit (total_credit)
+  KEY user_total_credit (total_credit),
+  KEY user_expavg_credit (expavg_credit)  -- volunteers page: top users by recent credit
 ) ENGINE=InnoDB;
 
 -- A volunteer machine, created at its first scheduler RPC.
@@ -83,7 +84,9 @@ CREATE TABLE IF NOT EXISTS host (
   max_results_day INT NOT NULL DEFAULT 0, -- daily quota; 0 = project default
   error_rate    DOUBLE NOT NULL DEFAULT 0,
   KEY host_user (userid),
-  KEY host_total_credit (total_credit)
+  KEY host_total_credit (total_credit),
+  KEY host_expavg_credit (expavg_credit), -- volunteers page: top hosts by recent credit
+  KEY host_rpc_time (rpc_time)            -- reclustering page: hosts active lately (r)
 ) ENGINE=InnoDB;
 
 -- A job. State variables and parameters of the seed's law.
@@ -155,7 +158,8 @@ CREATE TABLE IF NOT EXISTS result (
   KEY res_send (server_state, priority DESC, id),  -- the send order itself: no filesort
   KEY res_host (hostid, server_state),
   KEY res_file_delete (file_delete_state),
-  KEY res_user (userid)
+  KEY res_user (userid),
+  KEY res_state_outcome (server_state, outcome)  -- status pages: results by state, from the index alone
 ) ENGINE=InnoDB;
 
 -- A submitted operand graph (tensor computation); state holds GraphState (db/states.h).

@@ -16,7 +16,16 @@ namespace {
 void require_safe_name(const std::string& name) {
   bool ok = !name.empty() && name.size() <= 64;
   for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-  if (!ok) throw DbError("database name must be 1-64 letters, digits or '_', found '" + name + "'", 0, "create_database");
+  if (!ok)
+    throw DbError("database name must be 1-64 letters, digits or '_', found '" + name + "'", 0,
+                  "create_database");
+}
+
+// Account names and passwords are literals in CREATE USER; allow only a safe set.
+bool safe_word(const std::string& text, size_t min, size_t max, bool underscore) {
+  bool ok = text.size() >= min && text.size() <= max;
+  for (char c : text) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || (underscore && c == '_'));
+  return ok;
 }
 
 }  // namespace
@@ -43,6 +52,29 @@ void create_database(const DbConfig& admin, const std::string& name) {
   auto db = Database::open(server);
   db->execute_trusted_script("CREATE DATABASE IF NOT EXISTS `" + name + "` CHARACTER SET utf8mb4;\nUSE `" +
                              name + "`;\n" + *text);
+}
+
+void create_read_only_user(const DbConfig& admin, const std::string& name, const std::string& user,
+                           const std::string& password) {
+  require_safe_name(name);
+  if (!safe_word(user, 1, 80, true)) {
+    throw DbError("read-only user name must be 1-80 letters, digits or '_', found '" + user + "'", 0,
+                  "create_read_only_user");
+  }
+  if (!safe_word(password, 8, 64, false)) {
+    throw DbError("read-only user password must be 8-64 letters or digits", 0, "create_read_only_user");
+  }
+  DbConfig server = admin;
+  server.name = "";
+  auto db = Database::open(server);
+  std::string script;
+  // 'localhost' is the socket account; '%' serves TCP clients (a web server on another host).
+  for (const char* host : {"localhost", "%"}) {
+    const std::string account = "'" + user + "'@'" + host + "'";
+    script += "CREATE OR REPLACE USER " + account + " IDENTIFIED BY '" + password + "';\nGRANT SELECT ON `" +
+              name + "`.* TO " + account + ";\n";
+  }
+  db->execute_trusted_script(script);
 }
 
 void drop_database(const DbConfig& admin, const std::string& name) {

@@ -49,7 +49,12 @@ done
 cp "$build_dir/scheduler" "$project/cgi-bin/cgi"
 cp "$build_dir/scheduler" "$project/cgi-bin/fcgi"
 cp "$build_dir/file_upload_handler" "$project/cgi-bin/file_upload_handler"
-[ -x "$build_dir/server_status" ] && cp "$build_dir/server_status" "$project/cgi-bin/server_status"
+# The status pages (CGIs reading the DB with the read-only account make_project created)
+# and their one stylesheet, served from the project's web root.
+for page in server_status graphs reclustering volunteers; do
+  if [ -x "$build_dir/$page" ]; then cp "$build_dir/$page" "$project/cgi-bin/$page"; fi
+done
+cp "$here/html/tharsis.css" "$project/html/user/tharsis.css"
 # Apache runs the CGIs as www-data when started as root: they read config.xml and the
 # upload key, and write upload/.
 [ "$(id -u)" -eq 0 ] && chown -R www-data: "$project"

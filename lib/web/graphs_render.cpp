@@ -19,8 +19,13 @@ std::string percent_text(double fraction) {
 
 }  // namespace
 
-std::string render_graphs_list_html(const std::vector<GraphSummary>& graphs, const PageContext& context) {
+std::string render_graphs_list_html(const std::vector<GraphSummary>& graphs, const PageContext& context,
+                                    int64_t total) {
   std::string body;
+  if (total > static_cast<int64_t>(graphs.size())) {
+    body += "<p class=\"muted\">" + std::to_string(total) + " graphs; the newest " +
+            std::to_string(graphs.size()) + " are shown.</p>\n";
+  }
   if (graphs.empty()) {
     body += "<p class=\"empty\">No operand graphs have been submitted.</p>\n";
     return render_page(context, PageId::Graphs, "Graphs", body);
@@ -35,15 +40,17 @@ std::string render_graphs_list_html(const std::vector<GraphSummary>& graphs, con
   const std::string link = context.base_url + std::string(page_program(PageId::Graphs)) + "?id=";
   for (const auto& graph : graphs) {
     const std::string percent = percent_text(graph.progress);
-    body += "<tr><td class=\"num\">" + std::to_string(graph.id) + "</td><td><a href=\"" +
-            html_attr(link + std::to_string(graph.id)) + "\">" + html_escape(graph.name) + "</a></td><td>" +
-            html_escape(graph.state) + "</td><td><div class=\"progress\" role=\"progressbar\" "
-            "aria-valuemin=\"0\" aria-valuemax=\"100\" aria-valuenow=\"" + percent.substr(0, percent.size() - 1) +
-            "\"><div class=\"bar\" style=\"width:" + percent + "\"></div></div><span class=\"pct\">" + percent +
-            "</span></td>";
+    body += "<tr data-graph=\"" + std::to_string(graph.id) + "\"><td class=\"num\">" +
+            std::to_string(graph.id) + "</td><td><a href=\"" + html_attr(link + std::to_string(graph.id)) +
+            "\">" + html_escape(graph.name) + "</a></td><td>" + html_escape(graph.state) +
+            "</td><td><div class=\"progress\" role=\"progressbar\" "
+            "aria-valuemin=\"0\" aria-valuemax=\"100\" aria-valuenow=\"" +
+            percent.substr(0, percent.size() - 1) + "\"><div class=\"bar\" style=\"width:" + percent +
+            "\"></div></div><span class=\"pct\">" + percent + "</span></td>";
     for (OperandState state : kAllOperandStates) {
       auto it = graph.operands_by_state.find(state);
-      body += "<td class=\"num\">" + std::to_string(it == graph.operands_by_state.end() ? 0 : it->second) + "</td>";
+      body += "<td class=\"num\">" + std::to_string(it == graph.operands_by_state.end() ? 0 : it->second) +
+              "</td>";
     }
     body += "</tr>\n";
   }
@@ -75,17 +82,28 @@ std::string render_graph_dag_svg(const GraphDetail& graph) {
 }
 
 std::string render_graph_detail_html(const GraphDetail& graph, const PageContext& context) {
-  std::string body = "<p><a href=\"" + html_attr(context.base_url + std::string(page_program(PageId::Graphs))) +
+  std::string body = "<p><a href=\"" +
+                     html_attr(context.base_url + std::string(page_program(PageId::Graphs))) +
                      "\">All graphs</a></p>\n";
   std::map<OperandState, int64_t> counts;
   for (const auto& operand : graph.operands) ++counts[operand.state];
   body += "<dl class=\"facts\"><dt>ID</dt><dd>" + std::to_string(graph.id) + "</dd><dt>State</dt><dd>" +
-          html_escape(graph.state) + "</dd><dt>Operands</dt><dd>" + std::to_string(graph.operands.size());
+          html_escape(graph.state) + "</dd><dt>Operands</dt><dd id=\"operand-counts\">" +
+          std::to_string(graph.operands.size());
   for (const auto& [state, count] : counts) {
-    body += " \xC2\xB7 " + std::to_string(count) + " " + html_escape(operand_state_name(state));
+    body += " \xC2\xB7 <span data-state=\"" + std::string(operand_state_name(state)) + "\">" +
+            std::to_string(count) + "</span> " + html_escape(operand_state_name(state));
   }
-  body += "</dd></dl>\n";
-  body += "<section>\n<h2>Operands</h2>\n<div class=\"figure\">" + render_graph_dag_svg(graph) + "</div>\n</section>\n";
+  body += "</dd><dt>Staged now</dt><dd id=\"staged-bytes\">" + std::to_string(graph.staged_bytes_now) +
+          " bytes</dd></dl>\n";
+  if (graph.operands.size() <= kMaxDrawnOperands) {
+    body += "<section>\n<h2>Operands</h2>\n<div class=\"figure\">" + render_graph_dag_svg(graph) +
+            "</div>\n</section>\n";
+  } else {
+    body += "<section>\n<h2>Operands</h2>\n<p class=\"muted\">" + std::to_string(graph.operands.size()) +
+            " operands: too many to draw (at most " + std::to_string(kMaxDrawnOperands) +
+            ").</p>\n</section>\n";
+  }
 
   LineChart chart;
   chart.title = "Staged data on the server";
@@ -94,10 +112,12 @@ std::string render_graph_detail_html(const GraphDetail& graph, const PageContext
   chart.x_format = AxisFormat::UnixTime;
   ChartSeries staged{"staged output", "#3a86ff", {}};
   for (const auto& point : graph.staged_data) {
-    staged.points.push_back({static_cast<double>(point.time), static_cast<double>(point.bytes) / (1024.0 * 1024.0)});
+    staged.points.push_back(
+        {static_cast<double>(point.time), static_cast<double>(point.bytes) / (1024.0 * 1024.0)});
   }
   chart.series.push_back(std::move(staged));
-  body += "<section>\n<h2>Staged data</h2>\n<div class=\"figure\">" + render_line_chart(chart) + "</div>\n</section>\n";
+  body += "<section>\n<h2>Staged data</h2>\n<div class=\"figure\">" + render_line_chart(chart) +
+          "</div>\n</section>\n";
   return render_page(context, PageId::Graphs, "Graph " + graph.name, body);
 }
 

@@ -3,6 +3,8 @@
 // staged-data curve (bytes of operand output held on the server over time).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,11 +13,14 @@
 
 namespace tharsis {
 
-// Rows link to "<graphs page>?id=N".
-std::string render_graphs_list_html(const std::vector<GraphSummary>& graphs, const PageContext& context);
+inline constexpr size_t kMaxDrawnOperands = 400;
+
+// Rows link to "<graphs page>?id=N". `total`: graphs in the DB, when more than those shown.
+std::string render_graphs_list_html(const std::vector<GraphSummary>& graphs, const PageContext& context,
+                                    int64_t total = -1);
 
 // The DAG (one node per operand, column = depth, fill = state colour, legend of states
-// present) plus the staged-data chart.
+// present; only up to kMaxDrawnOperands, beyond that a note) plus the staged-data chart.
 std::string render_graph_detail_html(const GraphDetail& graph, const PageContext& context);
 
 // Just the DAG's SVG (used by the page above; exposed for tests and embedding).

@@ -24,12 +24,14 @@ std::string render_recluster_html(const std::vector<ReclusterApp>& apps, const P
     body += "<p class=\"empty\">No app has reclustering data yet.</p>\n";
     return render_page(context, PageId::Reclustering, "Reclustering", body);
   }
-  body += "<table>\n<thead><tr><th>App</th><th>Policy</th><th class=\"num\">Current k</th>"
-          "<th class=\"num\">\xCE\xB1 (task)</th><th class=\"num\">\xCE\xB2 (job)</th></tr></thead>\n<tbody>\n";
+  body +=
+      "<table>\n<thead><tr><th>App</th><th>Policy</th><th class=\"num\">Current k</th>"
+      "<th class=\"num\">\xCE\xB1 (task)</th><th class=\"num\">\xCE\xB2 (job)</th></tr></thead>\n<tbody>\n";
   for (const auto& app : apps) {
     const bool has = !app.series.empty();
-    body += "<tr><td>" + html_escape(app.app_name) + "</td><td>" + html_escape(app.policy) +
-            "</td><td class=\"num\">" + std::to_string(app.current_k) + "</td><td class=\"num\">" +
+    body += "<tr data-app=\"" + html_attr(app.app_name) + "\"><td>" + html_escape(app.app_name) +
+            "</td><td>" + html_escape(app.policy) + "</td><td class=\"num\">" +
+            std::to_string(app.current_k) + "</td><td class=\"num\">" +
             (has ? fixed(app.series.back().alpha, 4) : "-") + "</td><td class=\"num\">" +
             (has ? fixed(app.series.back().beta, 4) : "-") + "</td></tr>\n";
   }
@@ -67,6 +69,10 @@ std::string render_recluster_html(const std::vector<ReclusterApp>& apps, const P
     ChartSeries curve{"M(k)", "#9d4edd", {}};
     for (const auto& point : app.makespan_curve) curve.points.push_back({point.k, point.makespan});
     makespan.series = {std::move(curve)};
+    body += "<p class=\"muted\" data-app=\"" + html_attr(app.app_name) + "\">M(k) under " +
+            html_escape(app.model) + " for n = " + std::to_string(app.tasks_left) +
+            " tasks, r = " + std::to_string(app.hosts) + " hosts, t = " + fixed(app.task_time, 1) +
+            " s, D = " + fixed(app.job_overhead, 1) + " s.</p>\n";
     body += "<div class=\"figures\"><div class=\"figure\">" + render_line_chart(rates) +
             "</div><div class=\"figure\">" + render_line_chart(k_chart) + "</div><div class=\"figure\">" +
             render_line_chart(makespan) + "</div></div>\n</section>\n";

@@ -61,7 +61,7 @@ std::string_view operand_state_colour(OperandState state);
 struct GraphSummary {
   int64_t id = 0;
   std::string name;
-  std::string state;  // the graph's own state word, e.g. "running", "finished", "cancelled"
+  std::string state;  // the graph's state word (graph_state_name), e.g. "running", "done"
   std::map<OperandState, int64_t> operands_by_state;
   double progress = 0;  // 0..1 (finished + freed) / total, computed by the caller
 };
@@ -72,6 +72,9 @@ struct OperandNode {
   int depth = 0;      // 0 for initial operands; a successor is deeper than its predecessors
   OperandState state = OperandState::Unscheduled;
   std::vector<int64_t> preds;  // ids of predecessor operands
+  int64_t output_bytes = 0;    // size of its output (operand.output_nbytes)
+  int64_t finish_time = 0;     // when its output was assimilated; 0: not yet
+  int64_t freed_time = 0;      // when it became FREED (its output deletable); 0: not FREED
 };
 
 // Bytes of operand output held on the server at a time (the depth-first order keeps it low).
@@ -86,6 +89,7 @@ struct GraphDetail {
   std::string state;
   std::vector<OperandNode> operands;
   std::vector<StagedDataPoint> staged_data;
+  int64_t staged_bytes_now = 0;  // output of FINISHED operands (kept until their successors finish)
 };
 
 // ---- Reclustering (DESIGN §7) ----
@@ -108,6 +112,13 @@ struct ReclusterApp {
   int current_k = 1;
   std::vector<ReclusterSample> series;        // oldest first
   std::vector<MakespanPoint> makespan_curve;  // M(k) at the current α, for the plot
+  // What the curve assumes: the failure model ("TFM": rate α, "JFM": rate β), n tasks
+  // left, r active hosts, task time t = φ̄ + C and per-job overhead D (seconds).
+  std::string model = "TFM";
+  int64_t tasks_left = 0;
+  int64_t hosts = 0;
+  double task_time = 0;
+  double job_overhead = 0;
 };
 
 // ---- Volunteers ----
@@ -125,16 +136,24 @@ struct HostCreditRow {
 struct UserCreditRow {
   int64_t id = 0;
   std::string name;
-  std::string country;
   double total_credit = 0;
   double recent_credit = 0;
   int64_t hosts = 0;
 };
 
+// Top lists come ordered from the database (credit descending, ties newest first); the
+// full lists are one page each, by id, starting after the id the reader asked for.
 struct VolunteerTables {
-  std::vector<HostCreditRow> hosts;
-  std::vector<UserCreditRow> users;
-  int top_n = 10;  // length of each top list
+  int64_t user_count = 0;
+  int64_t host_count = 0;
+  std::vector<UserCreditRow> top_users_by_total;
+  std::vector<UserCreditRow> top_users_by_recent;
+  std::vector<HostCreditRow> top_hosts_by_total;
+  std::vector<HostCreditRow> top_hosts_by_recent;
+  std::vector<UserCreditRow> users;  // a page of all users, id ascending
+  std::vector<HostCreditRow> hosts;  // a page of all hosts, id ascending
+  bool more_users = false;           // a further page follows users.back().id
+  bool more_hosts = false;
 };
 
 }  // namespace tharsis

@@ -14,6 +14,7 @@
 #include "db/database.h"
 #include "db/schema_loader.h"
 #include "db/workunit_store.h"
+#include "lib/web/status_cgi.h"
 #include "tests/support/test_database.h"
 
 namespace tharsis {
@@ -54,6 +55,17 @@ TEST(MakeProjectDb, MakeProject_CreatesDatabaseWithSchema) {
   auto db = Database::open(config->db);
   EXPECT_FALSE(fetch_workunit(*db, 1).has_value());
   db.reset();
+
+  // The status pages' account from config.xml: reads this database, writes nothing.
+  EXPECT_EQ(config->other["web_db_user"], read_only_user_name(options.db.name));
+  const DbConfig pages = status_page_db(*config);
+  EXPECT_EQ(pages.user, config->other["web_db_user"]);
+  EXPECT_EQ(pages.password.size(), 24u);
+  auto read_only = Database::open(pages);
+  EXPECT_EQ(read_only->query_int("SELECT COUNT(*) FROM workunit"), 0);
+  EXPECT_THROW(read_only->exec("INSERT INTO app (name) VALUES ('x')"), DbError);
+  EXPECT_THROW(read_only->exec("CREATE TABLE t (a INT)"), DbError);
+  read_only.reset();
   drop_database(testing::shared_server_admin(), options.db.name);
 }
 
@@ -74,13 +86,13 @@ TEST(MakeProjectDb, MakeProject_UnreachableDatabaseIsOneLineError) {
 TEST(MakeProjectCli, MakeProject_ExitCodesAndMessages) {
   // make_project is built next to this test binary (integration_tests depends on it).
   const char* bin_dir = std::getenv("THARSIS_BIN_DIR");
-  std::string program =
-      (bin_dir ? std::filesystem::path(bin_dir)
-               : std::filesystem::read_symlink("/proc/self/exe").parent_path()) /
-      "make_project";
+  std::string program = (bin_dir ? std::filesystem::path(bin_dir)
+                                 : std::filesystem::read_symlink("/proc/self/exe").parent_path()) /
+                        "make_project";
   ASSERT_TRUE(std::filesystem::exists(program)) << program;
   testing::TempDir dir("tharsis-mkproj-cli");
-  std::string args = " --project_dir " + dir.path() + "/proj --name cli --url_base "
+  std::string args = " --project_dir " + dir.path() +
+                     "/proj --name cli --url_base "
                      "http://127.0.0.1:8126/ --db_user u --db_name d --no_db --uldl_dir_fanout 2";
 
   CommandRun help = run(program + " --help");

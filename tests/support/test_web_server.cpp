@@ -53,6 +53,15 @@ TestWebServer::TestWebServer(const TestProject& project, int fixed_port) {
   fs::copy_file(bin + "/scheduler", c.project_dir + "/cgi-bin/fcgi", fs::copy_options::overwrite_existing);
   fs::copy_file(bin + "/file_upload_handler", c.project_dir + "/cgi-bin/file_upload_handler",
                 fs::copy_options::overwrite_existing);
+  // The status pages and their stylesheet, where BOINC keeps web pages.
+  for (const char* page : {"server_status", "graphs", "reclustering", "volunteers"}) {
+    if (fs::exists(bin + "/" + page)) {
+      fs::copy_file(bin + "/" + page, c.project_dir + "/cgi-bin/" + page,
+                    fs::copy_options::overwrite_existing);
+    }
+  }
+  fs::copy_file(std::string(THARSIS_SOURCE_DIR) + "/html/tharsis.css",
+                c.project_dir + "/html/user/tharsis.css", fs::copy_options::overwrite_existing);
   if (getuid() == 0) {
     // Apache runs its CGIs as www-data: give it the project (keys, config, upload/).
     std::string command = "chmod 755 " + project.dir() + " && chown -R www-data: " + c.project_dir;

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <pugixml.hpp>
-
 #include <string>
 
 #include "lib/web/graphs_render.h"
@@ -47,7 +46,8 @@ pugi::xml_document check_page(const std::string& html, PageId page) {
   const auto current = doc.select_nodes("//nav/a[@class='current']");
   EXPECT_EQ(current.size(), 1u);
   if (current.size() == 1) {
-    EXPECT_EQ(std::string(current[0].node().attribute("href").value()), "/cgi/" + std::string(page_program(page)));
+    EXPECT_EQ(std::string(current[0].node().attribute("href").value()),
+              "/cgi/" + std::string(page_program(page)));
   }
   EXPECT_EQ(doc.select_nodes("//nav/a").size(), 4u);
   EXPECT_NE(std::string(doc.select_node("//title").node().text().get()).find(kHostile), std::string::npos);
@@ -78,9 +78,9 @@ TEST(WebPages, ServerStatus_ShowsDaemonsQueuesAndResultsEscaped) {
   const std::string text = all_text(doc);
   EXPECT_NE(text.find("validator " + kHostile), std::string::npos);
   EXPECT_NE(text.find("host " + kHostile), std::string::npos);
-  EXPECT_NE(text.find("1 min"), std::string::npos);        // heartbeat age 90 s
+  EXPECT_NE(text.find("1 min"), std::string::npos);  // heartbeat age 90 s
   EXPECT_NE(text.find("not running"), std::string::npos);
-  EXPECT_NE(text.find("1 h 1 min"), std::string::npos);    // oldest transition item
+  EXPECT_NE(text.find("1 h 1 min"), std::string::npos);  // oldest transition item
   EXPECT_NE(text.find("IN_PROGRESS"), std::string::npos);
   EXPECT_NE(text.find("SUCCESS"), std::string::npos);
   EXPECT_EQ(std::string(doc.select_node("//tfoot//td").node().text().get()), "42");  // total results
@@ -102,7 +102,8 @@ TEST(WebPages, GraphsList_ShowsProgressBarsAndCountsPerState) {
   graph.id = 5;
   graph.name = "matmul " + kHostile;
   graph.state = "running";
-  graph.operands_by_state = {{OperandState::Finished, 3}, {OperandState::Running, 2}, {OperandState::Fatal, 1}};
+  graph.operands_by_state = {
+      {OperandState::Finished, 3}, {OperandState::Running, 2}, {OperandState::Fatal, 1}};
   graph.progress = 0.5;
   GraphSummary done{6, "done", "finished", {{OperandState::Freed, 4}}, 1.7};  // clamped to 100%
   auto doc = check_page(render_graphs_list_html({graph, done}, context()), PageId::Graphs);
@@ -161,28 +162,39 @@ TEST(WebPages, Recluster_ShowsCurrentKAndRatesAndThreeChartsPerApp) {
   EXPECT_EQ(doc.select_nodes("//g[@class='series']/polyline").size(), 4u);  // α, β, k, M(k)
 }
 
-TEST(WebPages, Volunteers_TopListsOrderByCreditAndTablesEscapeNames) {
+TEST(WebPages, Volunteers_ShowsTopListsCountsAndPagesEscaped) {
   VolunteerTables tables;
-  tables.top_n = 2;
-  tables.users = {{1, "alice " + kHostile, "NZ", 50, 1, 2}, {2, "bob", "DE", 300, 0.5, 1},
-                  {3, "carol", "FR", 50, 9, 1}};
-  tables.hosts = {{10, "h10 " + kHostile, "alice", "x86_64-pc-linux-gnu", 20, 2, 1'799'999'000},
-                  {11, "h11", "bob", "windows_x86_64", 30, 1, 0}};
-  const auto by_total = top_users(tables.users, 2, false);
-  ASSERT_EQ(by_total.size(), 2u);
-  EXPECT_EQ(by_total[0].id, 2);
-  EXPECT_EQ(by_total[1].id, 1);  // tie at 50 broken by smaller id
-  EXPECT_EQ(top_users(tables.users, 1, true)[0].id, 3);
-  EXPECT_EQ(top_hosts(tables.hosts, 5, false).size(), 2u);
+  tables.user_count = 3;
+  tables.host_count = 2;
+  const UserCreditRow alice{1, "alice " + kHostile, 50, 1, 2};
+  const UserCreditRow bob{2, "bob", 300, 0.5, 1};
+  const HostCreditRow h10{10, "h10 " + kHostile, "alice", "x86_64-pc-linux-gnu", 20, 2, 1'799'999'000};
+  const HostCreditRow h11{11, "h11", "bob", "windows_x86_64", 30, 1, 0};
+  tables.top_users_by_total = {bob, alice};
+  tables.top_users_by_recent = {alice};
+  tables.top_hosts_by_total = {h11, h10};
+  tables.top_hosts_by_recent = {h10, h11};
+  tables.users = {alice, bob};
+  tables.more_users = true;
+  tables.hosts = {h10, h11};
   auto doc = check_page(render_volunteers_html(tables, context()), PageId::Volunteers);
-  const auto first_top = doc.select_node("(//table)[1]/tbody/tr[1]/td[2]").node();
-  EXPECT_STREQ(first_top.text().get(), "bob");
-  EXPECT_EQ(doc.select_nodes("(//table)[1]/tbody/tr").size(), 2u);  // top_n
-  EXPECT_EQ(doc.select_nodes("(//table)[5]/tbody/tr").size(), 3u);  // all users
+  EXPECT_STREQ(doc.select_node("//*[@id='user-count']").node().text().get(), "3");
+  EXPECT_STREQ(doc.select_node("//*[@id='host-count']").node().text().get(), "2");
+  // Rows in the order given (the database orders them): rank, id, name, total, recent, hosts.
+  EXPECT_STREQ(doc.select_node("//table[@id='top-users-total']/tbody/tr[1]/td[3]").node().text().get(),
+               "bob");
+  EXPECT_STREQ(doc.select_node("//table[@id='top-users-total']/tbody/tr[1]/td[4]").node().text().get(),
+               "300.00");
+  EXPECT_EQ(doc.select_nodes("//table[@id='top-users-recent']/tbody/tr").size(), 1u);
+  EXPECT_STREQ(doc.select_node("//table[@id='top-hosts-recent']/tbody/tr[1]/td[2]").node().text().get(),
+               "10");
+  // The user table has a next page (after bob, id 2); the host table does not.
+  const auto next = doc.select_nodes("//a[text()='Next page']");
+  ASSERT_EQ(next.size(), 1u);
+  EXPECT_STREQ(next[0].node().attribute("href").value(), "/cgi/volunteers?users_after=2");
   const std::string text = all_text(doc);
   EXPECT_NE(text.find("alice " + kHostile), std::string::npos);
   EXPECT_NE(text.find("h10 " + kHostile), std::string::npos);
-  EXPECT_NE(text.find("300.00"), std::string::npos);
   EXPECT_NE(text.find("2027-01-15 07:43:20 UTC"), std::string::npos);  // h10's last contact
 }
 

@@ -1,9 +1,11 @@
 // Implementation of tools/lib/make_project.h.
 #include "tools/lib/make_project.h"
 
+#include <openssl/rand.h>
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <stdexcept>
 #include <system_error>
 
 #include "db/database.h"
@@ -21,8 +23,8 @@ namespace fs = std::filesystem;
 bool valid_short_name(const std::string& name) {
   if (name.empty()) return false;
   for (char ch : name) {
-    bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-              ch == '_' || ch == '-';
+    bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+              ch == '-';
     if (!ok) return false;
   }
   return true;
@@ -34,6 +36,19 @@ Status make_dir(const std::string& path, mode_t mode) {
   if (ec) return make_error("cannot create directory " + path + ": " + ec.message());
   if (::chmod(path.c_str(), mode) != 0) return make_error("cannot set permissions of " + path);
   return Status::success();
+}
+
+// A fresh password for the status pages' read-only account: 24 random hex digits.
+std::string random_password() {
+  unsigned char bytes[12];
+  if (RAND_bytes(bytes, sizeof bytes) != 1) throw std::runtime_error("RAND_bytes failed");
+  static const char* const kHex = "0123456789abcdef";
+  std::string out;
+  for (unsigned char b : bytes) {
+    out += kHex[b >> 4];
+    out += kHex[b & 15];
+  }
+  return out;
 }
 
 bool non_empty_directory(const std::string& path) {
@@ -64,11 +79,20 @@ std::string escape_html(const std::string& text) {
   std::string out;
   for (char ch : text) {
     switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out.push_back(ch);
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out.push_back(ch);
     }
   }
   return out;
@@ -78,10 +102,16 @@ std::string escape_html(const std::string& text) {
 std::string render_master_page(const ProjectConfig& config) {
   std::string scheduler = escape_html(config.cgi_url + "cgi");
   std::string title = escape_html(config.long_name);
-  return "<!DOCTYPE html>\n<html>\n<head>\n<title>" + title + "</title>\n"
-         "<link rel=\"boinc_scheduler\" href=\"" + scheduler + "\">\n"
-         "</head>\n<body>\n<!-- <scheduler>" + scheduler + "</scheduler> -->\n"
-         "<h1>" + title + "</h1>\n</body>\n</html>\n";
+  return "<!DOCTYPE html>\n<html>\n<head>\n<title>" + title +
+         "</title>\n"
+         "<link rel=\"boinc_scheduler\" href=\"" +
+         scheduler +
+         "\">\n"
+         "</head>\n<body>\n<!-- <scheduler>" +
+         scheduler +
+         "</scheduler> -->\n"
+         "<h1>" +
+         title + "</h1>\n</body>\n</html>\n";
 }
 
 }  // namespace
@@ -97,8 +127,10 @@ Result<ProjectConfig> make_project_config(const MakeProjectOptions& o) {
   }
   if (base.back() != '/') base.push_back('/');
   if (o.key_bits < 512 || o.key_bits > kBoincMaxKeyBits) {
-    return make_error("--key_bits: expected 512..1024 (BOINC key files and the stock client hold "
-                      "at most 1024-bit keys), found " + std::to_string(o.key_bits));
+    return make_error(
+        "--key_bits: expected 512..1024 (BOINC key files and the stock client hold "
+        "at most 1024-bit keys), found " +
+        std::to_string(o.key_bits));
   }
   if (o.uldl_dir_fanout < 1) {
     return make_error("--uldl_dir_fanout: expected a positive integer, found " +
@@ -133,23 +165,24 @@ Result<ProjectConfig> make_project_config(const MakeProjectOptions& o) {
   return c;
 }
 
+std::string read_only_user_name(const std::string& db_name) { return db_name + "_web"; }
+
 std::string render_httpd_conf(const ProjectConfig& c) {
   const std::string& p = c.project_dir;
   const std::string& n = c.name;
   auto dir_block = [](const std::string& dir, const std::string& body) {
     return "<Directory \"" + dir + "\">\n" + body + "</Directory>\n\n";
   };
-  std::string out =
-      "# Apache httpd include for Tharsis project '" + n + "', written by make_project.\n"
-      "# The including server provides Listen (127.0.0.1 only), ServerRoot and the modules\n"
-      "# alias, cgid, fcgid, mime, dir and authz_core; this file maps URLs to directories.\n\n";
+  std::string out = "# Apache httpd include for Tharsis project '" + n +
+                    "', written by make_project.\n"
+                    "# The including server provides Listen (127.0.0.1 only), ServerRoot and the modules\n"
+                    "# alias, cgid, fcgid, mime, dir and authz_core; this file maps URLs to directories.\n\n";
   // Alias order matters: the longer /<name>/download must come before /<name>.
   out += "Alias \"/" + n + "/download\" \"" + p + "/download\"\n";
   out += "ScriptAlias \"/" + n + "_cgi/\" \"" + p + "/cgi-bin/\"\n";
   out += "Alias \"/" + n + "_ops\" \"" + p + "/html/ops\"\n";
   out += "Alias \"/" + n + "\" \"" + p + "/html/user\"\n\n";
-  out += dir_block(p + "/download",
-                   "  Options None\n  AllowOverride None\n  Require all granted\n");
+  out += dir_block(p + "/download", "  Options None\n  AllowOverride None\n  Require all granted\n");
   out += dir_block(p + "/cgi-bin",
                    "  Options +ExecCGI\n  AllowOverride None\n  Require all granted\n"
                    "  # The scheduler built for FastCGI is installed as \"fcgi\" (or *.fcgi).\n"
@@ -173,6 +206,11 @@ std::string render_httpd_conf(const ProjectConfig& c) {
 Result<ProjectConfig> make_project(const MakeProjectOptions& options) {
   Result<ProjectConfig> made = make_project_config(options);
   if (!made) return made;
+  if (!options.no_db) {
+    // The status pages read the database with an account that can only SELECT.
+    made->other["web_db_user"] = read_only_user_name(options.db.name);
+    made->other["web_db_passwd"] = random_password();
+  }
   const ProjectConfig& c = *made;
   if (non_empty_directory(c.project_dir) && !options.force) {
     return make_error("project directory " + c.project_dir +
@@ -180,9 +218,9 @@ Result<ProjectConfig> make_project(const MakeProjectOptions& options) {
   }
 
   for (const std::string& dir :
-       {c.project_dir, c.download_dir, c.upload_dir, c.log_dir, c.pid_dir, c.tmp_dir,
-        c.project_dir + "/bin", c.project_dir + "/cgi-bin", c.project_dir + "/apps",
-        c.project_dir + "/templates", c.project_dir + "/html/user", c.project_dir + "/html/ops"}) {
+       {c.project_dir, c.download_dir, c.upload_dir, c.log_dir, c.pid_dir, c.tmp_dir, c.project_dir + "/bin",
+        c.project_dir + "/cgi-bin", c.project_dir + "/apps", c.project_dir + "/templates",
+        c.project_dir + "/html/user", c.project_dir + "/html/ops"}) {
     Status s = make_dir(dir, 0755);
     if (!s) return make_error(s.error());
   }
@@ -208,6 +246,8 @@ Result<ProjectConfig> make_project(const MakeProjectOptions& options) {
   if (!options.no_db) {
     try {
       create_database(options.db, options.db.name);
+      create_read_only_user(options.db, options.db.name, c.other.at("web_db_user"),
+                            c.other.at("web_db_passwd"));
     } catch (const DbError& e) {
       return make_error("project files written to " + c.project_dir + ", but creating database '" +
                         options.db.name + "' failed: " + e.what() + "; fix that and rerun with --force");

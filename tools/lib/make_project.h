@@ -29,10 +29,10 @@ struct MakeProjectOptions {
   std::string long_name;    // defaults to name
   std::string url_base;     // e.g. "http://127.0.0.1:8080/" ('/' appended if missing)
   DbConfig db{"localhost", 3306, "", "", "", ""};
-  int key_bits = 1024;      // 512..1024: BOINC's key files hold at most 1024-bit keys
+  int key_bits = 1024;  // 512..1024: BOINC's key files hold at most 1024-bit keys
   int uldl_dir_fanout = 1024;
-  bool force = false;       // reuse an existing, non-empty project_dir (see make_project)
-  bool no_db = false;       // do not create the database
+  bool force = false;  // reuse an existing, non-empty project_dir (see make_project)
+  bool no_db = false;  // do not create the database
 };
 
 // The configuration make_project writes, following BOINC's make_project URLs:
@@ -54,13 +54,19 @@ Result<ProjectConfig> make_project_config(const MakeProjectOptions& options);
 //   /<name>/         -> html/user/  public pages
 std::string render_httpd_conf(const ProjectConfig& config);
 
+// The read-only account make_project creates for the status pages: "<db_name>_web".
+std::string read_only_user_name(const std::string& db_name);
+
 // Creates the project. An existing non-empty project_dir is refused (message names it and
 // --force) unless options.force: then config.xml, the httpd include and index.html are
 // rewritten, missing directories created, and existing valid key files kept (as BOINC's
 // make_project does, so files already signed stay valid); missing keys are generated.
 // Unless no_db, then creates database options.db.name (if missing) and loads db/schema.sql
 // into it (db/schema_loader.h), connecting with options.db, which therefore needs the right
-// to create databases. Returns the written config.
+// to create databases and users; and creates the status pages' read-only account
+// (read_only_user_name, SELECT only, a fresh random password; <web_db_user> and
+// <web_db_passwd> in config.xml). With no_db, those entries are absent and the pages read
+// with <db_user>. Returns the written config.
 Result<ProjectConfig> make_project(const MakeProjectOptions& options);
 
 }  // namespace tharsis
