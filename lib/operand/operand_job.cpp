@@ -32,13 +32,17 @@ std::string resolve_open_name(const std::string& slot_dir, const std::string& na
 }
 
 Status run_operand_job(const std::string& slot_dir) {
-  auto spec_text = read_text_file(resolve_open_name(slot_dir, kSpecOpenName));
+  return run_operand_job([&](const std::string& name) { return resolve_open_name(slot_dir, name); });
+}
+
+Status run_operand_job(const OpenNameResolver& resolve) {
+  auto spec_text = read_text_file(resolve(kSpecOpenName));
   if (!spec_text.ok()) return Error{spec_text.error()};
   auto spec = parse_operand_spec(*spec_text);
   if (!spec.ok()) return Error{spec.error()};
   std::vector<NdArray> inputs;
   for (const std::string& name : spec->inputs) {
-    auto array = read_npy(resolve_open_name(slot_dir, name));
+    auto array = read_npy(resolve(name));
     if (!array.ok()) return make_error("input " + name + ": " + array.error());
     inputs.push_back(std::move(*array));
   }
@@ -46,7 +50,7 @@ Status run_operand_job(const std::string& slot_dir) {
   for (const NdArray& array : inputs) pointers.push_back(&array);
   auto output = run_steps(spec->steps, pointers);
   if (!output.ok()) return Error{output.error()};
-  return write_npy(resolve_open_name(slot_dir, spec->output), *output);
+  return write_npy(resolve(spec->output), *output);
 }
 
 }  // namespace tharsis::operand

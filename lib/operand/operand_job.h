@@ -5,6 +5,7 @@
 // lays them out.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "lib/result.h"
@@ -16,7 +17,12 @@ inline constexpr const char* kSpecOpenName = "spec";
 // The file an open name stands for in `slot_dir`.
 std::string resolve_open_name(const std::string& slot_dir, const std::string& name);
 
+// Maps an open name to the file to read or write (BOINC's API offers its own).
+using OpenNameResolver = std::function<std::string(const std::string& open_name)>;
+
 // Runs the job; an error says which file or step was wrong (the app exits non-zero with it).
+Status run_operand_job(const OpenNameResolver& resolve);
+// The same with open names resolved in `slot_dir` by resolve_open_name.
 Status run_operand_job(const std::string& slot_dir);
 
 }  // namespace tharsis::operand

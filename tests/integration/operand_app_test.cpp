@@ -76,6 +76,41 @@ TEST_F(OperandAppTest, EveryOperandRunAsAJobGivesTheInMemoryAnswer) {
   EXPECT_LE(*max_relative_difference(*from_jobs, *direct), 1e-9);
 }
 
+// The stock-client build (BOINC API) runs the same job to the same bytes; soft links are
+// resolved by BOINC's own code here.
+TEST_F(OperandAppTest, BoincApiBuildWritesTheSameOutput) {
+  const std::string boinc_app = testing::built_programs_dir() + "/operand_app_boinc";
+  if (!std::filesystem::exists(boinc_app))
+    GTEST_SKIP() << "operand_app_boinc not built (no libboinc-app-dev)";
+  auto graph = compile_graph("x = rand(seed=3, shape=(30,20), chunk=(30,20)); (x.T @ x - 1).mean(axis=0)");
+  ASSERT_TRUE(graph.ok()) << graph.error();
+  ASSERT_EQ(graph->chunks.operands.size(), 3u);  // rand; transpose; matmul with the rest fused
+  std::vector<std::string> outputs;
+  for (const std::string& flavour : {std::string("plain"), std::string("boinc")}) {
+    std::string previous;
+    for (const ChunkOperand& operand : graph->chunks.operands) {
+      const std::string slot = make_slot(flavour + std::to_string(operand.id));
+      write(slot + "/spec", format_operand_spec(make_operand_spec(operand)));
+      for (size_t i = 0; i < operand.inputs.size(); ++i) {
+        const std::string source = dir_.path() + "/" + flavour + std::to_string(operand.inputs[i]) + "/out";
+        write(slot + "/" + operand_input_name(i), "<soft_link>" + source + "</soft_link>\n");
+      }
+      if (flavour == "plain") {
+        ASSERT_EQ(run_app(slot), 0) << log();
+      } else {
+        log_ = slot + ".log";
+        testing::ChildProcess app("/bin/sh", {"-c", "cd '" + slot + "' && exec '" + boinc_app + "'"}, log_);
+        ASSERT_EQ(app.wait(60), 0) << log();
+      }
+      previous = slot + "/out";
+    }
+    auto bytes = read_text_file(previous);
+    ASSERT_TRUE(bytes.ok()) << bytes.error();
+    outputs.push_back(*bytes);
+  }
+  EXPECT_EQ(outputs[0], outputs[1]);
+}
+
 TEST_F(OperandAppTest, BadInputExitsNonZeroWithTheReason) {
   const std::string spec = "tharsis-operand-spec 1\ninput in0\nstep sum shape=() axis=all\noutput out\n";
   const std::string missing = make_slot("missing");
