@@ -41,7 +41,7 @@ step "make_project demo (url http://127.0.0.1:$port/)"
   --db_name tharsis_demo
 
 # The project's programs: daemons in bin/, CGIs in cgi-bin/ (BOINC's layout).
-for program in transitioner validator assimilator file_deleter; do
+for program in transitioner validator assimilator file_deleter graph_scheduler; do
   [ -x "$build_dir/$program" ] && cp "$build_dir/$program" "$project/bin/"
 done
 # The scheduler is one binary serving CGI (cgi-bin/cgi, the URL the master page names)

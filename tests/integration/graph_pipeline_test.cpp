@@ -12,11 +12,14 @@
 #include "daemons/graph_scheduler/lib/graph_scheduler_pass.h"
 #include "db/graph_store.h"
 #include "db/result_store.h"
+#include "db/user_store.h"
 #include "db/workunit_store.h"
+#include "lib/crypto/boinc_key.h"
 #include "lib/crypto/md5.h"
 #include "lib/fanout.h"
 #include "lib/file_refs.h"
 #include "lib/text_file.h"
+#include "sched/lib/scheduler_rpc.h"
 #include "tests/support/daemon_rounds.h"
 #include "tests/support/test_project.h"
 #include "tools/lib/checker.h"
@@ -292,6 +295,40 @@ TEST_F(GraphPipeline, CancelStopsEverythingAndAbortsWorkInFlight) {
   EXPECT_EQ(graph_state(g), GraphState::Cancelled);
   EXPECT_FALSE(cancel_graph(*db_, g, now_).ok()) << "cancelled already";
   expect_settled_and_clean();
+}
+
+TEST_F(GraphPipeline, SchedulerAbortsACancelledGraphsJobAtTheHostsNextRpc) {
+  UserRow user;
+  user.name = "volunteer";
+  user.authenticator = "graph_key_0123456789";
+  insert_user(*db_, user);
+  auto upload_key = load_boinc_private_key(project_.config().key_dir + "/upload_private");
+  ASSERT_TRUE(upload_key.ok()) << upload_key.error();
+  SchedulerContext context{project_.config(), *upload_key, "", ProtocolLimits{}};
+  auto rpc = [&](int64_t hostid, const std::string& extra) {
+    std::string body =
+        "<scheduler_request>\n<authenticator>graph_key_0123456789</authenticator>\n<hostid>" +
+        std::to_string(hostid) +
+        "</hostid>\n<rpc_seqno>1</rpc_seqno>\n<platform_name>x86_64-pc-linux-gnu</platform_name>\n"
+        "<work_req_seconds>0</work_req_seconds>\n<host_info>\n<host_cpid>graphhost</host_cpid>\n"
+        "<p_ncpus>1</p_ncpus>\n</host_info>\n" +
+        extra + "</scheduler_request>\n";
+    return handle_scheduler_request(body, *db_, context, now_);
+  };
+  int64_t host = rpc(0, "").hostid;
+  ASSERT_GT(host, 0);
+  int64_t g = diamond("abort");
+  run_daemons();
+  auto a_results = results_of(g, "a");
+  send(a_results[0], host);
+  std::string held = "<other_results>\n<other_result>\n<name>" + a_results[0].name +
+                     "</name>\n</other_result>\n</other_results>\n";
+  EXPECT_TRUE(rpc(host, held).result_aborts.empty()) << "a live job is not aborted";
+  ASSERT_TRUE(cancel_graph(*db_, g, now_).ok());
+  run_daemons();
+  auto reply = rpc(host, held);
+  ASSERT_EQ(reply.result_aborts.size(), 1u);
+  EXPECT_EQ(reply.result_aborts[0], a_results[0].name);
 }
 
 TEST_F(GraphPipeline, LostIntermediateOutputIsRecomputed) {

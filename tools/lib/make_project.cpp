@@ -159,7 +159,7 @@ Result<ProjectConfig> make_project_config(const MakeProjectOptions& o) {
   c.pid_dir = c.project_dir + "/pid";
   c.tmp_dir = c.project_dir + "/tmp";
   c.uldl_dir_fanout = o.uldl_dir_fanout;
-  for (const char* daemon : {"transitioner", "validator", "assimilator", "file_deleter"}) {
+  for (const char* daemon : {"transitioner", "validator", "assimilator", "file_deleter", "graph_scheduler"}) {
     c.daemons.push_back(DaemonConfig{std::string(daemon) + " --sleep 5", false});
   }
   return c;
