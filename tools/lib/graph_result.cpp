@@ -10,22 +10,6 @@
 
 namespace tharsis {
 
-std::string graph_state_name(GraphState state) {
-  switch (state) {
-    case GraphState::Running:
-      return "running";
-    case GraphState::Done:
-      return "done";
-    case GraphState::Failed:
-      return "failed";
-    case GraphState::Cancelling:
-      return "cancelling";
-    case GraphState::Cancelled:
-      return "cancelled";
-  }
-  return "unknown";
-}
-
 Result<GraphProgress> graph_progress(Database& db, int64_t graph_id) {
   auto graph = fetch_graph(db, graph_id);
   if (!graph) return make_error("no graph " + std::to_string(graph_id));

@@ -13,6 +13,7 @@
 #include "lib/operand/nd_array.h"
 #include "lib/project_config.h"
 #include "lib/result.h"
+#include "lib/web/graph_progress.h"  // graph_state_name
 
 namespace tharsis {
 
@@ -34,7 +35,5 @@ std::string progress_line(const GraphProgress& progress, int width = 40);
 
 // The result of a DONE graph. Errors: no such graph, not DONE, a chunk missing.
 Result<operand::NdArray> collect_graph_result(Database& db, const ProjectConfig& config, int64_t graph_id);
-
-std::string graph_state_name(GraphState state);
 
 }  // namespace tharsis
