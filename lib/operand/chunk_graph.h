@@ -65,7 +65,8 @@ struct ChunkOperand {
   Shape shape;                     // the output chunk's shape (= steps.back().shape)
   int depth = 0;                   // longest path from a source operand; sources are 0
   std::string label;               // unique in the graph, for people and as an operand name:
-                                   // "t2.add[1,2]", "fuse(t2.add[0,0],t3.sum[0,0])"
+                                   // "t2.add[1,2]", "fuse(t2.add[0,0],t3.sum[0,0])",
+                                   // "fuse(t0.rand[0],+5,t6.mean[0])" (7 fused, the middle counted)
 
   bool is_source() const { return inputs.empty(); }
   // Bytes of the output chunk's data (8 per element), the "output size" of priority.

@@ -44,12 +44,14 @@ ChunkGraph fuse_chains(const ChunkGraph& graph) {
     for (int64_t& input : operand.inputs)
       input = new_id[static_cast<size_t>(head[static_cast<size_t>(input)])];
     const auto& parts = labels[static_cast<size_t>(operand.id)];
+    // Head and tail only: the head alone makes the label unique, and a long chain must
+    // not make it long (labels name operands in the DB).
     if (parts.size() == 1) {
       operand.label = parts[0];
+    } else if (parts.size() == 2) {
+      operand.label = "fuse(" + parts[0] + "," + parts[1] + ")";
     } else {
-      operand.label = "fuse(";
-      for (size_t i = 0; i < parts.size(); ++i) operand.label += (i ? "," : "") + parts[i];
-      operand.label += ")";
+      operand.label = "fuse(" + parts[0] + ",+" + std::to_string(parts.size() - 2) + "," + parts.back() + ")";
     }
   }
   for (const ResultChunk& chunk : graph.result_chunks) {

@@ -85,6 +85,7 @@ TEST(OperandGraph, FusionMergesAWholeSingleChainIntoOneOperand) {
   EXPECT_EQ(kinds, (std::vector<StepKind>{StepKind::Rand, StepKind::Transpose, StepKind::ScalarMul,
                                           StepKind::Sum, StepKind::ScalarDiv}));
   EXPECT_EQ(fused.operands[0].shape, (Shape{4}));
+  EXPECT_EQ(fused.operands[0].label, "fuse(t0.rand[0,0],+3,t3.mean[0])");
   expect_matches_direct(tensors, fused);
 }
 
