@@ -389,6 +389,24 @@ TEST_F(GraphPipeline, OutputLostBeforeTheSuccessorIsReadyIsRecomputed) {
   expect_settled_and_clean();
 }
 
+TEST_F(GraphPipeline, CorruptIntermediateOutputFailsItsChecksumAndIsRecomputed) {
+  int64_t g = diamond("corrupt");
+  run_daemons();
+  work(g, 11, {"a", "b"});
+  run_daemons();
+  work(g, 12, {"c"});
+  run_daemons();
+  ASSERT_EQ(state(g, "d"), S::Unscheduled) << "e has not run";
+  ASSERT_TRUE(write_text_file(upload_path(operand(g, "c").output_file), number_text(1000)).ok());
+  work(g, 13, {"e"});
+  run_daemons();
+  EXPECT_EQ(operand(g, "c").runs, 2) << "c's output fails its md5: c runs again";
+  while (work(g, 14) > 0) run_daemons();
+  EXPECT_EQ(graph_state(g), GraphState::Done);
+  EXPECT_DOUBLE_EQ(value_of(g, "d"), 7.0) << "the corrupt value was not used";
+  expect_settled_and_clean();
+}
+
 TEST_F(GraphPipeline, BadGraphsAreRefused) {
   GraphSubmission g;
   g.name = "bad";

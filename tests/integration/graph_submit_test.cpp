@@ -153,6 +153,16 @@ TEST_F(GraphSubmit, SumOfTwoRandomTensorsMatchesTheDirectComputationWithHostsVan
   int64_t g = submit("sum_ab", expression);
   auto operands = fetch_operands_of_graph(*db_, g);
   ASSERT_GT(operands.size(), 9u);
+  std::set<int> priorities;
+  for (const auto& o : operands) {
+    EXPECT_EQ(fetch_workunit(*db_, o.workunitid)->priority, o.priority)
+        << "the scheduler sends by workunit priority";
+    priorities.insert(o.priority);
+    if (o.depth == 0) {
+      EXPECT_NE(o.preferred_host, 0) << o.name << ": sources are placed";
+    }
+  }
+  EXPECT_GT(priorities.size(), 1u);
   EXPECT_EQ(drive(g), GraphState::Done);
   expect_matches_direct(g, expression);
   auto progress = graph_progress(*db_, g);
