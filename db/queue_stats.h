@@ -13,7 +13,7 @@
 namespace tharsis {
 
 struct QueueBacklog {
-  std::string name;        // transition, validation, assimilation, file_deletion
+  std::string name;  // transition, validation, assimilation, file_deletion
   int64_t count = 0;
   int64_t oldest_age = 0;  // seconds since the oldest item entered (see queue_backlogs)
 };
@@ -25,5 +25,18 @@ std::vector<QueueBacklog> queue_backlogs(Database& db, int64_t now);
 
 // (server_state, outcome) -> number of results.
 std::map<std::pair<int, int>, int64_t> results_by_state(Database& db);
+
+// How far the project's workunits are (progress lines of a demo or a simulation run).
+struct WorkunitProgress {
+  int64_t total = 0;
+  int64_t with_canonical = 0;    // canonical_resultid set and no error
+  int64_t errored = 0;           // error_mask != 0
+  int64_t assimilated = 0;       // assimilate_state DONE
+  int64_t files_deleted = 0;     // file_delete_state DONE
+  int64_t results_not_over = 0;  // results UNSENT or IN_PROGRESS
+  // Every workunit finished, assimilated, its files deleted, and no result pending.
+  bool settled() const { return total > 0 && files_deleted == total && results_not_over == 0; }
+};
+WorkunitProgress workunit_progress(Database& db);
 
 }  // namespace tharsis

@@ -1,0 +1,99 @@
+// One volunteer host's client: its data directory (client_state.xml, projects/ with the
+// downloaded and produced files, slots/ where tasks run), its HTTP session and its child
+// processes. step() does, without waiting, whatever is due now — reap finished tasks,
+// download, start tasks, upload, call the scheduler — and saves the state after any
+// change. tharsis-client runs one HostClient; simulation mode runs many in one process,
+// each optionally driven by a HostBehaviour that injects faults.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "client/lib/client_state.h"
+#include "client/lib/file_transfer.h"
+#include "client/lib/host_behaviour.h"
+#include "client/lib/http_session.h"
+#include "client/lib/scheduler_exchange.h"
+#include "lib/result.h"
+
+namespace tharsis {
+
+struct HostClientOptions {
+  std::string data_dir;
+  HostDescription host;
+  RpcPolicy policy;
+  int max_restarts = 3;  // crashes survived per result before it is a client error
+  int max_transfer_failures = 5;
+  double transfer_backoff = 1;  // seconds, doubled per failure
+};
+
+// What one client did, for progress lines and the final summary.
+struct ClientCounters {
+  int rpcs = 0, rpc_failures = 0;
+  int results_received = 0, results_reported = 0;
+  int succeeded = 0, app_errors = 0, crashes = 0, gave_up_after_crashes = 0, aborted = 0, transfer_errors = 0;
+  int downloads = 0, uploads = 0;
+  int garbage_outputs = 0;  // simulation: outputs corrupted on purpose
+  void add(const ClientCounters& other);
+};
+
+class HostClient {
+ public:
+  explicit HostClient(HostClientOptions options);
+  ~HostClient();
+
+  // Loads client_state.xml (a missing one is a fresh client). Results that were running
+  // when the client stopped are run again in a new slot.
+  Status load();
+  // Attaches to the project: records URL and account key and, unless scheduler_url is
+  // given, reads the scheduler URL from the master page. Re-attaching to the same project
+  // keeps the state; another project is refused.
+  Status attach(const std::string& project_url, const std::string& authenticator,
+                const std::string& scheduler_url = "");
+  // Simulation: faults to inject from now on; the host vanishes for good after
+  // faults.vanish_after_seconds counted from `start_time`.
+  void set_behaviour(const HostFaults& faults, uint64_t seed, double start_time);
+
+  // Does what is due at `now`; returns whether anything happened (so a caller can idle).
+  bool step(double now);
+  // Kills running tasks (they run again from the start when the client comes back) and
+  // saves the state.
+  void shutdown();
+
+  bool vanished() const { return vanished_; }
+  const HostState& state() const { return state_; }
+  const ClientCounters& counters() const { return counters_; }
+  const HostClientOptions& options() const { return options_; }
+
+ private:
+  // Injected faults for one result (simulation), drawn when it first runs.
+  struct Plan {
+    int crashes_left = 0;  // runs to kill right after they start
+    bool garbage = false;  // corrupt the output before upload
+  };
+  std::string file_path(const std::string& name) const;
+  bool reap_tasks(double now);
+  bool download_inputs(double now);
+  bool start_tasks(double now);
+  bool upload_outputs(double now);
+  bool scheduler_rpc(double now);
+  // Back-off after a failed transfer attempt; the file Fails for good on GiveUp or too many.
+  void note_transfer_failure(ClientFile& file, const TransferResult& attempt, const char* what, double now);
+  void finish(ClientResult& result, int report_state, int exit_status, const std::string& why);
+  void collect_outputs(ClientResult& result, double now);
+  Plan& plan_for(const ClientResult& result);
+  void save();
+
+  HostClientOptions options_;
+  HostState state_;
+  ClientCounters counters_;
+  HttpSession http_;
+  std::unique_ptr<HostBehaviour> behaviour_;
+  double behaviour_start_ = 0;
+  bool vanished_ = false;
+  bool dirty_ = false;
+  std::map<std::string, Plan> plans_;
+};
+
+}  // namespace tharsis

@@ -1,0 +1,108 @@
+// Implementation of tests/support/live_project.h.
+#include "tests/support/live_project.h"
+
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <thread>
+
+#include "client/lib/example_kernel.h"
+#include "db/queue_stats.h"
+#include "db/user_store.h"
+#include "tools/lib/app_admin.h"
+
+namespace tharsis::testing {
+namespace {
+
+constexpr const char* kPlatform = "x86_64-pc-linux-gnu";
+const std::vector<std::string> kDaemons{"transitioner", "validator", "assimilator", "file_deleter"};
+
+std::string example_input(const std::string& wu_name) {
+  return "seed " + wu_name + "\niterations 50\nterms 2000\n";
+}
+
+}  // namespace
+
+LiveProject::LiveProject() {
+  int port = free_local_port();
+  project_ = std::make_unique<TestProject>("http://127.0.0.1:" + std::to_string(port) + "/");
+  db_ = project_->open();
+  // The real example app, signed with the project's code-signing key by add_app's code.
+  auto published = publish_app_version(*db_, config(),
+                                       {"example", kPlatform, 100, {built_programs_dir() + "/example_app"}});
+  if (!published.ok()) throw std::runtime_error("live project: " + published.error());
+  server_ = std::make_unique<TestWebServer>(*project_, port);
+}
+
+LiveProject::~LiveProject() { stop_daemons(); }
+
+std::string LiveProject::add_volunteer(const std::string& name) {
+  UserRow user;
+  user.name = name;
+  user.email_addr = name + "@example.org";
+  user.authenticator = "key_" + name + "_0123456789abcdef";
+  insert_user(*db_, user);
+  return user.authenticator;
+}
+
+void LiveProject::create_example_workunits(const std::string& prefix, int count, int quorum,
+                                           int delay_bound) {
+  std::string dir = project_->dir() + "/inputs_" + prefix;
+  std::filesystem::create_directories(dir);
+  std::ofstream bulk(dir + "/jobs");
+  for (int i = 0; i < count; ++i) {
+    std::string wu = prefix + std::to_string(i);
+    std::ofstream(dir + "/" + wu + ".in") << example_input(wu);
+    bulk << wu << " " << dir << "/" << wu << ".in=in\n";
+  }
+  bulk.close();
+  ChildProcess create("create_work",
+                      {"--project_dir", config().project_dir, "--app", "example", "--bulk", dir + "/jobs",
+                       "--min_quorum", std::to_string(quorum), "--target_nresults", std::to_string(quorum),
+                       "--delay_bound", std::to_string(delay_bound), "--rsc_fpops_est", "1e8"},
+                      config().log_dir + "/create_work.log");
+  if (create.wait(120) != 0)
+    throw std::runtime_error("create_work failed; see " + config().log_dir + "/create_work.log");
+}
+
+std::string LiveProject::expected_output(const std::string& wu_name) {
+  auto job = parse_example_input(example_input(wu_name));
+  return run_example_job(*job);
+}
+
+void LiveProject::start_daemons() {
+  for (const auto& name : kDaemons) {
+    daemons_.push_back(std::make_unique<ChildProcess>(
+        name, std::vector<std::string>{"--project_dir", config().project_dir, "--sleep", "0.05"},
+        config().log_dir + "/" + name + ".log"));
+  }
+}
+
+bool LiveProject::stop_daemons() {
+  bool clean = true;
+  for (auto& d : daemons_) d->signal(SIGTERM);
+  for (auto& d : daemons_) clean &= d->wait(20) == 0;
+  daemons_.clear();
+  return clean;
+}
+
+std::unique_ptr<ChildProcess> LiveProject::start_client(const std::string& name, const std::string& data_dir,
+                                                        const std::vector<std::string>& args) {
+  std::vector<std::string> all{"--data_dir", data_dir};
+  all.insert(all.end(), args.begin(), args.end());
+  return std::make_unique<ChildProcess>("tharsis-client", all, config().log_dir + "/" + name + ".log");
+}
+
+bool LiveProject::wait_settled(double seconds) {
+  auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < until) {
+    if (workunit_progress(*db_).settled()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
+}  // namespace tharsis::testing

@@ -1,0 +1,52 @@
+// A whole running project for end-to-end tests with real volunteers: a TestProject whose
+// URLs name the port its private Apache listens on, the example app's real executable
+// published as a signed app version, volunteer accounts, plain example workunits (their
+// expected output known), the four daemons as processes, and tharsis-client processes.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tests/support/child_process.h"
+#include "tests/support/test_project.h"
+#include "tests/support/test_web_server.h"
+
+namespace tharsis::testing {
+
+class LiveProject {
+ public:
+  LiveProject();
+  ~LiveProject();
+
+  const TestProject& project() const { return *project_; }
+  const ProjectConfig& config() const { return project_->config(); }
+  Database& db() { return *db_; }
+  std::string master_url() const { return config().master_url; }
+
+  // A volunteer account; returns its authenticator.
+  std::string add_volunteer(const std::string& name);
+  // Workunits "<prefix><i>" of the example app, created in bulk by tools/create_work; the
+  // input of each names its seed, so expected_output(wu) is known.
+  void create_example_workunits(const std::string& prefix, int count, int quorum, int delay_bound);
+  static std::string expected_output(const std::string& wu_name);
+
+  // transitioner, validator, assimilator, file_deleter with a short --sleep.
+  void start_daemons();
+  // Stops them with SIGTERM; true when each exited cleanly.
+  bool stop_daemons();
+  // Starts tharsis-client with `args` (after --data_dir DIR), logging to log/<name>.log.
+  std::unique_ptr<ChildProcess> start_client(const std::string& name, const std::string& data_dir,
+                                             const std::vector<std::string>& args);
+  // Waits until every workunit is finished, assimilated, its files deleted and no result
+  // pending (db/queue_stats.h), at most `seconds`; returns whether it settled.
+  bool wait_settled(double seconds);
+
+ private:
+  std::unique_ptr<TestProject> project_;
+  std::unique_ptr<TestWebServer> server_;
+  std::unique_ptr<Database> db_;
+  std::vector<std::unique_ptr<ChildProcess>> daemons_;
+};
+
+}  // namespace tharsis::testing
