@@ -193,6 +193,7 @@ std::string render_client_state(const HostState& s) {
   put(root, "code_sign_key", s.code_sign_key);
   put(root, "next_rpc_time", s.next_rpc_time);
   put_int(root, "rpc_failures", s.rpc_failures);
+  put(root, "fpops_estimate", s.fpops_estimate);
   for (const auto& f : s.files) put_file(root, f);
   for (const auto& v : s.app_versions) {
     auto node = root.append_child("app_version");
@@ -239,6 +240,7 @@ Result<HostState> parse_client_state(std::string_view xml) {
   s.code_sign_key = x.text(root, "code_sign_key");
   s.next_rpc_time = x.number(root, "next_rpc_time");
   s.rpc_failures = static_cast<int>(x.integer(root, "rpc_failures"));
+  s.fpops_estimate = x.number(root, "fpops_estimate");
   for (auto node : root.children("file")) {
     ClientFile f;
     f.name = x.text(node, "name");

@@ -118,11 +118,10 @@ Result<std::string> find_scheduler_url(std::string_view page) {
 double work_request_seconds(const HostState& state, const HostDescription& host, const RpcPolicy& policy) {
   int missing = policy.buffer_tasks_per_cpu * std::max(1, host.ncpus) - unfinished_count(state);
   if (missing <= 0) return 0;
-  // The runtime of the last workunit seen stands in for the next ones (1 s before any).
-  double runtime = 1;
-  if (!state.workunits.empty() && state.workunits.back().rsc_fpops_est > 0) {
-    runtime = state.workunits.back().rsc_fpops_est / std::max(1.0, host.flops);
-  }
+  // Before any workunit tells us how long jobs run, ask for a token amount: the scheduler
+  // sends one result for it, and the next request is sized by that job's estimate.
+  if (state.fpops_estimate <= 0) return 1e-3;
+  double runtime = state.fpops_estimate / std::max(1.0, host.flops);
   // The scheduler stops once its sum of runtime/ncpus reaches the request: ask for just
   // under `missing` results' worth so it sends `missing`, not one more.
   return (missing - 0.5) * runtime / std::max(1, host.ncpus);
@@ -226,6 +225,7 @@ ReplyEffects apply_scheduler_reply(HostState& state, const SchedulerReply& reply
     if (state.workunit(w.name)) continue;
     state.workunits.push_back(
         {w.name, w.app_name, w.version_num, w.command_line, w.rsc_fpops_est, refs_from(w.file_refs)});
+    if (w.rsc_fpops_est > 0) state.fpops_estimate = w.rsc_fpops_est;
   }
   for (const auto& r : reply.results) {
     if (state.result(r.name)) continue;

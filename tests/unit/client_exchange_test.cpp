@@ -57,6 +57,10 @@ TEST(ClientExchange, AsksForWorkToFillTheBufferAndNotBeforeNextRpcTime) {
   host.ncpus = 2;
   RpcPolicy policy;  // 2 per CPU: a buffer of 4
   EXPECT_GT(work_request_seconds(state, host, policy), 0);
+  EXPECT_LT(work_request_seconds(state, host, policy), 0.01)
+      << "no estimate yet: a token request (one result)";
+  state.fpops_estimate = 2e9;  // 2 s on this host: 3.5 results' worth over 2 CPUs asks for 4, not 5
+  EXPECT_EQ(work_request_seconds(state, host, policy), 3.5);
   EXPECT_TRUE(wants_scheduler_rpc(state, host, policy, 100));
   state.next_rpc_time = 101;
   EXPECT_FALSE(wants_scheduler_rpc(state, host, policy, 100));

@@ -24,6 +24,7 @@ HostState full_state() {
   s.code_sign_key = "1024\n00ff\n.";
   s.next_rpc_time = 1700000000.25;
   s.rpc_failures = 2;
+  s.fpops_estimate = 3e9;
   ClientFile app;
   app.name = "example_100_x86_64-pc-linux-gnu_example_app";
   app.download_urls = {"http://a/1", "http://b/1"};
