@@ -3,7 +3,8 @@
 // project URL and its account key, fetches work, downloads the signed example app and
 // the inputs, runs the tasks, uploads and reports; it is SIGKILLed midway and restarted
 // from its state file, and every workunit still ends with the right canonical output,
-// assimilated once, its files deleted, tools/check clean.
+// assimilated once, its files deleted, tools/check clean. An app swapped on the download
+// server (md5 and size fixed up to match) fails its code signature and never runs.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -13,6 +14,8 @@
 #include "daemons/assimilator/lib/results_store.h"
 #include "db/queue_stats.h"
 #include "lib/crypto/md5.h"
+#include "lib/fanout.h"
+#include "lib/text_file.h"
 #include "tests/support/live_project.h"
 #include "tools/lib/checker.h"
 
@@ -79,6 +82,43 @@ TEST(VolunteerClient, OneHostComputesEverythingAndCarriesOnAfterSigkill) {
   EXPECT_EQ(workunit_progress(live.db()).with_canonical, kWorkunits);
   expect_correct_outputs(live, "plain", kWorkunits);
   expect_check_clean(live, kWorkunits);
+}
+
+TEST(VolunteerClient, ExecutableWithoutTheProjectsSignatureIsNeverRun) {
+  LiveProject live;
+  std::string key = live.add_volunteer("bob");
+  live.create_example_workunits("tampered", 1, 1, 3600);
+  // Someone who controls the download server and the database, but not the code-signing
+  // key, swaps the app for a script and fixes its md5 and size: only the signature is left.
+  std::string name = "example_100_x86_64-pc-linux-gnu_example_app";
+  std::string path = fanout_path(live.config().download_dir, name, live.config().uldl_dir_fanout);
+  std::string evil = "#!/bin/sh\necho pwned > out\n";
+  ASSERT_TRUE(write_text_file(path, evil, 0755).ok());
+  auto version = live.db().query("SELECT id, xml_doc FROM app_version");
+  ASSERT_TRUE(version->next());
+  int64_t version_id = version->getInt64(1);
+  std::string xml = version->getString(2);
+  auto md5_at = xml.find("<md5_cksum>") + std::string("<md5_cksum>").size();
+  xml.replace(md5_at, 32, md5_hex(evil));
+  auto size_at = xml.find("<nbytes>") + std::string("<nbytes>").size();
+  xml.replace(size_at, xml.find("</nbytes>") - size_at, std::to_string(evil.size()));
+  live.db().exec("UPDATE app_version SET xml_doc = ? WHERE id = ?", xml, version_id);
+  live.start_daemons();
+  testing::TempDir data("tharsis-client");
+  auto client = live.start_client("client", data.path(),
+                                  {"--project_url", live.master_url(), "--authenticator", key,
+                                   "--max_request_delay", "0", "--max_backoff", "0.3"});
+  for (int i = 0; i < 300 && live.db().query_int("SELECT COUNT(*) FROM result WHERE outcome = 3") == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  client->signal(SIGTERM);
+  EXPECT_EQ(client->wait(20), 0);
+  auto failed = live.db().query("SELECT stderr_out FROM result WHERE outcome = 3");
+  ASSERT_TRUE(failed->next()) << "the client did not report the tampered app as an error";
+  EXPECT_NE(failed->getString(1).find("code signature does not verify"), std::string::npos)
+      << failed->getString(1);
+  EXPECT_EQ(live.db().query_int("SELECT COUNT(*) FROM result WHERE outcome = 1"), 0)
+      << "the tampered app ran";
 }
 
 }  // namespace
