@@ -153,6 +153,10 @@ class GraphPipeline : public ::testing::Test {
     return text.ok() ? std::stod(*text) : -1;
   }
   GraphState graph_state(int64_t graph_id) { return fetch_graph(*db_, graph_id)->state; }
+  void expect_clean() {
+    CheckReport report = check_project(*db_, project_.config(), now_, /*require_settled=*/false);
+    for (const auto& v : report.violations) ADD_FAILURE() << v;
+  }
   void expect_settled_and_clean() {
     CheckReport report = check_project(*db_, project_.config(), now_, /*require_settled=*/true);
     for (const auto& v : report.violations) ADD_FAILURE() << v;
@@ -200,6 +204,7 @@ TEST_F(GraphPipeline, OperandsRunInDependencyOrderAndTheAnswerIsRight) {
   run_daemons();
   EXPECT_EQ(state(g, "a"), S::Freed) << "c, a's only successor, finished";
   EXPECT_EQ(state(g, "c"), S::Finished) << "d still waits for e";
+  expect_clean();
   EXPECT_TRUE(read_text_file(upload_path(operand(g, "c").output_file)).ok()) << "c's output deleted early";
 
   while (work(g, 13) > 0) run_daemons();
@@ -284,6 +289,7 @@ TEST_F(GraphPipeline, CancelStopsEverythingAndAbortsWorkInFlight) {
   EXPECT_TRUE(fetch_workunit(*db_, operand(g, "c").workunitid)->error_mask & kWuErrorCancelled)
       << "the scheduler aborts results of a workunit with an error at the host's next RPC";
   EXPECT_EQ(graph_state(g), GraphState::Cancelling) << "c's result is still out";
+  expect_clean();
 
   ResultReport aborted;  // the host's report after result_abort
   aborted.outcome = Outcome::ClientError;
@@ -363,6 +369,7 @@ TEST_F(GraphPipeline, LostIntermediateOutputIsRecomputed) {
   EXPECT_EQ(state(g, "d"), S::Unscheduled) << "d is held";
   EXPECT_EQ(operand(g, "d").runs, 2) << "d restarts";
   EXPECT_EQ(state(g, "e"), S::Finished) << "e's output is intact";
+  expect_clean();
   while (work(g, 14) > 0) run_daemons();
   EXPECT_EQ(graph_state(g), GraphState::Done);
   EXPECT_DOUBLE_EQ(value_of(g, "d"), 7.0);

@@ -6,10 +6,12 @@
 #include <map>
 #include <set>
 
+#include "db/graph_store.h"
 #include "db/result_store.h"
 #include "db/workunit_store.h"
 #include "lib/fanout.h"
 #include "lib/file_refs.h"
+#include "tools/lib/graph_invariants.h"
 #include "tools/lib/invariants.h"
 
 namespace tharsis {
@@ -23,7 +25,8 @@ bool exists(const std::string& path) {
 // Only results the server accepted a reply for can have output files to delete; the law
 // leaves NO_REPLY, DIDNT_NEED and COULDNT_SEND results' file_delete_state at INIT.
 bool may_have_outputs(const ResultRow& r) {
-  return r.outcome == Outcome::Success || r.outcome == Outcome::ClientError || r.outcome == Outcome::ValidateError;
+  return r.outcome == Outcome::Success || r.outcome == Outcome::ClientError ||
+         r.outcome == Outcome::ValidateError;
 }
 
 std::string id_text(const char* what, int64_t id) { return std::string(what) + " " + std::to_string(id); }
@@ -45,6 +48,7 @@ class Checker {
       for (const auto& wu : workunits) check_workunit(wu, by_wu[wu.id]);
       after = workunits.back().id;
     }
+    check_graphs();
     for (const auto& [wu_id, count] : assimilation_records_) {
       if (!seen_done_.count(wu_id)) {
         add("assimilated_once", id_text("workunit", wu_id) + " has " + std::to_string(count) +
@@ -55,6 +59,26 @@ class Checker {
   }
 
  private:
+  void check_graphs() {
+    auto ids = db_.query("SELECT id FROM graph ORDER BY id");
+    std::vector<int64_t> graph_ids;
+    while (ids->next()) graph_ids.push_back(ids->getInt64(1));
+    for (int64_t id : graph_ids) {
+      GraphSnapshot snapshot;
+      auto graph = fetch_graph(db_, id);
+      if (!graph) continue;
+      snapshot.graph = *graph;
+      snapshot.operands = fetch_operands_of_graph(db_, id);
+      snapshot.edges = fetch_edges_of_graph(db_, id);
+      for (const auto& o : snapshot.operands) {
+        if (auto wu = fetch_workunit(db_, o.workunitid)) snapshot.workunits[wu->id] = *wu;
+        snapshot.result_counts[o.workunitid] =
+            db_.query_int("SELECT COUNT(*) FROM result WHERE workunitid = ?", o.workunitid);
+      }
+      for (const auto& v : check_graph_invariants(snapshot, settled_)) report_.violations.push_back(v);
+    }
+  }
+
   void add(const std::string& rule, const std::string& message) {
     report_.violations.push_back("[" + rule + "] " + message);
   }
@@ -95,7 +119,8 @@ class Checker {
         add("input_not_deleted_early", id_text("workunit", wu.id) + " input " + file.name +
                                            " is missing while results are unsent or in progress");
       }
-      if (wu.file_delete_state == FileDeleteState::Done && present && !file.no_delete && !shared_live(file.name, wu.id)) {
+      if (wu.file_delete_state == FileDeleteState::Done && present && !file.no_delete &&
+          !shared_live(file.name, wu.id)) {
         add("nothing_left_behind", id_text("workunit", wu.id) + " input " + file.name +
                                        " still exists after file_delete_state DONE");
       }
@@ -103,9 +128,10 @@ class Checker {
   }
 
   bool shared_live(const std::string& name, int64_t wu_id) {
-    return db_.query_int("SELECT COUNT(*) FROM workunit_input i JOIN workunit w ON w.id = i.workunitid "
-                         "WHERE i.file_name = ? AND i.workunitid <> ? AND w.file_delete_state <> 2",
-                         name, wu_id) > 0;
+    return db_.query_int(
+               "SELECT COUNT(*) FROM workunit_input i JOIN workunit w ON w.id = i.workunitid "
+               "WHERE i.file_name = ? AND i.workunitid <> ? AND w.file_delete_state <> 2",
+               name, wu_id) > 0;
   }
 
   void check_output_files(const WorkunitRow& wu, const ResultRow& r) {
@@ -114,20 +140,21 @@ class Checker {
     for (const auto& file : *outputs) {
       bool present = exists(fanout_path(config_.upload_dir, file.name, config_.uldl_dir_fanout));
       if (r.id == wu.canonical_resultid && wu.assimilate_state != AssimilateState::Done && !present) {
-        add("canonical_kept_until_assimilated",
-            id_text("result", r.id) + " (canonical of workunit " + std::to_string(wu.id) + ") output " + file.name +
-                " is missing before assimilation");
+        add("canonical_kept_until_assimilated", id_text("result", r.id) + " (canonical of workunit " +
+                                                    std::to_string(wu.id) + ") output " + file.name +
+                                                    " is missing before assimilation");
       }
       if (r.file_delete_state == FileDeleteState::Done && present && !file.no_delete) {
-        add("nothing_left_behind", id_text("result", r.id) + " output " + file.name +
-                                       " still exists after file_delete_state DONE");
+        add("nothing_left_behind",
+            id_text("result", r.id) + " output " + file.name + " still exists after file_delete_state DONE");
       }
     }
   }
 
   void check_settled(const WorkunitRow& wu, const std::vector<ResultRow>& results) {
     if (wu.canonical_resultid == 0 && wu.error_mask == 0) {
-      add("eventually_canonical_or_error", id_text("workunit", wu.id) + " has neither a canonical result nor an error");
+      add("eventually_canonical_or_error",
+          id_text("workunit", wu.id) + " has neither a canonical result nor an error");
     }
     if (wu.transition_time < kTransitionNever) {
       add("eventually_transition_never", id_text("workunit", wu.id) + " transition_time is " +

@@ -5,6 +5,7 @@
 //  - file rules: no input deleted while a result may still need it (UNSENT/IN_PROGRESS
 //    results), no canonical output deleted before assimilation, and nothing left behind
 //    (files of rows whose file_delete_state is DONE still on disk);
+//  - operand graph invariants (tools/lib/graph_invariants.h);
 //  - with `require_settled`, the "eventually" properties too: every workunit has a
 //    canonical result or an error, transition_time = never, every result OVER.
 #pragma once
