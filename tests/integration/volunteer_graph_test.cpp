@@ -1,0 +1,94 @@
+// Issue 6 end to end: MariaDB, Apache, the four daemons and the graph scheduler as
+// processes, the operand app published as a signed app version, and five simulated
+// volunteer hosts in one tharsis-client process, one of which vanishes (20%): the graph
+// (a + b).sum() finishes and its result matches the direct computation to 1e-9.
+#include <gtest/gtest.h>
+
+#include <iostream>
+
+#include "db/graph_store.h"
+#include "lib/operand/direct_evaluator.h"
+#include "lib/operand/graph_compiler.h"
+#include "tests/support/live_project.h"
+#include "tools/lib/app_admin.h"
+#include "tools/lib/checker.h"
+#include "tools/lib/graph_from_chunks.h"
+#include "tools/lib/graph_result.h"
+
+namespace tharsis {
+namespace {
+
+using testing::LiveProject;
+
+TEST(VolunteerGraph, SumOfTwoTensorsThroughRealClientsWithAVanishingHost) {
+  LiveProject live;
+  auto app = ensure_app(live.db(), "operand", "bitwise");
+  ASSERT_TRUE(app.ok()) << app.error();
+  auto published = publish_app_version(
+      live.db(), live.config(),
+      {"operand", "x86_64-pc-linux-gnu", 100, {testing::built_programs_dir() + "/operand_app"}});
+  ASSERT_TRUE(published.ok()) << published.error();
+  auto templ = write_output_template(live.config(), "operand_out1.xml", 1, live.config().max_upload_size);
+  ASSERT_TRUE(templ.ok()) << templ.error();
+  const std::string expression =
+      "a = rand(seed=1, shape=(60,60), chunk=(20,20)); b = rand(seed=2, shape=(60,60), chunk=(20,20));"
+      " result = (a + b).sum()";
+  JobSpec job;
+  job.appid = *app;
+  job.output_template_file = *templ;
+  job.delay_bound = 8;  // the vanished host's jobs time out within the test
+  job.rsc_fpops_est = 1e8;
+  auto graph_id =
+      submit_expression(live.db(), live.config(), "e2e", expression, job, {}, 5, std::time(nullptr));
+  ASSERT_TRUE(graph_id.ok()) << graph_id.error();
+
+  std::vector<std::string> args{"--project_url",
+                                live.master_url(),
+                                "--max_request_delay",
+                                "0",
+                                "--max_backoff",
+                                "0.5",
+                                "--transfer_backoff",
+                                "0.2",
+                                "--until_settled",
+                                "--project_dir",
+                                live.config().project_dir,
+                                "--max_seconds",
+                                "150"};
+  for (int i = 0; i < 5; ++i) {
+    args.push_back("--host");
+    args.push_back("auth=" + live.add_volunteer("gv" + std::to_string(i)) +
+                   (i == 4 ? ",vanish_after=1" : ""));
+  }
+  live.start_daemons();
+  testing::ChildProcess graph_scheduler(
+      "graph_scheduler",
+      {"--project_dir", live.config().project_dir, "--sleep", "0.05", "--prefer_seconds", "2"},
+      live.config().log_dir + "/graph_scheduler.log");
+  testing::TempDir data("tharsis-graph-sim");
+  auto client = live.start_client("graph_simulation", data.path(), args);
+  EXPECT_EQ(client->wait(170), 0) << "see the project's log/graph_simulation.log";
+  graph_scheduler.signal(SIGTERM);
+  EXPECT_EQ(graph_scheduler.wait(20), 0);
+  EXPECT_TRUE(live.stop_daemons());
+
+  auto graph = fetch_graph(live.db(), *graph_id);
+  ASSERT_TRUE(graph.has_value());
+  ASSERT_EQ(graph->state, GraphState::Done) << "graph " << graph_state_name(graph->state);
+  auto result = collect_graph_result(live.db(), live.config(), *graph_id);
+  ASSERT_TRUE(result.ok()) << result.error();
+  auto direct = operand::evaluate_directly(*operand::parse_submission(expression));
+  ASSERT_TRUE(direct.ok()) << direct.error();
+  auto difference = operand::max_relative_difference(*result, *direct);
+  ASSERT_TRUE(difference.ok()) << difference.error();
+  EXPECT_LE(*difference, 1e-9);
+  std::cout << "graph e2e: "
+            << live.db().query_int("SELECT COUNT(*) FROM operand WHERE graph_id = ?", *graph_id)
+            << " operands, " << live.db().query_int("SELECT COUNT(*) FROM result") << " results, "
+            << live.db().query_int("SELECT COUNT(*) FROM result WHERE outcome = 4") << " timed out\n";
+  CheckReport report = check_project(live.db(), live.config(), std::time(nullptr), /*require_settled=*/true);
+  for (const auto& v : report.violations) ADD_FAILURE() << v;
+}
+
+}  // namespace
+}  // namespace tharsis
