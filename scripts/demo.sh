@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # The demo behind `./tharsis demo`: a private MariaDB and Apache on 127.0.0.1, a demo
-# project made by make_project, its daemons started with tools/start, and its status
-# printed. Everything lives under one temp dir, removed at the end unless --keep.
+# project made by make_project, its daemons started with tools/start; then 200 plain
+# workunits (quorum 2) run by 8 simulated volunteer hosts (some crashing, failing,
+# returning garbage, vanishing, slow) in one tharsis-client, with a progress bar and a
+# summary, every canonical output checked against a local run of the app, and
+# tools/check --settled; then an operand graph, ((a + b) @ c).sum() over 400x400 tensors in
+# 100x100 chunks, run by faulty volunteers and verified against a direct computation. Everything lives under one temp dir, removed at the end unless
+# --keep.
 #   scripts/demo.sh BUILD_DIR [--keep] [--port N]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,9 +44,11 @@ step "make_project demo (url http://127.0.0.1:$port/)"
 "$build_dir/make_project" --project_dir "$project" --name demo --long_name "Tharsis demo" \
   --url_base "http://127.0.0.1:$port/" --db_socket "$base/db/mysqld.sock" --db_user root \
   --db_name tharsis_demo
+# A demo wants to be watched: daemons poll every 0.2 s instead of every 5 s when idle.
+sed -i 's/--sleep 5</--sleep 0.2</' "$project/config.xml"
 
 # The project's programs: daemons in bin/, CGIs in cgi-bin/ (BOINC's layout).
-for program in transitioner validator assimilator file_deleter graph_scheduler; do
+for program in transitioner validator assimilator file_deleter graph_scheduler clusterer; do
   [ -x "$build_dir/$program" ] && cp "$build_dir/$program" "$project/bin/"
 done
 # The scheduler is one binary serving CGI (cgi-bin/cgi, the URL the master page names)
@@ -80,3 +87,114 @@ if [ -x "$build_dir/status" ]; then
 else
   ls "$project"
 fi
+
+step "app 'example' (version signed with the project's code-signing key), 200 workunits, quorum 2"
+"$build_dir/add_app" --project_dir "$project" --app example --file "$build_dir/example_app"
+inputs="$base/inputs"
+mkdir -p "$inputs"
+for i in $(seq 0 199); do
+  printf 'seed demo%d\niterations 2000\nterms 200000\n' "$i" > "$inputs/demo$i.in"
+  echo "demo$i $inputs/demo$i.in=in"
+done > "$inputs/jobs"
+# delay_bound 20 s: the vanishing host's results time out and are re-sent within the demo.
+"$build_dir/create_work" --project_dir "$project" --app example --bulk "$inputs/jobs" \
+  --min_quorum 2 --target_nresults 2 --delay_bound 20 --rsc_fpops_est 1e8 | tail -1
+[ "$(id -u)" -eq 0 ] && chown -R www-data: "$project/download" "$project/upload"
+
+step "8 simulated volunteers in one tharsis-client (over HTTP, like real hosts)"
+cat <<'TEXT'
+  simhost0, simhost1  sound
+  simhost2            task processes crash 30% of the time (restarted)
+  simhost3            40% of jobs fail (reported as client errors)
+  simhost4            every output is garbage (the validator must outvote it)
+  simhost5            vanishes after 2 s (its results time out and are re-sent)
+  simhost6            4x slower
+  simhost7            a bit of everything
+TEXT
+host_faults=("ncpus=2" "ncpus=2" "ncpus=2,task_failure=0.3" "ncpus=2,job_failure=0.4"
+             "ncpus=2,garbage=1" "ncpus=2,vanish_after=2" "ncpus=2,slowness=4"
+             "ncpus=2,task_failure=0.1,job_failure=0.1,garbage=0.1")
+client_args=()
+for i in "${!host_faults[@]}"; do
+  auth=$("$build_dir/create_account" --project_dir "$project" --name "simhost$i" \
+           --email "simhost$i@example.org" 2>/dev/null)
+  client_args+=(--host "auth=$auth,${host_faults[$i]}")
+done
+# The client prints one progress line a second and a summary line (stderr); the bar
+# redraws one line in place.
+set +e
+"$build_dir/tharsis-client" --data_dir "$base/volunteers" --project_url "http://127.0.0.1:$port/demo/" \
+  --max_request_delay 0 --max_backoff 0.5 --transfer_backoff 0.2 --summary --until_settled \
+  --project_dir "$project" --max_seconds 300 --log_level error "${client_args[@]}" 2>&1 |
+  awk '
+    /\] workunits / {
+      split($0, a, "workunits "); split(a[2], b, "/"); done = b[1]; split(b[2], c, " "); total = c[1];
+      width = 40; filled = total > 0 ? int(width * done / total) : 0;
+      bar = ""; for (i = 0; i < width; i++) bar = bar (i < filled ? "#" : ".");
+      printf "\r  [%s] %3d/%d workunits done   ", bar, done, total; fflush(); next }
+    /^summary: / || /summary: / { printf "\n  %s\n", substr($0, index($0, "summary: ")); next }
+    { print "  " $0 }'
+client_status=${PIPESTATUS[0]}
+set -e
+[ "$client_status" -eq 0 ] || echo "demo: tharsis-client exited with status $client_status"
+
+step "verify: every canonical output equals a local run of the app"
+correct=0; wrong=0; errored=0
+for i in $(seq 0 199); do
+  stored="$project/results/demo$i"
+  if [ -f "$stored/MANIFEST" ]; then
+    out_file="$stored/$(awk 'NR==1 {print $1}' "$stored/MANIFEST")"
+    if "$build_dir/example_app" "$inputs/demo$i.in" "$inputs/expected" && cmp -s "$inputs/expected" "$out_file"; then
+      correct=$((correct + 1))
+    else
+      wrong=$((wrong + 1))
+    fi
+  else
+    errored=$((errored + 1))
+  fi
+done
+echo "  $correct canonical outputs correct, $wrong wrong, $errored workunits ended in error"
+
+step "check --settled (the back-end law's invariants, assimilated once, files deleted)"
+"$build_dir/check" --project_dir "$project" --settled | tail -3
+
+step "operand graph: a tensor computation as a DAG of workunits, run by faulty volunteers"
+"$build_dir/add_app" --project_dir "$project" --app operand --comparator numeric --file "$build_dir/operand_app"
+expression='a = rand(seed=1, shape=(400,400), chunk=(100,100))
+b = rand(seed=2, shape=(400,400), chunk=(100,100))
+c = rand(seed=3, shape=(400,400), chunk=(100,100))
+result = ((a + b) @ c).sum()'
+printf '%s\n' "$expression" | sed 's/^/  /'
+graph_faults=("ncpus=2" "ncpus=2" "ncpus=2,job_failure=0.3" "ncpus=2,task_failure=0.3"
+              "ncpus=2,vanish_after=3" "ncpus=2,slowness=3")
+graph_args=()
+for i in "${!graph_faults[@]}"; do
+  auth=$("$build_dir/create_account" --project_dir "$project" --name "graphhost$i" \
+           --email "graphhost$i@example.org" 2>/dev/null)
+  graph_args+=(--host "auth=$auth,${graph_faults[$i]}")
+done
+"$build_dir/tharsis-client" --data_dir "$base/graph_volunteers" --project_url "http://127.0.0.1:$port/demo/" \
+  --max_request_delay 0 --max_backoff 0.5 --transfer_backoff 0.2 --max_seconds 300 --log_level error \
+  "${graph_args[@]}" 2>/dev/null &
+graph_client=$!
+# delay_bound 20 s: the vanishing host's operands are re-sent; --verify recomputes the
+# expression here without chunks and compares (1e-9 relative).
+set +e
+"$build_dir/submit_graph" --project_dir "$project" --name demo_graph --expression "$expression" \
+  --delay_bound 20 --prefer_seconds 5 --poll 0.5 --wait --verify --out "$base/demo_graph.npy" 2>&1 |
+  tr '\r' '\n' | awk 'NR == 1 { print "  graph id " $0; next } /./ { last = $0 } /verify|written|failed|cancel/ { print "  " $0 }'
+graph_status=${PIPESTATUS[0]}
+set -e
+kill "$graph_client" 2>/dev/null; wait "$graph_client" 2>/dev/null || true
+[ "$graph_status" -eq 0 ] || echo "demo: the graph did not finish correctly (status $graph_status)"
+"$build_dir/graph_status" --project_dir "$project" 2>&1 | head -12 | sed 's/^/  /' || true
+
+step "status"
+"$build_dir/status" --project_dir "$project"
+
+# The demo's exit status says whether everything it showed was right.
+if [ "$client_status" -ne 0 ] || [ "$wrong" -ne 0 ] || [ "$graph_status" -ne 0 ]; then
+  echo "demo: FAILED (client $client_status, wrong outputs $wrong, graph $graph_status)" >&2
+  exit 1
+fi
+echo "demo: all outputs verified"

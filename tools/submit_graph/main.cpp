@@ -1,9 +1,11 @@
 // submit_graph: submit a tensor computation as an operand graph (DESIGN §6).
 //   submit_graph --project_dir P --name N (--expression TEXT | --file PATH) [--app operand]
-//                [--wait [--out RESULT.npy]] [job parameters]
+//                [--wait [--out RESULT.npy] [--verify]] [job parameters]
 // The expression language or its JSON form is lib/operand/expression_parser.h's. Prints
 // the graph id. With --wait, shows a progress bar until the graph is over and writes the
 // result tensor as .npy (default <name>.npy); exit 1 if the graph failed or was cancelled.
+// --verify then also evaluates the expression directly (whole tensors, no chunks, on this
+// machine) and fails unless the two agree to 1e-9 relative.
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <ctime>
@@ -11,6 +13,8 @@
 #include <thread>
 
 #include "db/app_store.h"
+#include "lib/operand/direct_evaluator.h"
+#include "lib/operand/graph_compiler.h"
 #include "lib/operand/npy.h"
 #include "lib/text_file.h"
 #include "tools/lib/graph_from_chunks.h"
@@ -22,8 +26,35 @@ using namespace tharsis;
 
 namespace {
 
-int wait_for(Database& db, const ProjectConfig& config, int64_t graph_id, const std::string& out,
-             double poll) {
+constexpr double kVerifyTolerance = 1e-9;
+
+// The volunteers' answer against a direct computation; 0 when they agree.
+int verify_against_direct(const std::string& expression, const operand::NdArray& answer) {
+  auto graph = operand::parse_submission(expression);
+  if (!graph.ok()) {
+    std::cerr << "submit_graph: --verify: " << graph.error() << "\n";
+    return 1;
+  }
+  auto direct = operand::evaluate_directly(*graph);
+  if (!direct.ok()) {
+    std::cerr << "submit_graph: --verify: direct computation failed: " << direct.error() << "\n";
+    return 1;
+  }
+  auto difference = operand::max_relative_difference(answer, *direct);
+  if (!difference.ok()) {
+    std::cerr << "submit_graph: --verify: " << difference.error() << "\n";
+    return 1;
+  }
+  bool agree = *difference <= kVerifyTolerance;
+  std::cerr << "verify: " << operand::element_count(answer.shape)
+            << " element(s), largest relative difference from "
+            << "the direct computation " << *difference << (agree ? " <= " : " > ") << kVerifyTolerance
+            << (agree ? ": correct" : ": WRONG") << "\n";
+  return agree ? 0 : 1;
+}
+
+int wait_for(Database& db, const ProjectConfig& config, int64_t graph_id, const std::string& out, double poll,
+             const std::string* verify_expression) {
   for (;;) {
     auto progress = graph_progress(db, graph_id);
     if (!progress.ok()) {
@@ -50,7 +81,7 @@ int wait_for(Database& db, const ProjectConfig& config, int64_t graph_id, const 
     return 1;
   }
   std::cerr << "result written to " << out << "\n";
-  return 0;
+  return verify_expression ? verify_against_direct(*verify_expression, *result) : 0;
 }
 
 }  // namespace
@@ -65,6 +96,7 @@ int main(int argc, char** argv) {
                                                                  "read the computation from a file")(
       "app", po::value<std::string>()->default_value("operand"), "the operand app")(
       "wait", "wait until the graph is over, then write the result")(
+      "verify", "with --wait: check the result against a direct computation (1e-9 relative)")(
       "out", po::value<std::string>(), "result file for --wait (default <name>.npy)")(
       "poll", po::value(&poll)->default_value(1), "seconds between progress checks")(
       "min_quorum", po::value(&job.min_quorum)->default_value(1), "")(
@@ -115,6 +147,7 @@ int main(int argc, char** argv) {
         }
         std::cout << *id << "\n" << std::flush;
         if (!vm.count("wait")) return 0;
-        return wait_for(db, config, *id, vm.count("out") ? vm["out"].as<std::string>() : name + ".npy", poll);
+        return wait_for(db, config, *id, vm.count("out") ? vm["out"].as<std::string>() : name + ".npy", poll,
+                        vm.count("verify") ? &expression : nullptr);
       });
 }
