@@ -4,8 +4,9 @@
 # workunits (quorum 2) run by 8 simulated volunteer hosts (some crashing, failing,
 # returning garbage, vanishing, slow) in one tharsis-client, with a progress bar and a
 # summary, every canonical output checked against a local run of the app, and
-# tools/check --settled; then an operand graph, ((a + b) @ c).sum() over 400x400 tensors in
-# 100x100 chunks, run by faulty volunteers and verified against a direct computation. Everything lives under one temp dir, removed at the end unless
+# tools/check --settled; then an operand graph, a chain of matmuls ((a + b) @ c) @ d over
+# 400x400 tensors in 100x100 chunks, run by faulty volunteers and verified element by
+# element against a direct computation. Everything lives under one temp dir, removed at the end unless
 # --keep.
 #   scripts/demo.sh BUILD_DIR [--keep] [--port N]
 set -euo pipefail
@@ -163,7 +164,8 @@ step "operand graph: a tensor computation as a DAG of workunits, run by faulty v
 expression='a = rand(seed=1, shape=(400,400), chunk=(100,100))
 b = rand(seed=2, shape=(400,400), chunk=(100,100))
 c = rand(seed=3, shape=(400,400), chunk=(100,100))
-result = ((a + b) @ c).sum()'
+d = rand(seed=4, shape=(400,400), chunk=(100,100))
+result = ((a + b) @ c) @ d'
 printf '%s\n' "$expression" | sed 's/^/  /'
 graph_faults=("ncpus=2" "ncpus=2" "ncpus=2,job_failure=0.3" "ncpus=2,task_failure=0.3"
               "ncpus=2,vanish_after=3" "ncpus=2,slowness=3")
