@@ -1,7 +1,8 @@
 // Issue 6 end to end: MariaDB, Apache, the four daemons and the graph scheduler as
 // processes, the operand app published as a signed app version, and five simulated
 // volunteer hosts in one tharsis-client process, one of which vanishes (20%): the graph
-// (a + b).sum() finishes and its result matches the direct computation to 1e-9.
+// (a + b).sum(), and a chain of matmuls over more than 100 chunk operands, finish and their
+// results match the direct computation to 1e-9.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -20,7 +21,10 @@ namespace {
 
 using testing::LiveProject;
 
-TEST(VolunteerGraph, SumOfTwoTensorsThroughRealClientsWithAVanishingHost) {
+// Runs `expression` as graph `name` on five simulated two-CPU hosts (the fifth vanishes
+// after a second) and checks the answer, the graph's end state and the invariants;
+// `operands` gets the graph's operand count.
+void run_graph_through_volunteers(const std::string& name, const std::string& expression, int64_t& operands) {
   LiveProject live;
   auto app = ensure_app(live.db(), "operand", "bitwise");
   ASSERT_TRUE(app.ok()) << app.error();
@@ -30,16 +34,13 @@ TEST(VolunteerGraph, SumOfTwoTensorsThroughRealClientsWithAVanishingHost) {
   ASSERT_TRUE(published.ok()) << published.error();
   auto templ = write_output_template(live.config(), "operand_out1.xml", 1, live.config().max_upload_size);
   ASSERT_TRUE(templ.ok()) << templ.error();
-  const std::string expression =
-      "a = rand(seed=1, shape=(60,60), chunk=(20,20)); b = rand(seed=2, shape=(60,60), chunk=(20,20));"
-      " result = (a + b).sum()";
   JobSpec job;
   job.appid = *app;
   job.output_template_file = *templ;
   job.delay_bound = 8;  // the vanished host's jobs time out within the test
   job.rsc_fpops_est = 1e8;
   auto graph_id =
-      submit_expression(live.db(), live.config(), "e2e", expression, job, {}, 5, std::time(nullptr));
+      submit_expression(live.db(), live.config(), name, expression, job, {}, 5, std::time(nullptr));
   ASSERT_TRUE(graph_id.ok()) << graph_id.error();
 
   std::vector<std::string> args{"--project_url",
@@ -57,7 +58,7 @@ TEST(VolunteerGraph, SumOfTwoTensorsThroughRealClientsWithAVanishingHost) {
                                 "150"};
   for (int i = 0; i < 5; ++i) {
     args.push_back("--host");
-    args.push_back("auth=" + live.add_volunteer("gv" + std::to_string(i)) +
+    args.push_back("auth=" + live.add_volunteer("gv" + std::to_string(i)) + ",ncpus=2" +
                    (i == 4 ? ",vanish_after=1" : ""));
   }
   live.start_daemons();
@@ -82,12 +83,31 @@ TEST(VolunteerGraph, SumOfTwoTensorsThroughRealClientsWithAVanishingHost) {
   auto difference = operand::max_relative_difference(*result, *direct);
   ASSERT_TRUE(difference.ok()) << difference.error();
   EXPECT_LE(*difference, 1e-9);
-  std::cout << "graph e2e: "
-            << live.db().query_int("SELECT COUNT(*) FROM operand WHERE graph_id = ?", *graph_id)
-            << " operands, " << live.db().query_int("SELECT COUNT(*) FROM result") << " results, "
+  operands = live.db().query_int("SELECT COUNT(*) FROM operand WHERE graph_id = ?", *graph_id);
+  std::cout << "graph " << name << ": " << operands << " operands, "
+            << live.db().query_int("SELECT COUNT(*) FROM result") << " results, "
             << live.db().query_int("SELECT COUNT(*) FROM result WHERE outcome = 4") << " timed out\n";
   CheckReport report = check_project(live.db(), live.config(), std::time(nullptr), /*require_settled=*/true);
   for (const auto& v : report.violations) ADD_FAILURE() << v;
+}
+
+TEST(VolunteerGraph, SumOfTwoTensorsThroughRealClientsWithAVanishingHost) {
+  int64_t operands = 0;
+  run_graph_through_volunteers(
+      "e2e_sum",
+      "a = rand(seed=1, shape=(60,60), chunk=(20,20)); b = rand(seed=2, shape=(60,60), chunk=(20,20));"
+      " result = (a + b).sum()",
+      operands);
+}
+
+TEST(VolunteerGraph, ChainOfMatmulsOverMoreThanAHundredChunksThroughRealClients) {
+  int64_t operands = 0;
+  run_graph_through_volunteers(
+      "e2e_matmul_chain",
+      "a = rand(seed=1, shape=(80,80), chunk=(20,20)); b = rand(seed=2, shape=(80,80), chunk=(20,20));"
+      " c = rand(seed=3, shape=(80,80), chunk=(20,20)); result = (a @ b) @ c",
+      operands);
+  EXPECT_GE(operands, 100) << "the chain should span more than a hundred chunk operands";
 }
 
 }  // namespace
