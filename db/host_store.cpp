@@ -102,4 +102,8 @@ void set_max_results_day(Database& db, int64_t host_id, int max_results_day) {
   db.exec("UPDATE host SET max_results_day = ? WHERE id = ?", max_results_day, host_id);
 }
 
+void touch_host_rpc(Database& db, int64_t host_id, int64_t now) {
+  db.exec("UPDATE host SET rpc_time = ?, rpc_seqno = rpc_seqno + 1 WHERE id = ?", now, host_id);
+}
+
 }  // namespace tharsis

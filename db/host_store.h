@@ -26,5 +26,8 @@ int count_results_sent(Database& db, int64_t host_id, int64_t now, int n);
 // Sets the host's daily quota (0 = the project's default); the scheduler shrinks it on
 // errors and grows it back on successes.
 void set_max_results_day(Database& db, int64_t host_id, int max_results_day);
+// rpc_time := now, rpc_seqno + 1 (a host that contacted the server; reclustering counts
+// hosts with a recent RPC as the active resources r).
+void touch_host_rpc(Database& db, int64_t host_id, int64_t now);
 
 }  // namespace tharsis

@@ -152,4 +152,49 @@ struct OperandRow {
   std::string spec;
 };
 
+// A task of a clustered job (table cluster_task; DESIGN §7).
+struct ClusterTaskRow {
+  int64_t id = 0;
+  int64_t workunitid = 0;  // the job carrying it (IN_JOB) or that did it (DONE); 0 WAITING
+  std::string task_key;    // the submitter's name for it, unique per app
+  int task_index = 0;
+  ClusterTaskState state = ClusterTaskState::Waiting;
+  int attempts = 0;        // jobs it has been put in
+  int64_t appid = 0;
+  std::string payload;     // its input line for the app
+  int64_t retry_of = 0;    // WAITING after a failure: the job it failed in (regroup key)
+  std::string output;      // DONE: what the app reported for it
+  int64_t done_time = 0;
+};
+
+// A clustered job: the workunit carrying k tasks, and how it ended (table cluster_job).
+struct ClusterJobRow {
+  int64_t workunitid = 0;
+  int64_t appid = 0;
+  int k = 0;
+  int64_t create_time = 0;
+  ClusterJobState state = ClusterJobState::Live;
+  int failed_tasks = 0;
+  bool job_failed = false;  // no usable result: all k tasks lost at once
+  double run_time = 0;      // seconds the host computed (canonical result's elapsed time)
+  double turnaround = 0;    // seconds from the canonical result's send to its report
+  int64_t settle_time = 0;
+};
+
+// One estimate of an app's failure rates and the cluster size chosen from it.
+struct FailureStatRow {
+  int64_t id = 0;
+  int64_t appid = 0;
+  int64_t time = 0;
+  int jobs = 0, tasks = 0, failed_jobs = 0, failed_tasks = 0;  // the window
+  double alpha = 0, beta = 0;
+  int cluster_size = 1;
+  std::string model;   // "TFM" / "JFM"
+  std::string policy;  // "NOOP" .. "DR"
+  int64_t tasks_left = 0;
+  int64_t hosts = 0;
+  double task_time = 0;
+  double job_overhead = 0;
+};
+
 }  // namespace tharsis

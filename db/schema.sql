@@ -213,21 +213,46 @@ CREATE TABLE IF NOT EXISTS operand_dependency (
   KEY dependency_predecessor (predecessor_id)
 ) ENGINE=InnoDB;
 
--- A task inside a clustered job (reclustering): k tasks per workunit.
+-- A task inside a clustered job (reclustering, DESIGN §7): k tasks per workunit. state:
+-- 0 WAITING (workunitid = 0; retry_of = the job it failed in, 0 if never run), 1 IN_JOB
+-- (workunitid = the one live job carrying it), 2 DONE (workunitid = the job that did it).
 CREATE TABLE IF NOT EXISTS cluster_task (
   id            INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
-  workunitid    INT NOT NULL DEFAULT 0,   -- the job carrying it now; 0 = waiting to be clustered
+  workunitid    INT NOT NULL DEFAULT 0,
   task_key      VARCHAR(254) NOT NULL,
   task_index    INT NOT NULL DEFAULT 0,
   state         SMALLINT NOT NULL DEFAULT 0,
   attempts      INT NOT NULL DEFAULT 0,
   appid         INT NOT NULL DEFAULT 0,
+  payload       VARCHAR(1024) NOT NULL DEFAULT '',  -- the task's input line, given to the app
+  retry_of      INT NOT NULL DEFAULT 0,
+  output        VARCHAR(254) NOT NULL DEFAULT '',   -- the task's output as the app reported it
+  done_time     BIGINT NOT NULL DEFAULT 0,
   UNIQUE KEY cluster_task_key (appid, task_key),
   KEY cluster_task_wu (workunitid),
-  KEY cluster_task_state (appid, state)
+  KEY cluster_task_state (appid, state, retry_of)
 ) ENGINE=InnoDB;
 
--- Online failure-rate estimates per app, one row per estimate made (a time series).
+-- One clustered job (a workunit carrying k tasks) and, once settled, how it ended; the
+-- estimator's sliding window is the app's most recently settled rows. state: 0 LIVE,
+-- 1 SETTLED (set in the assimilator's transaction, so exactly once).
+CREATE TABLE IF NOT EXISTS cluster_job (
+  workunitid    INT NOT NULL PRIMARY KEY,
+  appid         INT NOT NULL,
+  k             INT NOT NULL,
+  create_time   BIGINT NOT NULL DEFAULT 0,
+  state         SMALLINT NOT NULL DEFAULT 0,
+  failed_tasks  INT NOT NULL DEFAULT 0,
+  job_failed    TINYINT NOT NULL DEFAULT 0,   -- no usable result: every task lost
+  run_time      DOUBLE NOT NULL DEFAULT 0,    -- the canonical result's elapsed time, seconds
+  turnaround    DOUBLE NOT NULL DEFAULT 0,    -- the canonical result sent to reported, seconds
+  settle_time   BIGINT NOT NULL DEFAULT 0,
+  KEY cluster_job_app_state (appid, state, settle_time)
+) ENGINE=InnoDB;
+
+-- Online failure-rate estimates per app, one row per estimate made (a time series): the
+-- window's counts, α and β, and the inputs of the model (n, r, φ̄, D) with the cluster
+-- size k the policy picks from them, so a status page can draw M(k).
 CREATE TABLE IF NOT EXISTS failure_stat (
   id            INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
   appid         INT NOT NULL,
@@ -239,7 +264,12 @@ CREATE TABLE IF NOT EXISTS failure_stat (
   alpha         DOUBLE NOT NULL DEFAULT 0,
   beta          DOUBLE NOT NULL DEFAULT 0,
   cluster_size  INT NOT NULL DEFAULT 1,
-  model         VARCHAR(8) NOT NULL DEFAULT '',
+  model         VARCHAR(8) NOT NULL DEFAULT '',   -- TFM or JFM
+  policy        VARCHAR(8) NOT NULL DEFAULT '',   -- NOOP, DC, SR, DR
+  tasks_left    INT NOT NULL DEFAULT 0,           -- n
+  hosts         INT NOT NULL DEFAULT 0,           -- r
+  task_time     DOUBLE NOT NULL DEFAULT 0,        -- φ̄, seconds
+  job_overhead  DOUBLE NOT NULL DEFAULT 0,        -- D, seconds
   KEY failure_stat_app_time (appid, time)
 ) ENGINE=InnoDB;
 

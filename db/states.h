@@ -74,6 +74,10 @@ enum class OperandState : int {
   Cancelling = 6,
   Cancelled = 7,
 };
+// cluster_task.state (reclustering; not a BOINC table).
+enum class ClusterTaskState : int { Waiting = 0, InJob = 1, Done = 2 };
+// cluster_job.state.
+enum class ClusterJobState : int { Live = 0, Settled = 1 };
 
 // graph.state: RUNNING from submission; DONE when every operand finished; FAILED when an
 // operand was FATAL and nothing of the graph runs any more; CANCELLING after

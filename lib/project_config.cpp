@@ -157,16 +157,31 @@ std::map<std::string, FieldSetter, std::less<>> field_setters(const ConfigReader
   s["max_wus_to_send"] = positive_int("max_wus_to_send", &ProjectConfig::max_wus_to_send);
   s["initial_cluster_size"] =
       positive_int("initial_cluster_size", &ProjectConfig::initial_cluster_size);
-  s["request_delay"] = [&r](ProjectConfig& c, const std::string& v) -> Status {
-    Result<double> d = r.non_negative_number("request_delay", v);
-    if (!d) return make_error(d.error());
-    c.request_delay = *d;
+  auto seconds = [&r](const char* element, double ProjectConfig::*member) {
+    return [&r, element, member](ProjectConfig& c, const std::string& v) -> Status {
+      Result<double> d = r.non_negative_number(element, v);
+      if (!d) return make_error(d.error());
+      c.*member = *d;
+      return Status::success();
+    };
+  };
+  s["request_delay"] = seconds("request_delay", &ProjectConfig::request_delay);
+  s["cluster_active_host_minutes"] =
+      positive_int("cluster_active_host_minutes", &ProjectConfig::cluster_active_host_minutes);
+  s["cluster_window_jobs"] = positive_int("cluster_window_jobs", &ProjectConfig::cluster_window_jobs);
+  s["cluster_queue_jobs"] = [&r](ProjectConfig& c, const std::string& v) -> Status {
+    Result<int> n = r.small_integer("cluster_queue_jobs", v, 0, 1 << 30, "a non-negative integer");
+    if (!n) return make_error(n.error());
+    c.cluster_queue_jobs = *n;
     return Status::success();
   };
+  s["cluster_task_time_prior"] = seconds("cluster_task_time_prior", &ProjectConfig::cluster_task_time_prior);
+  s["cluster_job_overhead_prior"] =
+      seconds("cluster_job_overhead_prior", &ProjectConfig::cluster_job_overhead_prior);
   s["recluster_policy"] = [&r](ProjectConfig& c, const std::string& v) -> Status {
-    std::optional<ReclusterPolicy> policy = parse_recluster_policy(v);
-    if (!policy) return r.expected("recluster_policy", "one of NOOP, DC, SR, DR", v);
-    c.recluster_policy = *policy;
+    if (!parse_policy(v, c.recluster_policy)) {
+      return r.expected("recluster_policy", "one of NOOP, DC, SR, DR", v);
+    }
     return Status::success();
   };
   return s;
@@ -252,26 +267,6 @@ std::string format_number(double value) {
 }
 
 }  // namespace
-
-std::string_view recluster_policy_name(ReclusterPolicy policy) {
-  switch (policy) {
-    case ReclusterPolicy::Noop: return "NOOP";
-    case ReclusterPolicy::Dc: return "DC";
-    case ReclusterPolicy::Sr: return "SR";
-    case ReclusterPolicy::Dr: return "DR";
-  }
-  return "NOOP";
-}
-
-std::optional<ReclusterPolicy> parse_recluster_policy(std::string_view text) {
-  std::string upper;
-  for (char ch : text) upper.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
-  for (ReclusterPolicy p : {ReclusterPolicy::Noop, ReclusterPolicy::Dc, ReclusterPolicy::Sr,
-                            ReclusterPolicy::Dr}) {
-    if (upper == recluster_policy_name(p)) return p;
-  }
-  return std::nullopt;
-}
 
 Result<ProjectConfig> parse_project_config(std::string_view xml, std::string_view source) {
   const std::string src(source);
@@ -377,8 +372,13 @@ std::string render_project_config(const ProjectConfig& c) {
   put("daily_result_quota", std::to_string(c.daily_result_quota));
   put("request_delay", format_number(c.request_delay));
   put("max_wus_to_send", std::to_string(c.max_wus_to_send));
-  put("recluster_policy", std::string(recluster_policy_name(c.recluster_policy)));
+  put("recluster_policy", std::string(policy_name(c.recluster_policy)));
   put("initial_cluster_size", std::to_string(c.initial_cluster_size));
+  put("cluster_active_host_minutes", std::to_string(c.cluster_active_host_minutes));
+  put("cluster_window_jobs", std::to_string(c.cluster_window_jobs));
+  put("cluster_queue_jobs", std::to_string(c.cluster_queue_jobs));
+  put("cluster_task_time_prior", format_number(c.cluster_task_time_prior));
+  put("cluster_job_overhead_prior", format_number(c.cluster_job_overhead_prior));
   for (const auto& [name, value] : c.other) put(name.c_str(), value);
 
   pugi::xml_node daemons = root.append_child("daemons");

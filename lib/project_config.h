@@ -13,21 +13,10 @@
 #include <vector>
 
 #include "db/db_config.h"
+#include "lib/recluster/model.h"  // ReclusterPolicy, policy_name, parse_policy
 #include "lib/result.h"
 
 namespace tharsis {
-
-// Reclustering policy of the fault-tolerant clustering model (DESIGN §7), <recluster_policy>.
-enum class ReclusterPolicy : int {
-  Noop = 0,  // fixed cluster size k, a failed job is retried whole
-  Dc = 1,    // dynamic clustering: k from the failure model
-  Sr = 2,    // selective reclustering: retry only the failed tasks, regrouped
-  Dr = 3,    // dynamic reclustering: both
-};
-// "NOOP", "DC", "SR", "DR".
-std::string_view recluster_policy_name(ReclusterPolicy policy);
-// Accepts exactly those names (case-insensitive); nullopt otherwise.
-std::optional<ReclusterPolicy> parse_recluster_policy(std::string_view text);
 
 // One <daemon> entry: what tools/start launches from the project directory.
 struct DaemonConfig {
@@ -74,6 +63,11 @@ struct ProjectConfig {
   // Reclustering.
   ReclusterPolicy recluster_policy = ReclusterPolicy::Noop;  // <recluster_policy>
   int initial_cluster_size = 1;                              // <initial_cluster_size>: k0 >= 1
+  int cluster_active_host_minutes = 10;  // <cluster_active_host_minutes>: r counts hosts with an RPC this recent
+  int cluster_window_jobs = 200;         // <cluster_window_jobs>: W, the estimator's sliding window
+  int cluster_queue_jobs = 0;            // <cluster_queue_jobs>: unsent clustered jobs kept per app; 0 = 2r
+  double cluster_task_time_prior = 5;    // <cluster_task_time_prior>: φ̄ (s) before any job finished
+  double cluster_job_overhead_prior = 5; // <cluster_job_overhead_prior>: D (s) before any job finished
 
   std::vector<DaemonConfig> daemons;  // <daemons>, in file order
 

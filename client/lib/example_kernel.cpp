@@ -74,9 +74,13 @@ Result<ExampleJob> parse_example_input(const std::string& text) {
   return job;
 }
 
+std::string hash_chain_hex(const std::string& seed, int64_t iterations) {
+  std::string digest = sha256_raw(seed);
+  for (int64_t i = 1; i < iterations; ++i) digest = sha256_raw(digest);
+  return to_hex(digest);
+}
+
 std::string run_example_job(const ExampleJob& job) {
-  std::string digest = sha256_raw(job.seed);
-  for (int64_t i = 1; i < job.iterations; ++i) digest = sha256_raw(digest);
   // Summed from the smallest term up, so rounding is the same everywhere.
   double pi = 0;
   for (int64_t k = job.terms - 1; k >= 0; --k) {
@@ -85,7 +89,7 @@ std::string run_example_job(const ExampleJob& job) {
   }
   char number[64];
   std::snprintf(number, sizeof number, "%.17g", pi);
-  return "sha256 " + to_hex(digest) + "\npi " + number + "\n";
+  return "sha256 " + hash_chain_hex(job.seed, job.iterations) + "\npi " + number + "\n";
 }
 
 Status run_example_files(const std::string& input_path, const std::string& output_path) {

@@ -22,6 +22,9 @@ struct ExampleJob {
 // the line.
 Result<ExampleJob> parse_example_input(const std::string& text);
 
+// SHA-256 applied `iterations` times (at least once) starting from `seed`, as hex.
+std::string hash_chain_hex(const std::string& seed, int64_t iterations);
+
 // Output file: "sha256 <hex>\npi <value with 17 significant digits>\n".
 std::string run_example_job(const ExampleJob& job);
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <random>
+#include <vector>
 
 namespace tharsis {
 
@@ -29,6 +30,8 @@ class HostBehaviour {
   // Decides the fate of a job of `tasks` tasks; `failed_tasks` gets the number of tasks
   // that failed on their own (task failures), all of them on a job failure.
   JobFate run_job(int tasks, int& failed_tasks);
+  // The same draw, telling which tasks failed (task_failed[i] for the i-th task).
+  JobFate run_tasks(int tasks, std::vector<bool>& task_failed);
   // Whether one task, run alone, fails.
   bool task_fails();
   bool vanished(double seconds_since_start) const {

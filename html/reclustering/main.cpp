@@ -19,12 +19,11 @@ constexpr int kSamplesShown = 500;
 CgiResponse handle(const StatusRequest& request) {
   auto db = Database::open(request.db);
   ReclusterContext context;
-  context.policy = std::string(recluster_policy_name(request.config.recluster_policy));
-  context.task_time = config_number(request.config, "cluster_task_time_prior", 5);
-  context.job_overhead = config_number(request.config, "cluster_job_overhead_prior", 5);
-  const double active_minutes = config_number(request.config, "cluster_active_host_minutes", 10);
+  context.policy = std::string(policy_name(request.config.recluster_policy));
+  context.task_time = request.config.cluster_task_time_prior;
+  context.job_overhead = request.config.cluster_job_overhead_prior;
   context.active_hosts =
-      count_active_hosts(*db, request.context.now - static_cast<int64_t>(active_minutes * 60));
+      count_active_hosts(*db, request.context.now - 60LL * request.config.cluster_active_host_minutes);
   std::vector<ReclusterApp> apps;
   for (const auto& history : fetch_recluster_histories(*db, kSamplesShown)) {
     context.tasks_waiting = count_waiting_tasks(*db, history.appid);

@@ -27,20 +27,22 @@ FailureEstimator::FailureEstimator(EstimatorConfig config) : config_(config) {
 
 FailureEstimator::FailureEstimator(EstimatorConfig config, const std::vector<JobRecord>& records)
     : FailureEstimator(config) {
-  for (const auto& r : records) record_job(r.k, r.failed_tasks, r.job_failed);
+  for (const auto& r : records) record_job(r.k, r.failed_tasks, r.job_failed, r.tasks_observed);
 }
 
-void FailureEstimator::record_job(int64_t k, int64_t failed_tasks, bool job_failed) {
+void FailureEstimator::record_job(int64_t k, int64_t failed_tasks, bool job_failed, bool tasks_observed) {
   if (k < 1 || failed_tasks < 0 || failed_tasks > k) {
     throw std::invalid_argument("job record expects k >= 1 and 0 <= failed_tasks <= k, found k=" +
                                 std::to_string(k) + " failed_tasks=" +
                                 std::to_string(failed_tasks));
   }
-  add(JobRecord{k, failed_tasks, job_failed});
+  add(JobRecord{k, failed_tasks, job_failed, tasks_observed});
   while (jobs() > config_.window_jobs) {
     const JobRecord& old = window_.front();
-    tasks_ -= old.k;
-    failed_tasks_ -= old.failed_tasks;
+    if (old.tasks_observed) {
+      tasks_ -= old.k;
+      failed_tasks_ -= old.failed_tasks;
+    }
     failed_jobs_ -= old.job_failed ? 1 : 0;
     window_.pop_front();
   }
@@ -48,8 +50,10 @@ void FailureEstimator::record_job(int64_t k, int64_t failed_tasks, bool job_fail
 
 void FailureEstimator::add(const JobRecord& record) {
   window_.push_back(record);
-  tasks_ += record.k;
-  failed_tasks_ += record.failed_tasks;
+  if (record.tasks_observed) {
+    tasks_ += record.k;
+    failed_tasks_ += record.failed_tasks;
+  }
   failed_jobs_ += record.job_failed ? 1 : 0;
 }
 

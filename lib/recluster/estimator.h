@@ -21,10 +21,13 @@ struct EstimatorConfig {
 
 // One finished job: k tasks of which failed_tasks failed; job_failed when the job as a
 // whole failed (under TFM: failed_tasks > 0; under JFM: the job was lost with all tasks).
+// tasks_observed = false for a job lost before its tasks could report (a crash, no
+// result): it counts towards β only, since its tasks say nothing about α.
 struct JobRecord {
   int64_t k = 0;
   int64_t failed_tasks = 0;
   bool job_failed = false;
+  bool tasks_observed = true;
 };
 
 class FailureEstimator {
@@ -35,15 +38,16 @@ class FailureEstimator {
 
   // Adds a finished job, dropping the oldest once more than W are held. Throws
   // std::invalid_argument if k < 1 or failed_tasks is outside [0, k].
-  void record_job(int64_t k, int64_t failed_tasks, bool job_failed);
+  void record_job(int64_t k, int64_t failed_tasks, bool job_failed, bool tasks_observed = true);
 
-  // Posterior means: α = (a0 + failed tasks) / (w_α + tasks) with a0 = mean·w_α,
-  // β = (b0 + failed jobs) / (w_β + jobs) with b0 = mean·w_β, over the window.
+  // Posterior means: α = (a0 + failed tasks) / (w_α + tasks) with a0 = mean·w_α, over
+  // the window's jobs whose tasks were observed; β = (b0 + failed jobs) / (w_β + jobs)
+  // with b0 = mean·w_β, over the whole window.
   double alpha() const;
   double beta() const;
 
   int64_t jobs() const { return static_cast<int64_t>(window_.size()); }
-  int64_t tasks() const { return tasks_; }
+  int64_t tasks() const { return tasks_; }  // tasks observed one by one
   int64_t failed_tasks() const { return failed_tasks_; }
   int64_t failed_jobs() const { return failed_jobs_; }
   const EstimatorConfig& config() const { return config_; }

@@ -64,7 +64,7 @@ TEST(ProjectConfig_Parse, ReadsTypedKnobsAndDaemons) {
   EXPECT_EQ(c->daily_result_quota, 7);
   EXPECT_DOUBLE_EQ(c->request_delay, 2.5);
   EXPECT_EQ(c->max_wus_to_send, 3);
-  EXPECT_EQ(c->recluster_policy, ReclusterPolicy::Dr);
+  EXPECT_EQ(c->recluster_policy, ReclusterPolicy::DR);
   EXPECT_EQ(c->initial_cluster_size, 4);
   EXPECT_EQ(c->max_upload_size, 1000);
   EXPECT_EQ(c->max_request_size, 2000);
@@ -167,8 +167,13 @@ TEST(ProjectConfig_Render, RoundTripReproducesEveryField) {
   c.daily_result_quota = 8;
   c.request_delay = 0.1;
   c.max_wus_to_send = 9;
-  c.recluster_policy = ReclusterPolicy::Sr;
+  c.recluster_policy = ReclusterPolicy::SR;
   c.initial_cluster_size = 6;
+  c.cluster_active_host_minutes = 3;
+  c.cluster_window_jobs = 50;
+  c.cluster_queue_jobs = 7;
+  c.cluster_task_time_prior = 2.5;
+  c.cluster_job_overhead_prior = 0.25;
   c.daemons = {{"transitioner --sleep 5", false}, {"feeder", true}};
   c.other["extra_knob"] = "yes";
 
@@ -184,7 +189,12 @@ TEST(ProjectConfig_Render, RoundTripReproducesEveryField) {
   EXPECT_EQ(back->tmp_dir, "/t");
   EXPECT_EQ(back->max_upload_size, 123456789012);
   EXPECT_EQ(back->request_delay, 0.1);
-  EXPECT_EQ(back->recluster_policy, ReclusterPolicy::Sr);
+  EXPECT_EQ(back->recluster_policy, ReclusterPolicy::SR);
+  EXPECT_EQ(back->cluster_active_host_minutes, 3);
+  EXPECT_EQ(back->cluster_window_jobs, 50);
+  EXPECT_EQ(back->cluster_queue_jobs, 7);
+  EXPECT_EQ(back->cluster_task_time_prior, 2.5);
+  EXPECT_EQ(back->cluster_job_overhead_prior, 0.25);
   EXPECT_EQ(back->other.at("extra_knob"), "yes");
   ASSERT_EQ(back->daemons.size(), 2u);
   EXPECT_TRUE(back->daemons[1].disabled);

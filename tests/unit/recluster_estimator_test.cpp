@@ -96,6 +96,29 @@ TEST(ReclusterEstimator, RestoresFromSavedRecords) {
   EXPECT_DOUBLE_EQ(restored.beta(), e.beta());
 }
 
+TEST(ReclusterEstimator, JobsLostWholeCountForBetaButNotAlpha) {
+  EstimatorConfig config;
+  config.alpha_prior_tasks = 0;
+  config.beta_prior_jobs = 0;
+  config.window_jobs = 3;
+  FailureEstimator e(config);
+  e.record_job(10, 1, false);
+  e.record_job(10, 10, true, /*tasks_observed=*/false);
+  EXPECT_EQ(e.tasks(), 10);
+  EXPECT_DOUBLE_EQ(e.alpha(), 0.1);
+  EXPECT_DOUBLE_EQ(e.beta(), 0.5);
+  e.record_job(10, 0, false);
+  e.record_job(10, 0, false);  // the first job leaves the window (W = 3)
+  EXPECT_EQ(e.tasks(), 20);
+  EXPECT_EQ(e.failed_tasks(), 0);
+  EXPECT_DOUBLE_EQ(e.beta(), 1.0 / 3.0);
+  e.record_job(10, 0, false);  // the lost one leaves: nothing to take back from α
+  EXPECT_EQ(e.tasks(), 30);
+  EXPECT_DOUBLE_EQ(e.beta(), 0.0);
+  const FailureEstimator restored(config, e.records());
+  EXPECT_DOUBLE_EQ(restored.alpha(), e.alpha());
+}
+
 TEST(ReclusterEstimator, RejectsImpossibleRecords) {
   FailureEstimator e;
   EXPECT_THROW(e.record_job(0, 0, false), std::invalid_argument);

@@ -25,6 +25,12 @@ int main(int argc, char** argv) {
     for (const auto& line : report.violations) std::cout << line << "\n";
     std::cout << "checked " << report.workunits << " workunits, " << report.results << " results: "
               << report.violations.size() << " violation(s)\n";
+    if (report.cluster.tasks > 0) {
+      const ClusterCounts& c = report.cluster;
+      std::cout << "cluster tasks " << c.tasks << ": waiting " << c.waiting << ", in jobs " << c.in_jobs
+                << ", done " << c.done << "; jobs live " << c.live_jobs << " (" << c.live_job_slots
+                << " slots), settled " << c.settled_jobs << "\n";
+    }
     return report.violations.empty() ? 0 : 1;
   } catch (const std::exception& e) {
     std::cerr << "check: " << e.what() << "\n";

@@ -55,6 +55,7 @@ class Checker {
                                     " assimilation record(s) but assimilate_state is not DONE");
       }
     }
+    report_.cluster = check_cluster_tasks(db_, config_, report_.violations);
     return report_;
   }
 

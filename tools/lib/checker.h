@@ -6,6 +6,8 @@
 //    results), no canonical output deleted before assimilation, and nothing left behind
 //    (files of rows whose file_delete_state is DONE still on disk);
 //  - operand graph invariants (tools/lib/graph_invariants.h);
+//  - the reclustering rules (tools/lib/cluster_checks.h): every cluster task in exactly
+//    one place, counted;
 //  - with `require_settled`, the "eventually" properties too: every workunit has a
 //    canonical result or an error, transition_time = never, every result OVER.
 #pragma once
@@ -16,6 +18,7 @@
 
 #include "db/database.h"
 #include "lib/project_config.h"
+#include "tools/lib/cluster_checks.h"
 
 namespace tharsis {
 
@@ -23,6 +26,7 @@ struct CheckReport {
   int64_t workunits = 0;
   int64_t results = 0;
   std::vector<std::string> violations;  // one line each, naming the rule and the ids
+  ClusterCounts cluster;
 };
 
 CheckReport check_project(Database& db, const ProjectConfig& config, int64_t now, bool require_settled);

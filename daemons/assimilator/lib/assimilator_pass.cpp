@@ -13,7 +13,7 @@ namespace tharsis {
 
 AssimilationHandler results_store_handler(const ProjectConfig& config) {
   std::string store = config.project_dir + "/results";
-  return [&config, store](Database&, const WorkunitRow& wu, const ResultRow* canonical) -> Status {
+  return [&config, store](Database&, const WorkunitRow& wu, const ResultRow* canonical, int64_t) -> Status {
     if (!canonical) return store_workunit_error(store, wu.name, wu.error_mask, "workunit ended in error");
     auto paths = output_file_paths(config, *canonical);
     if (!paths.ok()) return make_error(paths.error());
@@ -30,7 +30,7 @@ bool AssimilatorPass::assimilate_one(Database& db, int64_t wu_id, int64_t now) {
       if (!wu || wu->assimilate_state != AssimilateState::Ready) return false;
       std::optional<ResultRow> canonical;
       if (wu->canonical_resultid != 0) canonical = fetch_result(d, wu->canonical_resultid);
-      Status handled = handler_(d, *wu, canonical ? &*canonical : nullptr);
+      Status handled = handler_(d, *wu, canonical ? &*canonical : nullptr, now);
       if (!handled.ok()) {
         log_error("workunit ", wu_id, " (", wu->name, "): handler failed: ", handled.error(),
                   "; left READY for the next pass");

@@ -15,10 +15,11 @@
 
 namespace tharsis {
 
-// Handles one workunit (canonical result given, or null on error). Must be idempotent;
-// an error leaves the workunit READY for the next pass.
+// Handles one workunit (canonical result given, or null on error) at time `now`, inside
+// the assimilator's transaction (its DB writes commit with DONE or not at all). Must be
+// idempotent; an error leaves the workunit READY for the next pass.
 using AssimilationHandler =
-    std::function<Status(Database&, const WorkunitRow&, const ResultRow* canonical)>;
+    std::function<Status(Database&, const WorkunitRow&, const ResultRow* canonical, int64_t now)>;
 
 // The default handler: <project>/results/<wu name>/ with MANIFEST or ERROR.
 AssimilationHandler results_store_handler(const ProjectConfig& config);
