@@ -14,6 +14,7 @@
 #include "db/workunit_store.h"
 #include "lib/file_refs.h"
 #include "lib/log.h"
+#include "lib/operand/operand_job.h"
 
 namespace tharsis {
 namespace {
@@ -101,7 +102,8 @@ bool GraphSchedulerPass::promote_ready(Database& db, int64_t operand_id, int64_t
     }
     auto wu = fetch_workunit(d, operand->workunitid, /*for_update=*/true);
     if (!wu) throw StaleRow(operand_text(*operand) + ": no workunit " + std::to_string(operand->workunitid));
-    auto spec = stage_input_file(config_, InputFile{wu->name + ".spec", kSpecOpenName, operand->spec, false});
+    auto spec = stage_input_file(config_,
+                                 InputFile{wu->name + ".spec", operand::kSpecOpenName, operand->spec, false});
     if (!spec.ok()) throw std::runtime_error(operand_text(*operand) + ": " + spec.error());
     staged.insert(staged.begin(), *spec);
     require_written(release_held_workunit(d, wu->id, workunit_xml_doc(config_, staged, ""), now),

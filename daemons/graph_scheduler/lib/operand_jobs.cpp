@@ -1,13 +1,14 @@
 // Implementation of daemons/graph_scheduler/lib/operand_jobs.h.
 #include "daemons/graph_scheduler/lib/operand_jobs.h"
 
+#include "lib/operand/operand_job.h"
+
 namespace tharsis {
 
 std::string operand_workunit_name(int64_t graph_id, int64_t operand_id, int run) {
   return "g" + std::to_string(graph_id) + "_op" + std::to_string(operand_id) + "_r" + std::to_string(run);
 }
 
-std::string input_open_name(int input_index) { return "in" + std::to_string(input_index); }
 
 JobSpec job_parameters_of(const WorkunitRow& wu) {
   JobSpec job;
@@ -35,7 +36,7 @@ Result<OperandRow> create_operand_run(Database& db, const ProjectConfig& config,
   next.runs = operand.runs + 1;
   JobSpec job = params;
   job.name = operand_workunit_name(operand.graph_id, operand.id, next.runs);
-  job.inputs = {InputFile{job.name + ".spec", kSpecOpenName, operand.spec, false}};
+  job.inputs = {InputFile{job.name + ".spec", operand::kSpecOpenName, operand.spec, false}};
   job.graph_id = operand.graph_id;
   job.held = true;
   auto wu = prepare_workunit(config, job, now);

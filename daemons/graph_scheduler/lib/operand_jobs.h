@@ -20,8 +20,6 @@
 namespace tharsis {
 
 std::string operand_workunit_name(int64_t graph_id, int64_t operand_id, int run);
-inline constexpr const char* kSpecOpenName = "spec";
-std::string input_open_name(int input_index);  // "in<k>"
 
 // Creates the next run of `operand` as a held workunit with parameters like `params`
 // (app, template, quorum, bounds, priority), inside the caller's transaction. Returns

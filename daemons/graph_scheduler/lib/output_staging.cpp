@@ -11,6 +11,7 @@
 #include "daemons/graph_scheduler/lib/operand_jobs.h"
 #include "lib/crypto/md5.h"
 #include "lib/fanout.h"
+#include "lib/operand/operand_spec.h"
 
 namespace tharsis {
 namespace {
@@ -53,7 +54,7 @@ bool output_intact(const ProjectConfig& config, const OperandRow& producer) {
 
 Result<StagedInput> stage_operand_output(const ProjectConfig& config, const OperandRow& producer,
                                          int input_index) {
-  StagedInput staged{staged_input_name(producer), input_open_name(input_index), producer.output_md5,
+  StagedInput staged{staged_input_name(producer), operand::operand_input_name(static_cast<size_t>(input_index)), producer.output_md5,
                      producer.output_nbytes, false};
   auto dst = fanout_path_create(config.download_dir, staged.name, config.uldl_dir_fanout);
   if (!dst.ok()) return make_error(dst.error());
