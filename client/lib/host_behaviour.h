@@ -23,6 +23,16 @@ struct HostFaults {
 
 enum class JobFate { Success, JobFailure, Garbage };
 
+// Who injects a simulated host's task, job and garbage faults (vanishing and slowness
+// are always the client's):
+//   Client — the client: a task failure SIGKILLs one run of the task process (the restart
+//            recovers it), a job failure kills every run (a client error after the
+//            restart limit), garbage is written over the output. For single-task apps.
+//   App    — the app: the client passes the rates, a per-run seed and the simulated task
+//            time to the task process's environment (client/lib/task_runner.h) and
+//            injects none of them itself. For apps that report per task (task_app).
+enum class FaultInjection { Client, App };
+
 class HostBehaviour {
  public:
   HostBehaviour(HostFaults faults, uint64_t seed) : faults_(faults), random_(seed) {}

@@ -10,6 +10,7 @@
 #include "client/lib/client_errors.h"
 #include "client/lib/file_transfer.h"
 #include "client/lib/task_process.h"
+#include "client/lib/task_runner.h"
 #include "lib/crypto/md5.h"
 #include "lib/log.h"
 #include "lib/protocol/client_side.h"
@@ -115,10 +116,16 @@ Status HostClient::attach(const std::string& project_url, const std::string& aut
   return Status::success();
 }
 
-void HostClient::set_behaviour(const HostFaults& faults, uint64_t seed, double start_time) {
+void HostClient::set_behaviour(const HostFaults& faults, uint64_t seed, double start_time,
+                               FaultInjection inject, double task_seconds) {
   behaviour_ = std::make_unique<HostBehaviour>(faults, seed);
   behaviour_start_ = start_time;
+  behaviour_seed_ = seed;
+  inject_ = inject;
+  task_seconds_ = task_seconds;
 }
+
+bool HostClient::client_injects() const { return behaviour_ && inject_ == FaultInjection::Client; }
 
 bool HostClient::step(double now) {
   if (vanished_) return false;
@@ -165,7 +172,7 @@ HostClient::Plan& HostClient::plan_for(const ClientResult& r) {
   auto it = plans_.find(r.name);
   if (it != plans_.end()) return it->second;
   Plan plan;
-  if (behaviour_) {
+  if (client_injects()) {
     int failed_tasks = 0;
     JobFate fate = behaviour_->run_job(1, failed_tasks);
     // A job failure crashes every run, so the result ends as a client error after the
@@ -246,7 +253,7 @@ void HostClient::collect_outputs(ClientResult& r, double now) {
   }
   if (plan.garbage) ++counters_.garbage_outputs;
   r.state = TaskState::Uploading;
-  if (behaviour_ && behaviour_->faults().slowness > 1) {
+  if (client_injects() && behaviour_->faults().slowness > 1) {
     // A slow host takes `slowness` times the estimated runtime before its upload.
     const ClientWorkunit* wu = state_.workunit(r.wu_name);
     double nominal = wu ? wu->rsc_fpops_est / std::max(1.0, options_.host.flops) : 0;
@@ -342,6 +349,10 @@ bool HostClient::start_tasks(double now) {
                                 ref.open_name.empty() ? ref.file_name : ref.open_name});
       }
       for (auto& word : split_words(wu->command_line)) launch.args.push_back(word);
+    }
+    if (behaviour_ && inject_ == FaultInjection::App) {
+      launch.env = task_app_environment(behaviour_->faults(), run_fault_seed(behaviour_seed_, r.name, r.runs + 1),
+                                        behaviour_->compute_seconds(task_seconds_));
     }
     if (launch.executable.empty()) {
       ++counters_.app_errors;

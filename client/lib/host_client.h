@@ -52,8 +52,11 @@ class HostClient {
   Status attach(const std::string& project_url, const std::string& authenticator,
                 const std::string& scheduler_url = "");
   // Simulation: faults to inject from now on; the host vanishes for good after
-  // faults.vanish_after_seconds counted from `start_time`.
-  void set_behaviour(const HostFaults& faults, uint64_t seed, double start_time);
+  // faults.vanish_after_seconds counted from `start_time`. With FaultInjection::App the
+  // task processes get the rates, a per-run seed (run_fault_seed of `seed`) and
+  // task_seconds × slowness in their environment instead (client/lib/task_runner.h).
+  void set_behaviour(const HostFaults& faults, uint64_t seed, double start_time,
+                     FaultInjection inject = FaultInjection::Client, double task_seconds = 0);
 
   // Does what is due at `now`; returns whether anything happened (so a caller can idle).
   bool step(double now);
@@ -83,6 +86,8 @@ class HostClient {
   void finish(ClientResult& result, int report_state, int exit_status, const std::string& why);
   void collect_outputs(ClientResult& result, double now);
   Plan& plan_for(const ClientResult& result);
+  // Whether this client itself kills, fails and garbles (simulation with inject=client).
+  bool client_injects() const;
   void save();
 
   HostClientOptions options_;
@@ -91,6 +96,9 @@ class HostClient {
   HttpSession http_;
   std::unique_ptr<HostBehaviour> behaviour_;
   double behaviour_start_ = 0;
+  uint64_t behaviour_seed_ = 0;
+  FaultInjection inject_ = FaultInjection::Client;
+  double task_seconds_ = 0;
   bool vanished_ = false;
   bool dirty_ = false;
   std::map<std::string, Plan> plans_;

@@ -1,6 +1,7 @@
 // Implementation of client/lib/simulated_host.h.
 #include "client/lib/simulated_host.h"
 
+#include "client/lib/task_runner.h"
 #include "lib/protocol/xml_text.h"
 
 namespace tharsis {
@@ -51,12 +52,23 @@ Result<SimulatedHostSpec> parse_simulated_host(std::string_view spec) {
     } else if (key == "seed") {
       ok = set_rate(key, value, 0, 1e18, number);
       host.seed = static_cast<uint64_t>(number);
+    } else if (key == "inject") {
+      if (value != "client" && value != "app") {
+        return make_error("--host: inject expected client or app, found '" + std::string(value) + "'");
+      }
+      host.inject = value == "app" ? FaultInjection::App : FaultInjection::Client;
+    } else if (key == "task_seconds") {
+      ok = set_rate(key, value, 0, kMaxTaskSeconds, host.task_seconds);
     } else {
-      return make_error(
-          "--host: unknown key '" + std::string(key) +
-          "' (expected auth, ncpus, task_failure, job_failure, garbage, vanish_after, slowness, seed)");
+      return make_error("--host: unknown key '" + std::string(key) +
+                        "' (expected auth, ncpus, task_failure, job_failure, garbage, vanish_after, slowness, "
+                        "seed, inject, task_seconds)");
     }
     if (!ok.ok()) return make_error(ok.error());
+  }
+  if (host.task_seconds > 0 && host.inject != FaultInjection::App) {
+    // The client cannot make an app sleep; only a per-task app reads the time.
+    return make_error("--host: task_seconds needs inject=app");
   }
   return host;
 }

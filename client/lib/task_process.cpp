@@ -13,9 +13,36 @@
 
 #include "lib/text_file.h"
 
+extern char** environ;
+
 namespace tharsis {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// The client's environment with `extra` ("NAME=value") added, replacing same-named entries.
+std::vector<std::string> merged_environment(const std::vector<std::string>& extra) {
+  auto name_of = [](const std::string& entry) { return entry.substr(0, entry.find('=')); };
+  std::vector<std::string> out;
+  for (char** e = environ; e && *e; ++e) {
+    std::string entry(*e);
+    bool replaced = false;
+    for (const auto& x : extra) replaced |= name_of(x) == name_of(entry);
+    if (!replaced) out.push_back(std::move(entry));
+  }
+  out.insert(out.end(), extra.begin(), extra.end());
+  return out;
+}
+
+std::vector<char*> pointers_to(std::vector<std::string>& texts) {
+  std::vector<char*> out;
+  for (auto& t : texts) out.push_back(t.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+}  // namespace
 
 Result<pid_t> start_task_process(const TaskLaunch& launch) {
   std::error_code ec;
@@ -31,9 +58,9 @@ Result<pid_t> start_task_process(const TaskLaunch& launch) {
   // Everything the child needs is prepared before fork: after it, only async-signal-safe calls.
   std::vector<std::string> argv_text{launch.executable};
   argv_text.insert(argv_text.end(), launch.args.begin(), launch.args.end());
-  std::vector<char*> argv;
-  for (auto& a : argv_text) argv.push_back(a.data());
-  argv.push_back(nullptr);
+  std::vector<char*> argv = pointers_to(argv_text);
+  std::vector<std::string> env_text = merged_environment(launch.env);
+  std::vector<char*> envp = pointers_to(env_text);
   pid_t pid = fork();
   if (pid < 0) return make_error(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
@@ -47,7 +74,7 @@ Result<pid_t> start_task_process(const TaskLaunch& launch) {
     int null_fd = open("/dev/null", O_RDONLY);
     if (null_fd >= 0) dup2(null_fd, 0);
     setpgid(0, 0);  // its own process group: a terminal's Ctrl-C reaches the client, not the task
-    execv(launch.executable.c_str(), argv.data());
+    execve(launch.executable.c_str(), argv.data(), envp.data());
     _exit(127);
   }
   return pid;

@@ -24,6 +24,9 @@ struct TaskLaunch {
   std::string executable;  // absolute path
   std::vector<std::string> args;
   std::vector<SlotLink> links;
+  // "NAME=value" entries the process gets on top of the client's environment (an entry
+  // replaces a client variable of the same name).
+  std::vector<std::string> env;
 };
 
 // Sets up the slot and starts the process (its stdout and stderr go to slot/stderr.txt);

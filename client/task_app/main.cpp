@@ -1,7 +1,8 @@
 // task_app: the app of clustered jobs (DESIGN §7). Reads the job's task list ("in", or
 // argv[1]), runs each task, writes the per-task report ("out", or argv[2]); exit 0.
-// Injected faults come from the environment (client/lib/task_runner.h): a job failure
-// exits 1 without a report. A bad task list exits 1 with the reason on stderr.
+// Injected faults and the simulated time per task come from the environment
+// (client/lib/task_runner.h): a job failure exits 1 without a report. A bad task list
+// or environment exits 1 with the reason on stderr.
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -13,8 +14,9 @@ int main(int argc, char** argv) {
   const std::string output_path = argc > 2 ? argv[2] : "out";
   uint64_t seed = 1;
   auto faults = tharsis::host_faults_from_env(seed);
-  if (!faults.ok()) {
-    std::cerr << "task_app: " << faults.error() << "\n";
+  auto task_seconds = tharsis::task_seconds_from_env();
+  if (!faults.ok() || !task_seconds.ok()) {
+    std::cerr << "task_app: " << (faults.ok() ? task_seconds.error() : faults.error()) << "\n";
     return 1;
   }
   std::ifstream in(input_path);
@@ -25,7 +27,7 @@ int main(int argc, char** argv) {
   std::stringstream text;
   text << in.rdbuf();
   tharsis::HostBehaviour host(*faults, seed);
-  auto run = tharsis::run_task_job(text.str(), host);
+  auto run = tharsis::run_task_job(text.str(), host, *task_seconds);
   if (!run.ok()) {
     std::cerr << "task_app: " << run.error() << "\n";
     return 1;

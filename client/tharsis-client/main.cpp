@@ -5,6 +5,7 @@
 //   tharsis-client --data_dir D --project_url URL --authenticator KEY        (one host)
 //   tharsis-client --data_dir D --project_url URL --authenticator KEY
 //       --host "ncpus=2" --host "job_failure=0.3" --host "garbage=1" ...    (simulation)
+//       --host "inject=app,task_failure=0.05,job_failure=0.02,task_seconds=0.5" (task_app)
 // State lives in D/client_state.xml (D/host<i>/ per simulated host); a restarted client
 // carries on. Exit: 0 stopped/done, 1 runtime error, 2 bad options.
 #include <boost/program_options.hpp>
@@ -42,7 +43,13 @@ int main(int argc, char** argv) {
       "max_backoff", po::value(&base.policy.max_backoff)->default_value(600), "longest RPC back-off, s")(
       "transfer_backoff", po::value(&base.transfer_backoff)->default_value(1),
       "first transfer retry delay, s")("host", po::value(&host_specs),
-                                       "simulate a host: key=value,... (repeat; see simulated_host.h)")(
+                                       "simulate a host: key=value,... (repeat). Keys: auth, ncpus, "
+                                       "task_failure, job_failure, garbage (rates 0..1), vanish_after (s), "
+                                       "slowness (>= 1), seed; inject=client|app (default client: the "
+                                       "client kills task processes and garbles outputs; app: it passes the "
+                                       "rates and a per-run seed to the app's environment, for per-task "
+                                       "apps such as task_app); task_seconds (inject=app: simulated compute "
+                                       "time per task the app sleeps). See client/lib/simulated_host.h")(
       "summary", "progress line per second and a final summary line on stderr")(
       "until_settled", "exit when every workunit of --project_dir is finished and cleaned up")(
       "max_seconds", po::value(&run.max_seconds)->default_value(0),
@@ -111,7 +118,10 @@ int main(int argc, char** argv) {
       std::cerr << "tharsis-client: " << attached.error() << "\n";
       return 1;
     }
-    if (simulate) host->set_behaviour(specs[i].faults, specs[i].seed ? specs[i].seed : 1000 + i, start);
+    if (simulate) {
+      host->set_behaviour(specs[i].faults, specs[i].seed ? specs[i].seed : 1000 + i, start, specs[i].inject,
+                          specs[i].task_seconds);
+    }
     hosts.push_back(std::move(host));
   }
   return run_hosts(hosts, run);

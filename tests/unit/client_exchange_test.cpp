@@ -230,5 +230,26 @@ TEST(SimulatedHost, SpecParsesEveryKeyAndRejectsBadOnes) {
   }
 }
 
+TEST(SimulatedHost, InjectChoosesWhoInjectsFaultsAndTaskSecondsNeedsTheApp) {
+  EXPECT_EQ(parse_simulated_host("task_failure=0.1")->inject, FaultInjection::Client);
+  EXPECT_EQ(parse_simulated_host("inject=client")->inject, FaultInjection::Client);
+  auto app = parse_simulated_host("task_seconds=0.5,inject=app,task_failure=0.05,job_failure=0.02");
+  ASSERT_TRUE(app.ok()) << app.error();
+  EXPECT_EQ(app->inject, FaultInjection::App);
+  EXPECT_EQ(app->task_seconds, 0.5);
+  EXPECT_EQ(app->faults.task_failure_rate, 0.05);
+  EXPECT_EQ(parse_simulated_host("inject=app")->task_seconds, 0);
+  for (const char* bad : {"inject=server", "inject=", "inject=App", "task_seconds=0.5",
+                          "inject=client,task_seconds=1", "inject=app,task_seconds=-1",
+                          "inject=app,task_seconds=3601", "inject=app,task_seconds=inf"}) {
+    auto spec = parse_simulated_host(bad);
+    ASSERT_FALSE(spec.ok()) << bad;
+    EXPECT_NE(spec.error().find(std::string(bad).find("task_seconds") != std::string::npos ? "task_seconds"
+                                                                                            : "inject"),
+              std::string::npos)
+        << spec.error();
+  }
+}
+
 }  // namespace
 }  // namespace tharsis
