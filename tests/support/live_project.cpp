@@ -12,6 +12,7 @@
 #include "client/lib/example_kernel.h"
 #include "db/queue_stats.h"
 #include "db/user_store.h"
+#include "lib/text_file.h"
 #include "tools/lib/app_admin.h"
 
 namespace tharsis::testing {
@@ -29,12 +30,24 @@ std::string example_input(const std::string& wu_name) {
 LiveProject::LiveProject() {
   int port = free_local_port();
   project_ = std::make_unique<TestProject>("http://127.0.0.1:" + std::to_string(port) + "/");
+  config_ = project_->config();
   db_ = project_->open();
   // The real example app, signed with the project's code-signing key by add_app's code.
-  auto published = publish_app_version(*db_, config(),
-                                       {"example", kPlatform, 100, {built_programs_dir() + "/example_app"}});
-  if (!published.ok()) throw std::runtime_error("live project: " + published.error());
+  publish_app("example", "example_app");
   server_ = std::make_unique<TestWebServer>(*project_, port);
+}
+
+void LiveProject::edit_config(const std::function<void(ProjectConfig&)>& edit) {
+  edit(config_);
+  Status written = write_text_file(config_.project_dir + "/config.xml", render_project_config(config_), 0644);
+  if (!written.ok()) throw std::runtime_error("live project: " + written.error());
+}
+
+void LiveProject::publish_app(const std::string& app, const std::string& program) {
+  auto appid = ensure_app(*db_, app, "bitwise");
+  auto published = appid.ok() ? publish_app_version(*db_, config_, {app, kPlatform, 100, {built_programs_dir() + "/" + program}})
+                              : Result<int64_t>(make_error(appid.error()));
+  if (!published.ok()) throw std::runtime_error("live project: " + published.error());
 }
 
 LiveProject::~LiveProject() { stop_daemons(); }
@@ -73,8 +86,10 @@ std::string LiveProject::expected_output(const std::string& wu_name) {
   return run_example_job(*job);
 }
 
-void LiveProject::start_daemons() {
-  for (const auto& name : kDaemons) {
+void LiveProject::start_daemons(const std::vector<std::string>& extra) {
+  std::vector<std::string> names = kDaemons;
+  names.insert(names.end(), extra.begin(), extra.end());
+  for (const auto& name : names) {
     daemons_.push_back(std::make_unique<ChildProcess>(
         name, std::vector<std::string>{"--project_dir", config().project_dir, "--sleep", "0.05"},
         config().log_dir + "/" + name + ".log"));

@@ -1,9 +1,11 @@
 // A whole running project for end-to-end tests with real volunteers: a TestProject whose
 // URLs name the port its private Apache listens on, the example app's real executable
-// published as a signed app version, volunteer accounts, plain example workunits (their
-// expected output known), the four daemons as processes, and tharsis-client processes.
+// published as a signed app version (other built apps on request), volunteer accounts,
+// plain example workunits (their expected output known), the four daemons (and others
+// asked for) as processes, and tharsis-client processes.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,7 +22,13 @@ class LiveProject {
   ~LiveProject();
 
   const TestProject& project() const { return *project_; }
-  const ProjectConfig& config() const { return project_->config(); }
+  const ProjectConfig& config() const { return config_; }
+  // Changes the project's settings, in memory and in config.xml (which the daemon and
+  // CGI processes started afterwards read).
+  void edit_config(const std::function<void(ProjectConfig&)>& edit);
+  // Publishes a built program (beside the test binary) as a signed version of `app`,
+  // adding the app if missing.
+  void publish_app(const std::string& app, const std::string& program);
   Database& db() { return *db_; }
   std::string master_url() const { return config().master_url; }
 
@@ -31,8 +39,9 @@ class LiveProject {
   void create_example_workunits(const std::string& prefix, int count, int quorum, int delay_bound);
   static std::string expected_output(const std::string& wu_name);
 
-  // transitioner, validator, assimilator, file_deleter with a short --sleep.
-  void start_daemons();
+  // transitioner, validator, assimilator, file_deleter and the `extra` ones (e.g.
+  // "clusterer") with a short --sleep.
+  void start_daemons(const std::vector<std::string>& extra = {});
   // Stops them with SIGTERM; true when each exited cleanly.
   bool stop_daemons();
   // Starts tharsis-client with `args` (after --data_dir DIR), logging to log/<name>.log.
@@ -44,6 +53,7 @@ class LiveProject {
 
  private:
   std::unique_ptr<TestProject> project_;
+  ProjectConfig config_;
   std::unique_ptr<TestWebServer> server_;
   std::unique_ptr<Database> db_;
   std::vector<std::unique_ptr<ChildProcess>> daemons_;
