@@ -6,8 +6,10 @@
 # summary, every canonical output checked against a local run of the app, and
 # tools/check --settled; then an operand graph, a chain of matmuls ((a + b) @ c) @ d over
 # 400x400 tensors in 100x100 chunks, run by faulty volunteers and verified element by
-# element against a direct computation. Everything lives under one temp dir, removed at the end unless
-# --keep.
+# element against a direct computation; then 200 clustered tasks packed into jobs by the
+# clusterer (DR) and run by 10 volunteers whose task app injects task and job failures,
+# every task done exactly once (tools/check --settled). Everything lives under one temp
+# dir, removed at the end unless --keep.
 #   scripts/demo.sh BUILD_DIR [--keep] [--port N]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -46,26 +48,13 @@ step "make_project demo (url http://127.0.0.1:$port/)"
   --url_base "http://127.0.0.1:$port/" --db_socket "$base/db/mysqld.sock" --db_user root \
   --db_name tharsis_demo
 # A demo wants to be watched: daemons poll every 0.2 s instead of every 5 s when idle.
-sed -i 's/--sleep 5</--sleep 0.2</' "$project/config.xml"
+# Clustered tasks (the last stage) are packed by the DR policy.
+sed -i -e 's/--sleep 5</--sleep 0.2</' \
+  -e 's|<recluster_policy>[A-Z]*</recluster_policy>|<recluster_policy>DR</recluster_policy>|' "$project/config.xml"
 
-# The project's programs: daemons in bin/, CGIs in cgi-bin/ (BOINC's layout).
-for program in transitioner validator assimilator file_deleter graph_scheduler clusterer; do
-  [ -x "$build_dir/$program" ] && cp "$build_dir/$program" "$project/bin/"
-done
-# The scheduler is one binary serving CGI (cgi-bin/cgi, the URL the master page names)
-# and FastCGI (cgi-bin/fcgi); the upload handler likewise.
-cp "$build_dir/scheduler" "$project/cgi-bin/cgi"
-cp "$build_dir/scheduler" "$project/cgi-bin/fcgi"
-cp "$build_dir/file_upload_handler" "$project/cgi-bin/file_upload_handler"
-# The status pages (CGIs reading the DB with the read-only account make_project created)
-# and their one stylesheet, served from the project's web root.
-for page in server_status graphs reclustering volunteers; do
-  if [ -x "$build_dir/$page" ]; then cp "$build_dir/$page" "$project/cgi-bin/$page"; fi
-done
-cp "$here/html/tharsis.css" "$project/html/user/tharsis.css"
-# Apache runs the CGIs as www-data when started as root: they read config.xml and the
-# upload key, and write upload/.
-[ "$(id -u)" -eq 0 ] && chown -R www-data: "$project"
+# The project's programs: daemons in bin/; the scheduler (CGI and FastCGI), the upload
+# handler and the status pages in cgi-bin/ (BOINC's layout); owned by www-data if root.
+"$here/scripts/install_programs.sh" "$build_dir" "$project"
 
 step "Apache on 127.0.0.1:$port"
 "$here/scripts/private_apache.sh" start "$base/apache" "$port" "$project/demo.httpd.conf"
@@ -191,12 +180,65 @@ kill "$graph_client" 2>/dev/null; wait "$graph_client" 2>/dev/null || true
 [ "$graph_status" -eq 0 ] || echo "demo: the graph did not finish correctly (status $graph_status)"
 "$build_dir/graph_status" --project_dir "$project" 2>&1 | head -12 | sed 's/^/  /' || true
 
+step "clustered tasks: 200 tasks packed k per job by the clusterer (policy DR), 10 faulty volunteers"
+cat <<'TEXT'
+  each volunteer's task app fails a task 5% of the time and a whole job 5% of the time
+  (inject=app) and takes 0.1 s per task (simulated); DR retries only the failed tasks,
+  in jobs resized by the model from the failure rates it estimates as jobs come back
+TEXT
+"$build_dir/add_app" --project_dir "$project" --app tasks --file "$build_dir/task_app" >/dev/null
+sql() { mariadb --no-defaults -S "$base/db/mysqld.sock" -uroot tharsis_demo -N -e "$1"; }
+task_args=()
+for i in $(seq 0 9); do
+  auth=$("$build_dir/create_account" --project_dir "$project" --name "taskhost$i" \
+           --email "taskhost$i@example.org" 2>/dev/null)
+  task_args+=(--host "auth=$auth,ncpus=1,inject=app,task_failure=0.05,job_failure=0.05,task_seconds=0.1,seed=$((500 + i))")
+done
+"$build_dir/tharsis-client" --data_dir "$base/task_volunteers" --project_url "http://127.0.0.1:$port/demo/" \
+  --max_request_delay 0 --max_backoff 0.5 --transfer_backoff 0.2 --max_seconds 120 --log_level error \
+  "${task_args[@]}" 2>/dev/null &
+task_client=$!
+# The volunteers' first RPCs register them, so the clusterer sizes jobs for r = 10.
+for _ in $(seq 1 100); do
+  [ "$(sql "SELECT COUNT(*) FROM host h JOIN user u ON u.id = h.userid WHERE u.name LIKE 'taskhost%'")" -ge 10 ] && break
+  sleep 0.1
+done
+"$build_dir/submit_tasks" --project_dir "$project" --app tasks --count 200 --iterations 1000 | sed 's/^/  /'
+tasks_done=0
+for _ in $(seq 1 450); do
+  tasks_done=$(sql "SELECT COUNT(*) FROM cluster_task WHERE state = 2")
+  printf '\r  [%-40s] %3d/200 tasks done   ' "$(head -c $((tasks_done / 5)) /dev/zero | tr '\0' '#')" "$tasks_done"
+  [ "$tasks_done" -eq 200 ] && break
+  sleep 0.2
+done
+echo
+# Until the last jobs' files are deleted, so that check --settled applies.
+for _ in $(seq 1 100); do
+  [ "$(sql "SELECT COUNT(*) FROM workunit WHERE file_delete_state <> 2")" -eq 0 ] && break
+  sleep 0.2
+done
+kill "$task_client" 2>/dev/null; wait "$task_client" 2>/dev/null || true
+sql "SELECT CONCAT('  tasks done ', (SELECT COUNT(*) FROM cluster_task WHERE state = 2),
+       ', jobs ', COUNT(*), ' (', SUM(job_failed), ' failed whole, ', SUM(failed_tasks > 0 AND job_failed = 0),
+       ' with failed tasks; ', SUM(IF(job_failed = 1, k, failed_tasks)), ' task runs redone)',
+       ', k chosen ', (SELECT GROUP_CONCAT(DISTINCT k ORDER BY k DESC) FROM cluster_job))
+     FROM cluster_job"
+sql "SELECT CONCAT('  estimates: alpha_hat ', ROUND(alpha, 3), ', beta_hat ', ROUND(beta, 3),
+       ' (injected 0.05, 0.05), model ', model, ', phi_hat ', ROUND(task_time, 2), ' s, D_hat ',
+       ROUND(job_overhead, 2), ' s') FROM failure_stat ORDER BY id DESC LIMIT 1"
+set +e
+"$build_dir/check" --project_dir "$project" --settled | tail -2 | sed 's/^/  /'
+check_status=${PIPESTATUS[0]}
+set -e
+
 step "status"
 "$build_dir/status" --project_dir "$project"
 
 # The demo's exit status says whether everything it showed was right.
-if [ "$client_status" -ne 0 ] || [ "$wrong" -ne 0 ] || [ "$graph_status" -ne 0 ]; then
-  echo "demo: FAILED (client $client_status, wrong outputs $wrong, graph $graph_status)" >&2
+if [ "$client_status" -ne 0 ] || [ "$wrong" -ne 0 ] || [ "$graph_status" -ne 0 ] ||
+   [ "$tasks_done" -ne 200 ] || [ "$check_status" -ne 0 ]; then
+  echo "demo: FAILED (client $client_status, wrong outputs $wrong, graph $graph_status," \
+    "clustered tasks done $tasks_done/200, check $check_status)" >&2
   exit 1
 fi
-echo "demo: all outputs verified"
+echo "demo: all outputs verified, every clustered task done exactly once"

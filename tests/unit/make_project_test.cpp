@@ -3,6 +3,8 @@
 #include "tools/lib/make_project.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -104,6 +106,11 @@ TEST_F(MakeProjectTest, MakeProject_ConfigParsesBackWithUrlsAndDb) {
   EXPECT_EQ(loaded->uldl_dir_fanout, 16);
   ASSERT_FALSE(loaded->daemons.empty());
   EXPECT_EQ(loaded->daemons[0].cmd, "transitioner --sleep 5");
+  std::vector<std::string> daemons;
+  for (const auto& d : loaded->daemons) daemons.push_back(d.cmd.substr(0, d.cmd.find(' ')));
+  for (const char* needed : {"transitioner", "validator", "assimilator", "file_deleter", "clusterer"}) {
+    EXPECT_NE(std::find(daemons.begin(), daemons.end(), needed), daemons.end()) << needed;
+  }
 
   auto master = read_text_file(in_project("html/user/index.html"));
   ASSERT_TRUE(master.ok());
