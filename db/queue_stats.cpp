@@ -4,41 +4,61 @@
 namespace tharsis {
 namespace {
 
-QueueBacklog backlog(Database& db, const std::string& name, const std::string& sql_text, int64_t now) {
-  auto rows = db.query(sql_text);
-  QueueBacklog b{name, 0, 0};
-  if (rows->next()) {
-    b.count = rows->getInt64(1);
-    if (b.count > 0 && !rows->isNull(2)) b.oldest_age = std::max<int64_t>(0, now - rows->getInt64(2));
+// One queue: the rows of `table` WHERE `condition`, which compares an indexed column with
+// one bound value; fixed text only, never input.
+struct QueueQuery {
+  const char* table;
+  const char* condition;
+  int64_t value;
+};
+
+int64_t count_items(Database& db, const QueueQuery& q, int64_t cap) {
+  const std::string rows = std::string("FROM ") + q.table + " WHERE " + q.condition;
+  if (cap <= 0) return db.query_int("SELECT COUNT(*) " + rows, q.value);
+  // The derived table stops reading the index after `cap` entries.
+  return db.query_int("SELECT COUNT(*) FROM (SELECT 1 " + rows + " LIMIT ?) q", q.value, cap);
+}
+
+// create_time of the queue's lowest id: MIN(id) comes from the condition's index alone,
+// where MIN(create_time) would look up every queued row.
+int64_t first_created(Database& db, const QueueQuery& q) {
+  return db.query_int(std::string("SELECT create_time FROM ") + q.table +
+                          " WHERE id = (SELECT MIN(id) FROM " + q.table + " WHERE " + q.condition + ")",
+                      q.value);
+}
+
+QueueBacklog backlog(Database& db, const std::string& name, const std::vector<QueueQuery>& parts, int64_t now,
+                     int64_t cap) {
+  QueueBacklog b{name, 0, 0, false};
+  for (const auto& part : parts) {
+    const int64_t count = count_items(db, part, cap);
+    if (count == 0) continue;
+    b.count += count;
+    b.capped = b.capped || (cap > 0 && count >= cap);
+    b.oldest_age = std::max(b.oldest_age, std::max<int64_t>(0, now - first_created(db, part)));
   }
   return b;
 }
 
 }  // namespace
 
-std::vector<QueueBacklog> queue_backlogs(Database& db, int64_t now) {
+std::vector<QueueBacklog> queue_backlogs(Database& db, int64_t now, int64_t cap) {
   std::vector<QueueBacklog> out;
   {
-    auto rows =
-        db.query("SELECT COUNT(*), MIN(transition_time) FROM workunit WHERE transition_time <= ?", now);
-    QueueBacklog b{"transition", 0, 0};
-    if (rows->next()) {
-      b.count = rows->getInt64(1);
-      if (b.count > 0) b.oldest_age = std::max<int64_t>(0, now - rows->getInt64(2));
+    const QueueQuery due{"workunit", "transition_time <= ?", now};
+    QueueBacklog b{"transition", count_items(db, due, cap), 0, false};
+    b.capped = cap > 0 && b.count >= cap;
+    if (b.count > 0) {
+      b.oldest_age = std::max<int64_t>(
+          0, now - db.query_int("SELECT MIN(transition_time) FROM workunit WHERE transition_time <= ?", now));
     }
     out.push_back(b);
   }
-  out.push_back(backlog(db, "validation",
-                        "SELECT COUNT(*), MIN(create_time) FROM workunit WHERE need_validate = 1", now));
-  out.push_back(backlog(db, "assimilation",
-                        "SELECT COUNT(*), MIN(create_time) FROM workunit WHERE assimilate_state = 1", now));
-  auto wu_files = backlog(db, "file_deletion",
-                          "SELECT COUNT(*), MIN(create_time) FROM workunit WHERE file_delete_state = 1", now);
-  auto result_files = backlog(
-      db, "file_deletion", "SELECT COUNT(*), MIN(create_time) FROM result WHERE file_delete_state = 1", now);
-  wu_files.count += result_files.count;
-  wu_files.oldest_age = std::max(wu_files.oldest_age, result_files.oldest_age);
-  out.push_back(wu_files);
+  out.push_back(backlog(db, "validation", {{"workunit", "need_validate = ?", 1}}, now, cap));
+  out.push_back(backlog(db, "assimilation", {{"workunit", "assimilate_state = ?", 1}}, now, cap));
+  out.push_back(backlog(db, "file_deletion",
+                        {{"workunit", "file_delete_state = ?", 1}, {"result", "file_delete_state = ?", 1}},
+                        now, cap));
   return out;
 }
 

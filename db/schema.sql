@@ -295,6 +295,29 @@ CREATE TABLE IF NOT EXISTS daemon_heartbeat (
   PRIMARY KEY (name, mod_n, mod_id)
 ) ENGINE=InnoDB;
 
+-- The census daemon's snapshot of the counts that would scan big tables on every status
+-- page view: results by (server_state, outcome) and each back-end queue's exact backlog.
+-- Each census pass replaces all three tables in one transaction, so a reader sees one
+-- whole snapshot; census_run has one row (id 1) saying when it was taken.
+CREATE TABLE IF NOT EXISTS census_run (
+  id            TINYINT NOT NULL PRIMARY KEY,
+  taken_at      BIGINT NOT NULL,            -- when the counting began (Unix seconds)
+  duration      DOUBLE NOT NULL DEFAULT 0,  -- seconds the counting took
+  interval_seconds INT NOT NULL DEFAULT 0   -- the daemon's time between snapshots then
+) ENGINE=InnoDB;
+
+CREATE TABLE IF NOT EXISTS census_result (
+  server_state  SMALLINT NOT NULL,
+  outcome       SMALLINT NOT NULL,
+  results       BIGINT NOT NULL,
+  PRIMARY KEY (server_state, outcome)
+) ENGINE=InnoDB;
+
+CREATE TABLE IF NOT EXISTS census_queue (
+  name          VARCHAR(32) NOT NULL PRIMARY KEY,  -- transition, validation, ... (db/queue_stats.h)
+  items         BIGINT NOT NULL
+) ENGINE=InnoDB;
+
 -- The input files each workunit names, so the file deleter can tell whether a shared
 -- input (or a graph predecessor's output) is still needed by a live workunit.
 CREATE TABLE IF NOT EXISTS workunit_input (

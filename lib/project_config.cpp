@@ -178,6 +178,7 @@ std::map<std::string, FieldSetter, std::less<>> field_setters(const ConfigReader
   s["cluster_task_time_prior"] = seconds("cluster_task_time_prior", &ProjectConfig::cluster_task_time_prior);
   s["cluster_job_overhead_prior"] =
       seconds("cluster_job_overhead_prior", &ProjectConfig::cluster_job_overhead_prior);
+  s["census_interval"] = positive_int("census_interval", &ProjectConfig::census_interval);
   s["recluster_policy"] = [&r](ProjectConfig& c, const std::string& v) -> Status {
     if (!parse_policy(v, c.recluster_policy)) {
       return r.expected("recluster_policy", "one of NOOP, DC, SR, DR", v);
@@ -379,6 +380,7 @@ std::string render_project_config(const ProjectConfig& c) {
   put("cluster_queue_jobs", std::to_string(c.cluster_queue_jobs));
   put("cluster_task_time_prior", format_number(c.cluster_task_time_prior));
   put("cluster_job_overhead_prior", format_number(c.cluster_job_overhead_prior));
+  put("census_interval", std::to_string(c.census_interval));
   for (const auto& [name, value] : c.other) put(name.c_str(), value);
 
   pugi::xml_node daemons = root.append_child("daemons");

@@ -69,6 +69,9 @@ struct ProjectConfig {
   double cluster_task_time_prior = 5;    // <cluster_task_time_prior>: φ̄ (s) before any job finished
   double cluster_job_overhead_prior = 5; // <cluster_job_overhead_prior>: D (s) before any job finished
 
+  // Status pages.
+  int census_interval = 60;  // <census_interval>: seconds between the census daemon's snapshots
+
   std::vector<DaemonConfig> daemons;  // <daemons>, in file order
 
   // Any other simple <tag>text</tag> element inside <config>, kept verbatim (trimmed) so a

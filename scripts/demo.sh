@@ -47,9 +47,10 @@ step "make_project demo (url http://127.0.0.1:$port/)"
 "$build_dir/make_project" --project_dir "$project" --name demo --long_name "Tharsis demo" \
   --url_base "http://127.0.0.1:$port/" --db_socket "$base/db/mysqld.sock" --db_user root \
   --db_name tharsis_demo
-# A demo wants to be watched: daemons poll every 0.2 s instead of every 5 s when idle.
+# A demo wants to be watched: daemons poll every 0.2 s instead of every 5 s when idle, and
+# the census recounts for the status pages every 5 s instead of every minute.
 # Clustered tasks (the last stage) are packed by the DR policy.
-sed -i -e 's/--sleep 5</--sleep 0.2</' \
+sed -i -e 's/--sleep 5</--sleep 0.2</' -e 's|<census_interval>[0-9]*<|<census_interval>5<|' \
   -e 's|<recluster_policy>[A-Z]*</recluster_policy>|<recluster_policy>DR</recluster_policy>|' "$project/config.xml"
 
 # The project's programs: daemons in bin/; the scheduler (CGI and FastCGI), the upload

@@ -10,7 +10,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${1:?usage: install_programs.sh BUILD_DIR PROJECT_DIR}"
 project="${2:?usage: install_programs.sh BUILD_DIR PROJECT_DIR}"
 [ -f "$project/config.xml" ] || { echo "install_programs: $project has no config.xml" >&2; exit 1; }
-for program in transitioner validator assimilator file_deleter graph_scheduler clusterer; do
+for program in transitioner validator assimilator file_deleter graph_scheduler clusterer census; do
   if [ -x "$build_dir/$program" ]; then cp "$build_dir/$program" "$project/bin/"; fi
 done
 cp "$build_dir/scheduler" "$project/cgi-bin/cgi"

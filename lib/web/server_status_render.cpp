@@ -2,7 +2,9 @@
 #include "lib/web/server_status_render.h"
 
 #include <algorithm>
+#include <cstdio>
 
+#include "db/queue_stats.h"
 #include "db/states.h"
 #include "lib/web/html_escape.h"
 #include "lib/web/json_writer.h"
@@ -44,6 +46,36 @@ std::string td(std::string_view text, std::string_view cls = "") {
          html_escape(text) + "</td>";
 }
 
+std::string queue_count_text(const QueueBacklogRow& queue) {
+  if (!queue.capped) return std::to_string(queue.count);
+  std::string text = "\u2265 " + std::to_string(queue.count);
+  if (queue.census_count >= 0) text += " (census: " + std::to_string(queue.census_count) + ")";
+  return text;
+}
+
+std::string seconds_text(double seconds) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.2f s", seconds);
+  return buffer;
+}
+
+// The line above the results table saying where its counts come from and how old they are.
+std::string census_note_html(const CensusStatus& census, int64_t now) {
+  if (!census.present) {
+    return "<p class=\"census live\">Counted live for this view: the census daemon has taken no snapshot "
+           "yet (a live count reads every result; start <code>census</code>).</p>\n";
+  }
+  const std::string when = html_escape(format_utc_time(census.taken_at)) + " (" +
+                           html_escape(format_duration(now - census.taken_at)) + " ago)";
+  if (census.stale) {
+    return "<p class=\"census stale\">Stale: counted by the census daemon at " + when + "; " +
+           html_escape(census.stale_reason) + ".</p>\n";
+  }
+  return "<p class=\"census\">Counted by the census daemon at " + when + " in " +
+         html_escape(seconds_text(census.duration_seconds)) + "; a new count every " +
+         html_escape(format_duration(census.interval_seconds)) + ".</p>\n";
+}
+
 }  // namespace
 
 std::string render_server_status_html(const ServerStatus& status, const PageContext& context) {
@@ -75,13 +107,24 @@ std::string render_server_status_html(const ServerStatus& status, const PageCont
   body += "<section>\n<h2>Queue backlogs</h2>\n";
   body += "<table>\n<thead><tr><th>Queue</th><th class=\"num\">Items</th><th class=\"num\">Oldest</th>"
           "</tr></thead>\n<tbody>\n";
+  bool any_capped = false;
   for (const auto& queue : status.queues) {
-    body += "<tr>" + td(queue.name) + td(std::to_string(queue.count), "num") +
+    any_capped = any_capped || queue.capped;
+    body += "<tr>" + td(queue.name) + td(queue_count_text(queue), "num") +
             td(queue.count == 0 ? "-" : format_duration(queue.oldest_age_seconds), "num") + "</tr>\n";
   }
-  body += "</tbody>\n</table>\n</section>\n";
+  body += "</tbody>\n</table>\n";
+  if (any_capped) {
+    body += "<p class=\"census\">Each view counts a queue up to " + std::to_string(kQueueCountCap) +
+            " items; the exact count in parentheses is the census daemon's, at " +
+            html_escape(format_utc_time(status.census.taken_at)) + ".</p>\n";
+  }
+  body += "</section>\n";
 
-  body += "<section>\n<h2>Results by state</h2>\n";
+  const int64_t as_of = status.census.present ? status.census.taken_at : context.now;
+  body += "<section id=\"results\" data-source=\"" + std::string(status.census.present ? "census" : "live") +
+          "\" data-as-of=\"" + std::to_string(as_of) + "\">\n<h2>Results by state</h2>\n";
+  if (status.db_reachable) body += census_note_html(status.census, context.now);
   body += "<table>\n<thead><tr><th>server_state</th><th>outcome</th><th class=\"num\">Results</th>"
           "</tr></thead>\n<tbody>\n";
   int64_t total = 0;
@@ -123,9 +166,26 @@ std::string render_server_status_json(const ServerStatus& status, int64_t now) {
     json.key("name").value(queue.name);
     json.key("count").value(queue.count);
     json.key("oldest_age_seconds").value(queue.oldest_age_seconds);
+    json.key("count_capped").value(queue.capped);
+    json.key("census_count");
+    if (queue.census_count < 0) json.null(); else json.value(queue.census_count);
     json.end_object();
   }
   json.end_array();
+  const CensusStatus& census = status.census;
+  json.key("results_source").value(census.present ? "census" : "live");
+  json.key("results_as_of").value(census.present ? census.taken_at : now);
+  json.key("census").begin_object();
+  json.key("present").value(census.present);
+  if (census.present) {
+    json.key("taken_at").value(census.taken_at);
+    json.key("age_seconds").value(now - census.taken_at);
+    json.key("duration_seconds").value(census.duration_seconds);
+    json.key("interval_seconds").value(census.interval_seconds);
+  }
+  json.key("stale").value(census.stale);
+  json.key("stale_reason").value(census.stale_reason);
+  json.end_object();
   json.key("results").begin_array();
   for (const auto& row : status.results) {
     json.begin_object();
@@ -166,6 +226,31 @@ std::string render_server_status_prometheus(const ServerStatus& status, int64_t 
   for (const auto& queue : status.queues) {
     out.sample("tharsis_queue_oldest_age_seconds", {{"queue", queue.name}},
                static_cast<double>(queue.oldest_age_seconds));
+  }
+  out.family("tharsis_queue_backlog_capped",
+             "1 if tharsis_queue_backlog stopped at its cap (the backlog is at least that), else 0", "gauge");
+  for (const auto& queue : status.queues) {
+    out.sample("tharsis_queue_backlog_capped", {{"queue", queue.name}}, queue.capped ? 1 : 0);
+  }
+  out.family("tharsis_queue_backlog_census", "Exact backlog of a capped queue, as of the census snapshot",
+             "gauge");
+  for (const auto& queue : status.queues) {
+    if (queue.census_count < 0) continue;
+    out.sample("tharsis_queue_backlog_census", {{"queue", queue.name}}, static_cast<double>(queue.census_count));
+  }
+  const CensusStatus& census = status.census;
+  out.family("tharsis_results_from_census",
+             "1 if tharsis_results comes from the census snapshot, 0 if counted live for this scrape", "gauge");
+  out.sample("tharsis_results_from_census", {}, census.present ? 1 : 0);
+  out.family("tharsis_results_timestamp_seconds", "Unix time at which tharsis_results was counted", "gauge");
+  out.sample("tharsis_results_timestamp_seconds", {}, static_cast<double>(census.present ? census.taken_at : now));
+  if (census.present) {
+    out.family("tharsis_census_age_seconds", "Seconds since the census snapshot was taken", "gauge");
+    out.sample("tharsis_census_age_seconds", {}, static_cast<double>(now - census.taken_at));
+    out.family("tharsis_census_duration_seconds", "Seconds the census daemon took to count", "gauge");
+    out.sample("tharsis_census_duration_seconds", {}, census.duration_seconds);
+    out.family("tharsis_census_stale", "1 if the census snapshot is stale or its daemon is not running", "gauge");
+    out.sample("tharsis_census_stale", {}, census.stale ? 1 : 0);
   }
   out.family("tharsis_results", "Results by server_state and outcome", "gauge");
   for (const auto& row : status.results) {

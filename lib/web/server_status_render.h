@@ -1,5 +1,6 @@
 // The admins' server status page in three forms, all pure functions of a ServerStatus:
-//  - HTML (daemons, queue backlogs, results by server_state and outcome, DB reachability);
+//  - HTML (daemons, queue backlogs, results by server_state and outcome with the time they
+//    were counted and a warning when the census snapshot is stale, DB reachability);
 //  - JSON for scripts (format=json);
 //  - Prometheus text exposition (format=prometheus), metrics named tharsis_*.
 #pragma once
@@ -21,13 +22,19 @@ std::string outcome_name(int code);
 std::string render_server_status_html(const ServerStatus& status, const PageContext& context);
 
 // {"generated_at":n,"db_reachable":b,"db_error":s,"daemons":[{"name","host","pid","running",
-//  "last_heartbeat","heartbeat_age"}],"queues":[{"name","count","oldest_age_seconds"}],
-//  "results":[{"server_state","server_state_name","outcome","outcome_name","count"}]}
+//  "last_heartbeat","heartbeat_age"}],"queues":[{"name","count","oldest_age_seconds",
+//  "count_capped","census_count"}],"results_source":"census"|"live","results_as_of":n,
+//  "census":{"present",["taken_at","age_seconds","duration_seconds","interval_seconds",]
+//  "stale","stale_reason"},"results":[{"server_state","server_state_name","outcome",
+//  "outcome_name","count"}]}
 std::string render_server_status_json(const ServerStatus& status, int64_t now);
 
 // Families: tharsis_db_up, tharsis_daemon_up{daemon,host},
 // tharsis_daemon_heartbeat_age_seconds{daemon,host}, tharsis_queue_backlog{queue},
-// tharsis_queue_oldest_age_seconds{queue}, tharsis_results{server_state,outcome}.
+// tharsis_queue_oldest_age_seconds{queue}, tharsis_queue_backlog_capped{queue},
+// tharsis_queue_backlog_census{queue}, tharsis_results_from_census,
+// tharsis_results_timestamp_seconds, with a snapshot tharsis_census_age_seconds,
+// tharsis_census_duration_seconds and tharsis_census_stale; tharsis_results{server_state,outcome}.
 std::string render_server_status_prometheus(const ServerStatus& status, int64_t now);
 
 }  // namespace tharsis

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "lib/web/page.h"
+
 namespace tharsis {
 
 std::vector<DaemonStatusRow> daemon_rows_from_heartbeats(const std::vector<HeartbeatRow>& beats, int64_t now,
@@ -25,9 +27,17 @@ std::vector<DaemonStatusRow> daemon_rows_from_heartbeats(const std::vector<Heart
   return rows;
 }
 
-std::vector<QueueBacklogRow> queue_rows(const std::vector<QueueBacklog>& queues) {
+std::vector<QueueBacklogRow> queue_rows(const std::vector<QueueBacklog>& queues,
+                                        const std::optional<CensusSnapshot>& census) {
   std::vector<QueueBacklogRow> rows;
-  for (const auto& queue : queues) rows.push_back({queue.name, queue.count, queue.oldest_age});
+  for (const auto& queue : queues) {
+    QueueBacklogRow row{queue.name, queue.count, queue.oldest_age, queue.capped, -1};
+    if (queue.capped && census) {
+      auto it = census->queue_items.find(queue.name);
+      if (it != census->queue_items.end()) row.census_count = it->second;
+    }
+    rows.push_back(row);
+  }
   return rows;
 }
 
@@ -37,13 +47,44 @@ std::vector<ResultStateCount> result_rows(const std::map<std::pair<int, int>, in
   return rows;
 }
 
+CensusStatus census_status(const std::optional<CensusSnapshot>& census,
+                           const std::vector<DaemonStatusRow>& daemons, int64_t now) {
+  CensusStatus out;
+  if (!census) return out;
+  out.present = true;
+  out.taken_at = census->taken_at;
+  out.duration_seconds = census->duration_seconds;
+  out.interval_seconds = census->interval_seconds;
+  std::vector<std::string> reasons;
+  const int64_t age = now - census->taken_at;
+  if (age > kCensusStaleIntervals * std::max<int64_t>(1, census->interval_seconds)) {
+    reasons.push_back("taken " + format_duration(age) + " ago, more than " +
+                      std::to_string(kCensusStaleIntervals) + " times its interval of " +
+                      format_duration(census->interval_seconds));
+  }
+  auto daemon = std::find_if(daemons.begin(), daemons.end(),
+                             [](const DaemonStatusRow& row) { return row.name == "census"; });
+  if (daemon == daemons.end()) {
+    reasons.push_back("no census daemon has reported a heartbeat");
+  } else if (!daemon->running) {
+    reasons.push_back("the census daemon is not running (last heartbeat " +
+                      format_duration(now - daemon->last_heartbeat) + " ago)");
+  }
+  out.stale = !reasons.empty();
+  for (const auto& reason : reasons) out.stale_reason += (out.stale_reason.empty() ? "" : "; ") + reason;
+  return out;
+}
+
 ServerStatus load_server_status(const DbConfig& db_config, int64_t now, int64_t heartbeat_timeout) {
   ServerStatus status;
   try {
     std::unique_ptr<Database> db = Database::open(db_config);
     status.daemons = daemon_rows_from_heartbeats(fetch_heartbeats(*db), now, heartbeat_timeout);
-    status.queues = queue_rows(queue_backlogs(*db, now));
-    status.results = result_rows(results_by_state(*db));
+    const std::optional<CensusSnapshot> census = fetch_census(*db);
+    status.queues = queue_rows(queue_backlogs(*db, now), census);
+    // Without a snapshot, count live: right, but a scan of every result (the page says so).
+    status.results = result_rows(census ? census->results : results_by_state(*db));
+    status.census = census_status(census, status.daemons, now);
     status.db_reachable = true;
   } catch (const DbError& e) {
     status = ServerStatus{};

@@ -1,14 +1,18 @@
 // Fills the server status model from the project database (read only): heartbeats become
-// daemon rows, and the queue and result counts come from db/queue_stats.h. The status page
+// daemon rows, queue backlogs are counted live up to a cap (db/queue_stats.h), and results
+// by state come from the census daemon's snapshot (db/census_store.h), so a view reads
+// no more than a few thousand index entries however big the project. The status page
 // may run on another host than the daemons, so "running" means a fresh heartbeat, not a
 // live pid.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include "db/census_store.h"
 #include "db/heartbeat_store.h"
 #include "db/queue_stats.h"
 #include "lib/web/status_model.h"
@@ -23,11 +27,23 @@ inline constexpr int64_t kDefaultHeartbeatTimeout = 120;
 // tools/status and tools/start name them), sorted by name then host.
 std::vector<DaemonStatusRow> daemon_rows_from_heartbeats(const std::vector<HeartbeatRow>& beats, int64_t now,
                                                          int64_t heartbeat_timeout);
-std::vector<QueueBacklogRow> queue_rows(const std::vector<QueueBacklog>& queues);
+// Live queue counts; a capped one gets the census's exact count of that queue, if any.
+std::vector<QueueBacklogRow> queue_rows(const std::vector<QueueBacklog>& queues,
+                                        const std::optional<CensusSnapshot>& census = std::nullopt);
 std::vector<ResultStateCount> result_rows(const std::map<std::pair<int, int>, int64_t>& counts);
 
-// Everything, from the database; a DbError (database unreachable) is caught and reported
-// in the model as db_reachable = false with its message.
+// A snapshot older than this many of its intervals is stale.
+inline constexpr int64_t kCensusStaleIntervals = 3;
+
+// How to present the snapshot at `now`: stale when older than kCensusStaleIntervals times
+// its interval, or when the census daemon (its row in `daemons`) is not running or never
+// beat. No snapshot: present = false (the page counts live).
+CensusStatus census_status(const std::optional<CensusSnapshot>& census,
+                           const std::vector<DaemonStatusRow>& daemons, int64_t now);
+
+// Everything, from the database: results from the census snapshot, or counted live when
+// there is none yet. A DbError (database unreachable) is caught and reported in the model
+// as db_reachable = false with its message.
 ServerStatus load_server_status(const DbConfig& db_config, int64_t now, int64_t heartbeat_timeout);
 
 }  // namespace tharsis

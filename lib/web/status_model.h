@@ -32,11 +32,25 @@ struct ResultStateCount {
   int64_t count = 0;
 };
 
-// One back-end queue: transition, validation, assimilation, deletion.
+// One back-end queue: transition, validation, assimilation, deletion. Counted live for
+// each view, up to a cap (db/queue_stats.h); past it, the census's exact count if known.
 struct QueueBacklogRow {
   std::string name;
   int64_t count = 0;
   int64_t oldest_age_seconds = 0;
+  bool capped = false;        // count stopped at the cap: the backlog is at least count
+  int64_t census_count = -1;  // exact count at census.taken_at when capped; -1: none
+};
+
+// Where the results-by-state counts come from: the census daemon's snapshot (a few rows),
+// or, when no snapshot exists yet, a live count (which scans every result).
+struct CensusStatus {
+  bool present = false;          // a snapshot exists and the results below are its counts
+  int64_t taken_at = 0;          // when it was counted (Unix seconds)
+  double duration_seconds = 0;   // how long counting took
+  int64_t interval_seconds = 0;  // the daemon's time between snapshots
+  bool stale = false;            // too old, or the census daemon is not running
+  std::string stale_reason;      // why, for the admins (empty when not stale)
 };
 
 struct ServerStatus {
@@ -45,6 +59,7 @@ struct ServerStatus {
   std::vector<DaemonStatusRow> daemons;
   std::vector<ResultStateCount> results;
   std::vector<QueueBacklogRow> queues;
+  CensusStatus census;  // the source of `results`
 };
 
 // ---- Operand graphs (submitters) ----

@@ -1,7 +1,8 @@
 // The daemons as real processes on a real project: a clean stop on SIGTERM and on the
-// stop trigger, sharding with --mod 2, and a SIGKILL storm — each daemon killed at random
-// instants and restarted many times while volunteers (simulated here through the
-// scheduler's DB writes) work — after which tools/check finds nothing repeated or lost.
+// stop trigger, sharding with --mod 2 (the census refuses it), the census's one pass, and
+// a SIGKILL storm — each daemon killed at random instants and restarted many times while
+// volunteers (simulated here through the scheduler's DB writes) work — after which
+// tools/check finds nothing repeated or lost.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -12,7 +13,9 @@
 #include <thread>
 
 #include "daemons/assimilator/lib/results_store.h"
+#include "db/census_store.h"
 #include "db/heartbeat_store.h"
+#include "db/queue_stats.h"
 #include "db/result_store.h"
 #include "lib/fanout.h"
 #include "lib/file_refs.h"
@@ -136,7 +139,7 @@ TEST_F(DaemonProcesses, Daemon_TwoShardsDrainOneBacklogWithoutOverlap) {
 TEST_F(DaemonProcesses, Daemon_SigkillAtRandomInstantsRepeatsNothingAndLosesNothing) {
   const int kWorkunits = 300;
   create_backlog(kWorkunits, 2);
-  const std::vector<std::string> names{"transitioner", "validator", "assimilator", "file_deleter"};
+  const std::vector<std::string> names{"transitioner", "validator", "assimilator", "file_deleter", "census"};
   std::vector<std::unique_ptr<ChildProcess>> daemons;
   for (const auto& name : names) daemons.push_back(start(name));
   std::mt19937 random(12345);
@@ -179,8 +182,38 @@ TEST_F(DaemonProcesses, Daemon_SigkillAtRandomInstantsRepeatsNothingAndLosesNoth
   EXPECT_EQ(manifests, kWorkunits);
   // Exactly min_quorum results per workunit: no result created twice by a re-run.
   EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM result"), 2 * kWorkunits);
+  // The census, killed mid-count or mid-write as often as the others, left a snapshot and
+  // takes the next one right.
+  ASSERT_TRUE(fetch_census(*db_).has_value());
+  auto census = start("census", {"--one_pass"});
+  ASSERT_EQ(census->wait(60), 0);
+  EXPECT_EQ(fetch_census(*db_)->results, results_by_state(*db_));
   RecordProperty("sigkills", kills);
   std::cout << "SIGKILLs: " << kills << "\n";
+}
+
+TEST_F(DaemonProcesses, Census_OnePassStoresTheLiveCountsAndRefusesMod) {
+  create_backlog(20, 2);
+  auto transitioner = start("transitioner", {"--one_pass"});
+  ASSERT_EQ(transitioner->wait(60), 0);
+  volunteer_round();  // some results sent and reported: several (server_state, outcome) pairs
+  auto census = start("census", {"--one_pass"});
+  ASSERT_EQ(census->wait(60), 0);
+  auto snapshot = fetch_census(*db_);
+  ASSERT_TRUE(snapshot.has_value());
+  EXPECT_EQ(snapshot->results, results_by_state(*db_));
+  EXPECT_EQ(snapshot->interval_seconds, project_.config().census_interval);
+  EXPECT_GE(snapshot->results.size(), 2u);
+  // It beat like every daemon: the status pages judge the snapshot by it.
+  bool beat = false;
+  for (const auto& row : fetch_heartbeats(*db_)) beat = beat || (row.name == "census" && row.units_done == 1);
+  EXPECT_TRUE(beat);
+  // One census counts the whole project: sharding it is a usage error.
+  auto sharded = start("census", {"--mod", "2", "--mod_id", "0"});
+  EXPECT_EQ(sharded->wait(10), 2);
+  auto log = read_text_file(project_.config().log_dir + "/census.log");
+  ASSERT_TRUE(log.ok());
+  EXPECT_NE(log->find("run one instance"), std::string::npos) << *log;
 }
 
 TEST_F(DaemonProcesses, Daemon_TwoInstancesOfEachDaemonShareTheBacklogWithNoRowTouchedTwice) {

@@ -11,10 +11,14 @@
 #include <map>
 #include <string>
 
+#include "daemons/census/lib/census_pass.h"
+#include "db/heartbeat_store.h"
 #include "db/schema_loader.h"
 #include "db/states.h"
 #include "lib/text_file.h"
 #include "lib/web/graph_progress.h"
+#include "lib/web/page.h"
+#include "lib/web/server_status_render.h"
 #include "lib/web/status_model.h"
 #include "tests/support/headless_chromium.h"
 #include "tests/support/test_web_server.h"
@@ -305,6 +309,43 @@ TEST_F(StatusPagesBrowser, EachPageShowsTheDatabaseNumbers) {
     EXPECT_NE(node_text(doc).find("vol " + kHostile), std::string::npos);
     EXPECT_NE(node_text(doc).find("host " + kHostile), std::string::npos);
   }
+}
+
+TEST_F(StatusPagesBrowser, ServerStatusShowsTheCensusSnapshotWithItsTime) {
+  pugi::xml_document doc;
+  char pattern[] = "/tmp/tharsis-status-pages-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  screenshots_ = pattern;
+  // No snapshot yet: counted live, and the page says so.
+  ASSERT_TRUE(load("server_status", "server_status_live", doc));
+  EXPECT_EQ(std::string(doc.select_node("//section[@id='results']").node().attribute("data-source").value()),
+            "live");
+  EXPECT_NE(text_at(doc, "//p[@class='census live']").find("Counted live"), std::string::npos);
+
+  // The census counts (as its daemon would, heartbeat included); then more results arrive.
+  const int64_t taken_at = static_cast<int64_t>(std::time(nullptr));
+  const CensusSnapshot snapshot = CensusPass(60).take_snapshot(*db_, taken_at);
+  record_heartbeat(*db_, HeartbeatRow{"census", Shard{}, "h", 1, taken_at, taken_at, 1});
+  const int64_t counted = db_->query_int("SELECT COUNT(*) FROM result");
+  db_->exec(
+      "INSERT INTO result (workunitid, appid, name, server_state, outcome, xml_doc_in, xml_doc_out, "
+      "stderr_out) VALUES (1, ?, 'after_census', 2, 0, '', '', '')",
+      project_.appid());
+
+  // The page shows the snapshot's numbers and time, read with the read-only account.
+  ASSERT_TRUE(load("server_status", "server_status_census", doc));
+  const auto section = doc.select_node("//section[@id='results']").node();
+  EXPECT_EQ(std::string(section.attribute("data-source").value()), "census");
+  EXPECT_EQ(std::string(section.attribute("data-as-of").value()), std::to_string(taken_at));
+  EXPECT_EQ(text_at(doc, "//tfoot//td"), std::to_string(counted));
+  for (const auto& [key, count] : snapshot.results) {
+    const std::string row = "//section[@id='results']//tbody/tr[td[1]='" + server_state_name(key.first) +
+                            "' and td[2]='" + outcome_name(key.second) + "']/td[3]";
+    EXPECT_EQ(text_at(doc, row), std::to_string(count)) << row;
+  }
+  const std::string note = text_at(doc, "//p[@class='census']");
+  EXPECT_NE(note.find("Counted by the census daemon at " + format_utc_time(taken_at)), std::string::npos)
+      << note;
 }
 
 }  // namespace

@@ -108,7 +108,7 @@ TEST_F(MakeProjectTest, MakeProject_ConfigParsesBackWithUrlsAndDb) {
   EXPECT_EQ(loaded->daemons[0].cmd, "transitioner --sleep 5");
   std::vector<std::string> daemons;
   for (const auto& d : loaded->daemons) daemons.push_back(d.cmd.substr(0, d.cmd.find(' ')));
-  for (const char* needed : {"transitioner", "validator", "assimilator", "file_deleter", "clusterer"}) {
+  for (const char* needed : {"transitioner", "validator", "assimilator", "file_deleter", "clusterer", "census"}) {
     EXPECT_NE(std::find(daemons.begin(), daemons.end(), needed), daemons.end()) << needed;
   }
 

@@ -108,6 +108,32 @@ TEST(WebJson, ServerStatus_ParsesBackWithEveryField) {
   EXPECT_EQ(doc["results"][2]["outcome_name"].text, "9");  // unknown code shows as its number
 }
 
+TEST(WebJson, ServerStatus_CarriesTheCensusTimeAndCappedQueues) {
+  ServerStatus status = hostile_status();
+  status.queues[0] = {"transition", 10000, 120, true, 250000};
+  status.census = {true, 1000, 0.5, 60, true, "the census daemon is not running"};
+  const JsonValue doc = parse_json(render_server_status_json(status, 1060));
+  EXPECT_EQ(doc["results_source"].text, "census");
+  EXPECT_EQ(doc["results_as_of"].number, 1000);
+  EXPECT_TRUE(doc["census"]["present"].boolean);
+  EXPECT_EQ(doc["census"]["taken_at"].number, 1000);
+  EXPECT_EQ(doc["census"]["age_seconds"].number, 60);
+  EXPECT_EQ(doc["census"]["duration_seconds"].number, 0.5);
+  EXPECT_EQ(doc["census"]["interval_seconds"].number, 60);
+  EXPECT_TRUE(doc["census"]["stale"].boolean);
+  EXPECT_EQ(doc["census"]["stale_reason"].text, status.census.stale_reason);
+  EXPECT_TRUE(doc["queues"][0]["count_capped"].boolean);
+  EXPECT_EQ(doc["queues"][0]["census_count"].number, 250000);
+  EXPECT_FALSE(doc["queues"][1]["count_capped"].boolean);
+  EXPECT_EQ(doc["queues"][1]["census_count"].kind, JsonValue::Kind::Null);
+  // Without a snapshot: counted live, as of the page's own time.
+  const JsonValue live = parse_json(render_server_status_json(hostile_status(), 1060));
+  EXPECT_EQ(live["results_source"].text, "live");
+  EXPECT_EQ(live["results_as_of"].number, 1060);
+  EXPECT_FALSE(live["census"]["present"].boolean);
+  EXPECT_EQ(live["census"].members.count("taken_at"), 0u);  // no snapshot, no time
+}
+
 TEST(WebJson, ServerStatus_UnreachableDatabaseCarriesTheReason) {
   ServerStatus status;
   status.db_reachable = false;

@@ -87,6 +87,81 @@ TEST(WebPages, ServerStatus_ShowsDaemonsQueuesAndResultsEscaped) {
   EXPECT_EQ(doc.select_nodes("//p[contains(@class,'banner ok')]").size(), 1u);
 }
 
+// A reachable server status with results from a census snapshot taken 35 s before now.
+ServerStatus census_status_page(bool present, bool stale) {
+  ServerStatus status;
+  status.db_reachable = true;
+  status.results.push_back({5, 1, 25});
+  status.census.present = present;
+  if (present) {
+    status.census.taken_at = 1'800'000'000 - 35;
+    status.census.duration_seconds = 0.4;
+    status.census.interval_seconds = 60;
+  }
+  status.census.stale = stale;
+  if (stale) status.census.stale_reason = "the census daemon is not running " + kHostile;
+  return status;
+}
+
+TEST(WebPages, ServerStatus_ResultsSayWhenTheCensusCountedThem) {
+  auto doc =
+      check_page(render_server_status_html(census_status_page(true, false), context()), PageId::ServerStatus);
+  const auto section = doc.select_node("//section[@id='results']").node();
+  ASSERT_TRUE(section);
+  EXPECT_STREQ(section.attribute("data-source").value(), "census");
+  EXPECT_STREQ(section.attribute("data-as-of").value(), "1799999965");
+  const auto note = doc.select_node("//section[@id='results']/p[@class='census']").node();
+  ASSERT_TRUE(note);
+  const std::string text = all_text(note);
+  EXPECT_NE(text.find("2027-01-15 07:59:25 UTC (35 s ago)"), std::string::npos) << text;
+  EXPECT_NE(text.find("in 0.40 s"), std::string::npos) << text;
+  EXPECT_NE(text.find("every 1 min"), std::string::npos) << text;
+  // The counts themselves keep their place: the table after the heading, total in tfoot.
+  EXPECT_STREQ(doc.select_node("//h2[text()='Results by state']/following-sibling::table[1]/tfoot//td")
+                   .node()
+                   .text()
+                   .get(),
+               "25");
+}
+
+TEST(WebPages, ServerStatus_StaleCensusIsWarnedWithItsReasonEscaped) {
+  auto doc =
+      check_page(render_server_status_html(census_status_page(true, true), context()), PageId::ServerStatus);
+  const auto note = doc.select_node("//p[@class='census stale']").node();
+  ASSERT_TRUE(note);
+  const std::string text = all_text(note);
+  EXPECT_EQ(text.rfind("Stale:", 0), 0u) << text;
+  EXPECT_NE(text.find("35 s ago"), std::string::npos) << text;
+  EXPECT_NE(text.find("not running " + kHostile), std::string::npos) << text;
+}
+
+TEST(WebPages, ServerStatus_NoSnapshotSaysTheResultsWereCountedLive) {
+  auto doc = check_page(render_server_status_html(census_status_page(false, false), context()),
+                        PageId::ServerStatus);
+  EXPECT_STREQ(doc.select_node("//section[@id='results']").node().attribute("data-source").value(), "live");
+  EXPECT_STREQ(doc.select_node("//section[@id='results']").node().attribute("data-as-of").value(),
+               "1800000000");
+  const auto note = doc.select_node("//p[@class='census live']").node();
+  ASSERT_TRUE(note);
+  EXPECT_NE(all_text(note).find("Counted live"), std::string::npos);
+  EXPECT_EQ(doc.select_nodes("//p[@class='census']").size(), 0u);
+}
+
+TEST(WebPages, ServerStatus_CappedQueueShowsAtLeastAndTheCensusCount) {
+  ServerStatus status = census_status_page(true, false);
+  status.queues.push_back({"transition", 10000, 60, true, 250000});
+  status.queues.push_back({"validation", 10000, 60, true, -1});
+  status.queues.push_back({"assimilation", 7, 60, false, -1});
+  auto doc = check_page(render_server_status_html(status, context()), PageId::ServerStatus);
+  const auto table = "//h2[text()='Queue backlogs']/following-sibling::table[1]/tbody";
+  EXPECT_EQ(all_text(doc.select_node((std::string(table) + "/tr[1]/td[2]").c_str()).node()),
+            "\u2265 10000 (census: 250000)");
+  EXPECT_EQ(all_text(doc.select_node((std::string(table) + "/tr[2]/td[2]").c_str()).node()), "\u2265 10000");
+  EXPECT_EQ(all_text(doc.select_node((std::string(table) + "/tr[3]/td[2]").c_str()).node()), "7");
+  const std::string text = all_text(doc);
+  EXPECT_NE(text.find("up to 10000 items"), std::string::npos);
+}
+
 TEST(WebPages, ServerStatus_UnreachableDatabaseShowsEscapedReason) {
   ServerStatus status;
   status.db_reachable = false;

@@ -126,6 +126,33 @@ TEST(WebPrometheus, ServerStatus_AllLinesWellFormedWithHostileLabels) {
   EXPECT_NE(text.find("tharsis_db_up 1\n"), std::string::npos);
 }
 
+TEST(WebPrometheus, ServerStatus_CensusTimeAndCappedQueuesAsGauges) {
+  ServerStatus status;
+  status.db_reachable = true;
+  status.queues.push_back({"transition", 10000, 30, true, 250000});
+  status.queues.push_back({"validation", 4, 30, false, -1});
+  status.results.push_back({2, 0, 9});
+  status.census = {true, 100, 0.25, 60, false, ""};
+  const std::string text = render_server_status_prometheus(status, 160);
+  expect_well_formed(text);
+  for (const char* line :
+       {"tharsis_queue_backlog{queue=\"transition\"} 10000\n", "tharsis_queue_backlog_capped{queue=\"transition\"} 1\n",
+        "tharsis_queue_backlog_capped{queue=\"validation\"} 0\n",
+        "tharsis_queue_backlog_census{queue=\"transition\"} 250000\n", "tharsis_results_from_census 1\n",
+        "tharsis_results_timestamp_seconds 100\n", "tharsis_census_age_seconds 60\n",
+        "tharsis_census_duration_seconds 0.25\n", "tharsis_census_stale 0\n"}) {
+    EXPECT_NE(text.find(line), std::string::npos) << line << " missing from\n" << text;
+  }
+  EXPECT_EQ(text.find("tharsis_queue_backlog_census{queue=\"validation\"}"), std::string::npos);
+  // Counted live: the scrape's own time, and no census age.
+  status.census = CensusStatus{};
+  const std::string live = render_server_status_prometheus(status, 160);
+  expect_well_formed(live);
+  EXPECT_NE(live.find("tharsis_results_from_census 0\n"), std::string::npos);
+  EXPECT_NE(live.find("tharsis_results_timestamp_seconds 160\n"), std::string::npos);
+  EXPECT_EQ(live.find("tharsis_census_age_seconds"), std::string::npos);
+}
+
 TEST(WebPrometheus, ServerStatus_UnreachableDatabaseReportsDbUpZero) {
   ServerStatus status;
   status.db_reachable = false;

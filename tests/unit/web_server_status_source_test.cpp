@@ -1,4 +1,5 @@
-// Heartbeat rows to the status page's daemon rows (lib/web/server_status_source.h).
+// Heartbeat rows to the status page's daemon rows, queue rows, and whether the census
+// snapshot is fresh (lib/web/server_status_source.h).
 #include <gtest/gtest.h>
 
 #include "lib/web/server_status_source.h"
@@ -45,6 +46,72 @@ TEST(WebServerStatusSource, Counts_CarryQueueAndResultNumbersOver) {
   EXPECT_EQ(results[0].count, 3);
   EXPECT_EQ(results[1].outcome, 1);
   EXPECT_EQ(results[1].count, 9);
+}
+
+TEST(WebServerStatusSource, Counts_CappedQueueGetsTheCensusExactCountOthersDoNot) {
+  CensusSnapshot census;
+  census.queue_items = {{"transition", 250000}, {"validation", 12}};
+  const auto rows = queue_rows({{"transition", 10000, 30, true}, {"validation", 12, 5, false}}, census);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_TRUE(rows[0].capped);
+  EXPECT_EQ(rows[0].count, 10000);
+  EXPECT_EQ(rows[0].census_count, 250000);
+  EXPECT_FALSE(rows[1].capped);
+  EXPECT_EQ(rows[1].census_count, -1);  // the live count is exact: nothing to add
+  // Capped without a snapshot: the lower bound alone.
+  EXPECT_EQ(queue_rows({{"transition", 10000, 30, true}})[0].census_count, -1);
+}
+
+// A census snapshot taken at `taken_at` every `interval` seconds, and the census daemon's row.
+CensusSnapshot snapshot_at(int64_t taken_at, int64_t interval) {
+  CensusSnapshot census;
+  census.taken_at = taken_at;
+  census.interval_seconds = interval;
+  census.duration_seconds = 0.25;
+  return census;
+}
+std::vector<DaemonStatusRow> census_daemon(bool running, int64_t last_heartbeat) {
+  return {{"validator", "h", 1, true, last_heartbeat}, {"census", "h", 2, running, last_heartbeat}};
+}
+
+TEST(WebServerStatusSource, Census_NoSnapshotMeansLiveCounts) {
+  const CensusStatus status = census_status(std::nullopt, census_daemon(true, 1000), 1000);
+  EXPECT_FALSE(status.present);
+  EXPECT_FALSE(status.stale);
+}
+
+TEST(WebServerStatusSource, Census_FreshWhileYoungerThanThreeIntervalsAndDaemonRunning) {
+  const CensusStatus status = census_status(snapshot_at(1000 - 180, 60), census_daemon(true, 995), 1000);
+  EXPECT_TRUE(status.present);
+  EXPECT_EQ(status.taken_at, 820);
+  EXPECT_EQ(status.interval_seconds, 60);
+  EXPECT_DOUBLE_EQ(status.duration_seconds, 0.25);
+  EXPECT_FALSE(status.stale) << status.stale_reason;  // exactly 3 intervals old still counts
+  EXPECT_TRUE(status.stale_reason.empty());
+}
+
+TEST(WebServerStatusSource, Census_StaleWhenOlderThanThreeIntervals) {
+  const CensusStatus status = census_status(snapshot_at(1000 - 181, 60), census_daemon(true, 995), 1000);
+  EXPECT_TRUE(status.present);
+  EXPECT_TRUE(status.stale);
+  EXPECT_NE(status.stale_reason.find("3 min ago"), std::string::npos) << status.stale_reason;
+  // Judged against the snapshot's own interval: a stretched interval (slow count) is not stale.
+  EXPECT_FALSE(census_status(snapshot_at(1000 - 181, 100), census_daemon(true, 995), 1000).stale);
+}
+
+TEST(WebServerStatusSource, Census_StaleWhenTheDaemonIsNotRunningOrNeverBeat) {
+  const CensusStatus stopped = census_status(snapshot_at(990, 60), census_daemon(false, 700), 1000);
+  EXPECT_TRUE(stopped.stale);
+  EXPECT_NE(stopped.stale_reason.find("census daemon is not running (last heartbeat 5 min ago)"),
+            std::string::npos)
+      << stopped.stale_reason;
+  const CensusStatus missing = census_status(snapshot_at(990, 60), {{"validator", "h", 1, true, 999}}, 1000);
+  EXPECT_TRUE(missing.stale);
+  EXPECT_NE(missing.stale_reason.find("no census daemon"), std::string::npos) << missing.stale_reason;
+  // Both reasons at once are both given.
+  const CensusStatus both = census_status(snapshot_at(100, 60), census_daemon(false, 100), 1000);
+  EXPECT_NE(both.stale_reason.find("times its interval"), std::string::npos);
+  EXPECT_NE(both.stale_reason.find("not running"), std::string::npos);
 }
 
 TEST(WebServerStatusSource, Load_UnreachableDatabaseIsReportedNotThrown) {

@@ -159,9 +159,10 @@ Result<ProjectConfig> make_project_config(const MakeProjectOptions& o) {
   c.pid_dir = c.project_dir + "/pid";
   c.tmp_dir = c.project_dir + "/tmp";
   c.uldl_dir_fanout = o.uldl_dir_fanout;
-  // The clusterer idles (one query per pass) until tasks are submitted with submit_tasks.
+  // The clusterer idles (one query per pass) until tasks are submitted with submit_tasks;
+  // the census counts for the status pages every <census_interval> s.
   for (const char* daemon :
-       {"transitioner", "validator", "assimilator", "file_deleter", "graph_scheduler", "clusterer"}) {
+       {"transitioner", "validator", "assimilator", "file_deleter", "graph_scheduler", "clusterer", "census"}) {
     c.daemons.push_back(DaemonConfig{std::string(daemon) + " --sleep 5", false});
   }
   return c;

@@ -41,7 +41,8 @@ struct MakeProjectOptions {
 //   cgi_url      = url_base + name + "_cgi/"
 //   upload_url   = cgi_url + "file_upload_handler"
 // directories under project_dir, and the daemons transitioner, validator, assimilator,
-// file_deleter, each "--sleep 5". Fails on invalid options (one line naming the option).
+// file_deleter, graph_scheduler, clusterer and census (the status pages' counts), each
+// "--sleep 5". Fails on invalid options (one line naming the option).
 Result<ProjectConfig> make_project_config(const MakeProjectOptions& options);
 
 // The Apache include for a project. It maps URLs to directories and sets access only; the

@@ -70,7 +70,8 @@ int main(int argc, char** argv) {
   }
   if (!db) return 1;
   std::cout << "\nqueues:\n";
-  for (const auto& q : queue_backlogs(*db, now)) {
+  // Exact counts (no cap): a command run now and then, unlike a page anyone may reload.
+  for (const auto& q : queue_backlogs(*db, now, /*cap=*/0)) {
     std::cout << "  " << std::left << std::setw(16) << q.name << std::right << std::setw(10) << q.count;
     if (q.count) std::cout << "  oldest " << age(q.oldest_age);
     std::cout << "\n";
