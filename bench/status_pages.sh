@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Status page render time, whole CGI processes: fills a private MariaDB with 1M results
 # (500k workunits, 50k hosts, 20k users, 200 operand graphs of 100 operands and one of 300,
-# 100k failure_stat estimates, 10k waiting tasks) in bulk SQL, then runs each page's CGI
-# program as Apache would (REQUEST_METHOD, QUERY_STRING, config.xml with the read-only
-# account make_project created) RUNS times and prints the median and p95 wall time.
-# Meanwhile MariaDB logs every query that reads without an index or scans a whole index;
+# 100k failure_stat estimates, 10k waiting tasks; queue backlogs of about 5k each) in bulk
+# SQL, then runs each page's CGI program as Apache would (REQUEST_METHOD, QUERY_STRING,
+# config.xml with the read-only account make_project created; no page cache) RUNS times
+# and prints the median and p95 wall time. server_status is measured first with no census
+# snapshot (its live fallback, which counts every result), then after one census pass (the
+# normal case; the pass's own time is printed), and again with queues far over the count
+# cap (200k waiting for validation, 250k due for transition). Meanwhile (from the census
+# pass on) MariaDB logs every query that reads without an index or scans a whole index;
 # afterwards the bench lists those that examined more than 10,000 rows (the ones whose cost
-# grows with the database). THARSIS_BENCH_KEEP=1 keeps the database running for EXPLAIN.
+# grows with the database). The load average is printed before and after.
+# THARSIS_BENCH_KEEP=1 keeps the database running for EXPLAIN.
 #   bench/status_pages.sh BUILD_DIR [RUNS] [RESULTS]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -71,21 +76,14 @@ sql "ANALYZE TABLE user, host, workunit, result, graph, operand, operand_depende
 end=$(date +%s.%N)
 awk -v s="$start" -v e="$end" -v r="$results" 'BEGIN { printf "filled %d results and the rest in %.1f s\n", r, e - s }'
 
-# Any page query that reads without an index goes to the slow log (long_query_time is
-# high so only those are logged).
-sql "SET GLOBAL slow_query_log_file = '$base/no_index.log', long_query_time = 1000,
-       log_queries_not_using_indexes = ON, slow_query_log = ON"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# The same project with the page cache off: what every request would cost without it.
-sed 's|<config>|<config>\n<status_page_cache_seconds>0</status_page_cache_seconds>|' "$base/p/config.xml" \
-  > "$base/p/config_nocache.xml"
-
-page() {  # page NAME PROGRAM QUERY_STRING [CONFIG]
-  local name="$1" program="$2" query="$3" config="${4:-$base/p/config.xml}" times=()
+page() {  # page NAME PROGRAM QUERY_STRING
+  local name="$1" program="$2" query="$3" times=()
   for _ in $(seq 1 "$runs"); do
     local t0 t1
     t0=$(date +%s%N)
-    REQUEST_METHOD=GET QUERY_STRING="$query" THARSIS_CONFIG="$config" "$build/$program" > "$base/out"
+    REQUEST_METHOD=GET QUERY_STRING="$query" THARSIS_CONFIG="$base/p/config.xml" "$build/$program" > "$base/out"
     t1=$(date +%s%N)
     times+=($(((t1 - t0) / 1000)))
   done
@@ -98,15 +96,34 @@ page() {  # page NAME PROGRAM QUERY_STRING [CONFIG]
 }
 
 echo "page render time, whole CGI process, $runs runs each:"
-page "server_status (uncached)" server_status "" "$base/p/config_nocache.xml"
-page "server_status (json, uncached)" server_status "format=json" "$base/p/config_nocache.xml"
-page "server_status (30 s cache)" server_status ""
+page "server_status (no snapshot: live)" server_status ""
+t0=$(date +%s%N)
+"$build/census" --project_dir "$base/p" --one_pass >/dev/null 2>&1
+t1=$(date +%s%N)
+awk -v ms="$(((t1 - t0) / 1000))" -v d="$(sql "SELECT duration FROM census_run")" \
+  'BEGIN { printf "census --one_pass: %.1f ms whole process (counting %.1f ms)\n", ms / 1000, d * 1000 }'
+
+# Any page query that reads without an index goes to the slow log (long_query_time is
+# high so only those are logged).
+sql "SET GLOBAL slow_query_log_file = '$base/no_index.log', long_query_time = 1000,
+       log_queries_not_using_indexes = ON, slow_query_log = ON"
+page "server_status" server_status ""
+page "server_status (json)" server_status "format=json"
+page "server_status (prometheus)" server_status "format=prometheus"
 page "graphs (list)" graphs ""
 page "graphs?id (100 operands)" graphs "id=17"
 page "graphs?id (300, DAG drawn)" graphs "id=201"
 page "reclustering" reclustering ""
 page "volunteers" volunteers ""
 page "volunteers (page 2 of hosts)" volunteers "hosts_after=100"
+sql "SET GLOBAL slow_query_log = OFF"
+sql "UPDATE workunit SET need_validate = 1 WHERE id <= 200000"
+sql "UPDATE workunit SET transition_time = $now - 60 WHERE id % 2 = 0"
+"$build/census" --project_dir "$base/p" --one_pass >/dev/null 2>&1  # counts the new backlog
+sql "SET GLOBAL slow_query_log = ON"
+page "server_status (queues over the cap)" server_status ""
+grep -q "census: [0-9]" "$base/out" || { echo "server_status: a capped queue lacks the census count"; exit 1; }
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 sql "SET GLOBAL slow_query_log = OFF"
 awk '/^# Query_time/ { for (i = 1; i < NF; ++i) if ($i == "Rows_examined:") rows = $(i + 1) }

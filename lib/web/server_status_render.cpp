@@ -115,9 +115,12 @@ std::string render_server_status_html(const ServerStatus& status, const PageCont
   }
   body += "</tbody>\n</table>\n";
   if (any_capped) {
-    body += "<p class=\"census\">Each view counts a queue up to " + std::to_string(kQueueCountCap) +
-            " items; the exact count in parentheses is the census daemon's, at " +
-            html_escape(format_utc_time(status.census.taken_at)) + ".</p>\n";
+    body += "<p class=\"census\">Each view counts a queue up to " + std::to_string(kQueueCountCap) + " items";
+    if (status.census.present) {
+      body += "; the exact count in parentheses is the census daemon's, at " +
+              html_escape(format_utc_time(status.census.taken_at));
+    }
+    body += ".</p>\n";
   }
   body += "</section>\n";
 

@@ -158,8 +158,16 @@ TEST(WebPages, ServerStatus_CappedQueueShowsAtLeastAndTheCensusCount) {
             "\u2265 10000 (census: 250000)");
   EXPECT_EQ(all_text(doc.select_node((std::string(table) + "/tr[2]/td[2]").c_str()).node()), "\u2265 10000");
   EXPECT_EQ(all_text(doc.select_node((std::string(table) + "/tr[3]/td[2]").c_str()).node()), "7");
+  EXPECT_NE(all_text(doc).find("up to 10000 items; the exact count in parentheses is the census daemon's, at "
+                               "2027-01-15 07:59:25 UTC."),
+            std::string::npos);
+  // Without a snapshot there is no census count to speak of.
+  status.census = CensusStatus{};
+  status.queues[0].census_count = -1;
+  doc = check_page(render_server_status_html(status, context()), PageId::ServerStatus);
   const std::string text = all_text(doc);
-  EXPECT_NE(text.find("up to 10000 items"), std::string::npos);
+  EXPECT_NE(text.find("up to 10000 items."), std::string::npos);
+  EXPECT_EQ(text.find("census: "), std::string::npos);
 }
 
 TEST(WebPages, ServerStatus_UnreachableDatabaseShowsEscapedReason) {
