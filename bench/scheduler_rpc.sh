@@ -5,9 +5,17 @@
 # account and host, for two RPC kinds:
 #   new_host    a new host's first RPC (host created, no work asked);
 #   report_get  report the one result the host holds + get exactly one new one.
-# Prints RPC/s, p50/p99 latency and errors per case, the FastCGI/CGI ratios, the
+# Prints RPC/s, p50/p99 latency, errors, server CPU and SQL statements and transactions per
+# RPC (the server's Questions and Com_commit counters) per case, the FastCGI/CGI ratios, the
 # scheduler's peak RSS (CGI: 50 direct runs; each FastCGI process) and EXPLAIN of the queries.
-#   bench/scheduler_rpc.sh BUILD_DIR [N_RESULTS] [SECONDS_PER_CASE]
+#   bench/scheduler_rpc.sh BUILD_DIR [N_RESULTS] [SECONDS_PER_CASE] [BASELINE_BUILD_DIR]
+# With BASELINE_BUILD_DIR (e.g. an older commit built elsewhere), its `scheduler` is installed
+# beside BUILD_DIR's as cgi-bin/base_cgi and base.fcgi, each case runs against both in turn
+# in the same run (same DB, same load), and a table of ratios new/baseline follows.
+# Durability: FLUSH_AT_COMMIT=1 (the default) is MariaDB's durable setting, the log flushed
+# to disk at every commit, as a production server runs; FLUSH_AT_COMMIT=2 (the test
+# servers' setting) writes it at commit and flushes about once a second. The output
+# states which one ran.
 # With KEEP=1 the servers keep running afterwards (for profiling); the script prints how
 # to stop them.
 set -euo pipefail
@@ -15,9 +23,14 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$(cd "${1:?usage: scheduler_rpc.sh BUILD_DIR [N_RESULTS] [SECONDS]}" && pwd)"
 n="${2:-100000}"
 seconds="${3:-10}"
+baseline=""
+[ -n "${4:-}" ] && baseline="$(cd "$4" && pwd)"
 for program in scheduler sched_load make_project add_app create_work transitioner; do
   [ -x "$build/$program" ] || { echo "scheduler_rpc: $build/$program is missing; build it first" >&2; exit 2; }
 done
+if [ -n "$baseline" ] && [ ! -x "$baseline/scheduler" ]; then
+  echo "scheduler_rpc: $baseline/scheduler is missing" >&2; exit 2
+fi
 base="$(mktemp -d /tmp/tharsis-schedbench-XXXXXX)"
 cleanup() {
   if [ "${KEEP:-0}" = 1 ]; then
@@ -32,7 +45,10 @@ cleanup() {
 port=$((20000 + RANDOM % 20000))
 trap cleanup EXIT
 
-THARSIS_MARIADB_ARGS="--innodb-buffer-pool-size=512M" "$here/scripts/private_mariadb.sh" start "$base/db"
+flush_at_commit="${FLUSH_AT_COMMIT:-1}"
+case "$flush_at_commit" in 1|2) ;; *) echo "scheduler_rpc: FLUSH_AT_COMMIT must be 1 or 2" >&2; exit 2 ;; esac
+THARSIS_MARIADB_ARGS="--innodb-buffer-pool-size=512M --innodb-flush-log-at-trx-commit=$flush_at_commit" \
+  "$here/scripts/private_mariadb.sh" start "$base/db"
 sock="$base/db/mysqld.sock"
 p="$base/p"
 "$build/make_project" --project_dir "$p" --name bench --url_base "http://127.0.0.1:$port/" \
@@ -74,6 +90,14 @@ echo "unsent results: $(sql "SELECT COUNT(*) FROM result WHERE server_state = 2"
 
 cp "$build/scheduler" "$p/cgi-bin/cgi"
 cp "$build/scheduler" "$p/cgi-bin/fcgi"
+cgi_programs="cgi"
+fcgi_programs="fcgi"
+if [ -n "$baseline" ]; then
+  cp "$baseline/scheduler" "$p/cgi-bin/base_cgi"
+  cp "$baseline/scheduler" "$p/cgi-bin/base.fcgi"  # FastCGI by its name (make_project's Apache config)
+  cgi_programs="base_cgi cgi"
+  fcgi_programs="base.fcgi fcgi"
+fi
 if [ "$(id -u)" -eq 0 ]; then chmod 755 "$base" && chown -R www-data: "$p"; fi
 "$here/scripts/private_apache.sh" start "$base/apache" "$port" "$p/bench.httpd.conf"
 
@@ -94,6 +118,12 @@ server_ticks() {
     done | awk '{ s += $1 } END { print s + 0 }'
 }
 hz="$(getconf CLK_TCK)"
+# Statements clients sent (Questions: each prepared statement's execution, prepare, plain
+# query) and transactions committed, server-wide.
+sql_counters() {
+  sql "SELECT SUM(IF(VARIABLE_NAME = 'QUESTIONS', VARIABLE_VALUE, 0)), SUM(IF(VARIABLE_NAME = 'COM_COMMIT',
+       VARIABLE_VALUE, 0)) FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ('QUESTIONS', 'COM_COMMIT')"
+}
 
 # The scheduler as CGI, run directly: a new host asking for work. Apache's cgid lets the
 # kernel reap its CGI children, so their CPU time reaches no parent's account; these runs
@@ -105,39 +135,57 @@ request="<scheduler_request><authenticator>bench_key_loop1</authenticator><hosti
 printf '%s' "$request" > "$base/probe.xml"
 # One `time` over 50 runs: per-run CPU is below its 10 ms resolution. ru_maxrss of the
 # children is the largest single run's peak.
-cgi_probe="$(REQUEST_METHOD=POST CONTENT_LENGTH=${#request} THARSIS_PROJECT_DIR="$p" /usr/bin/time -f '%U %S %M' \
-  sh -c "for i in \$(seq 50); do '$p/cgi-bin/cgi' < '$base/probe.xml' > /dev/null 2>&1; done" 2>&1 | tail -1 |
-  awk '{ printf "%.2f %d", 1000 * ($1 + $2) / 50, $3 }')"
-cgi_process_ms="${cgi_probe% *}"
-cgi_kib="${cgi_probe#* }"
+declare -A cgi_process_ms cgi_kib
+for program in $cgi_programs; do
+  cgi_probe="$(REQUEST_METHOD=POST CONTENT_LENGTH=${#request} THARSIS_PROJECT_DIR="$p" /usr/bin/time -f '%U %S %M' \
+    sh -c "for i in \$(seq 50); do '$p/cgi-bin/$program' < '$base/probe.xml' > /dev/null 2>&1; done" 2>&1 | tail -1 |
+    awk '{ printf "%.2f %d", 1000 * ($1 + $2) / 50, $3 }')"
+  cgi_process_ms[$program]="${cgi_probe% *}"
+  cgi_kib[$program]="${cgi_probe#* }"
+done
 
-declare -A rate p50 p99 cpu
+declare -A rate p50 p99 cpu stmts txns
 run_case() {  # run_case PROGRAM MODE LOOPS
-  local keys="bench_key_loop1" line before after rpcs
+  local keys="bench_key_loop1" line before after rpcs sql_before sql_after
   [ "$3" -eq 2 ] && keys="bench_key_loop1,bench_key_loop2"
+  sql_before="$(sql_counters)"
   before="$(server_ticks)"
   line="$("$build/sched_load" --url "http://127.0.0.1:$port/bench_cgi/$1" --mode "$2" \
           --authenticators "$keys" --seconds "$seconds")" || { echo "FAILED: $1 $2 x$3: $line" >&2; exit 1; }
   after="$(server_ticks)"
+  sql_after="$(sql_counters)"
   rpcs="$(sed 's/^rpcs=\([0-9]*\).*/\1/' <<<"$line")"
-  local own=0
-  [ "$1" = cgi ] && own="$cgi_process_ms"
+  # (less the one statement that read the counters before)
+  stmts[$1,$2,$3]="$(awk -v a="$sql_after" -v b="$sql_before" -v n="$rpcs" \
+    'BEGIN { split(a, x, "\t"); split(b, y, "\t"); printf "%.1f", (x[1] - y[1] - 1) / n }')"
+  txns[$1,$2,$3]="$(awk -v a="$sql_after" -v b="$sql_before" -v n="$rpcs" \
+    'BEGIN { split(a, x, "\t"); split(b, y, "\t"); printf "%.1f", (x[2] - y[2]) / n }')"
+  local own="${cgi_process_ms[$1]:-0}"
   cpu[$1,$2,$3]="$(awk -v t=$((after - before)) -v hz="$hz" -v n="$rpcs" -v own="$own" \
     'BEGIN { printf "%.2f", 1000 * t / hz / n + own }')"
   rate[$1,$2,$3]="$(sed 's/.*rpc_per_s=\([0-9.]*\).*/\1/' <<<"$line")"
   p50[$1,$2,$3]="$(sed 's/.*p50_ms=\([0-9.]*\).*/\1/' <<<"$line")"
   p99[$1,$2,$3]="$(sed 's/.*p99_ms=\([0-9.]*\).*/\1/' <<<"$line")"
-  printf '  %-5s %-10s x%d  %s server_cpu_ms_per_rpc=%s\n' "$1" "$2" "$3" "$line" "${cpu[$1,$2,$3]}"
+  printf '  %-9s %-10s x%d  %s server_cpu_ms_per_rpc=%s sql_per_rpc=%s commits_per_rpc=%s\n' "$1" "$2" "$3" \
+    "$line" "${cpu[$1,$2,$3]}" "${stmts[$1,$2,$3]}" "${txns[$1,$2,$3]}"
 }
+echo "innodb_flush_log_at_trx_commit = $(sql "SELECT @@innodb_flush_log_at_trx_commit")" \
+  "($([ "$flush_at_commit" = 1 ] && echo "durable: log flushed at every commit" || echo "log flushed about once a second"))"
+echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "running each case for $seconds s ..."
-for program in cgi fcgi; do
+for kind in cgi fcgi; do
+  programs="$cgi_programs"
+  [ "$kind" = fcgi ] && programs="$fcgi_programs"
   for mode in new_host report_get; do
-    for loops in 1 2; do run_case "$program" "$mode" "$loops"; done
+    for loops in 1 2; do
+      for program in $programs; do run_case "$program" "$mode" "$loops"; done
+    done
   done
 done
 
 echo
-echo "N=$n unsent results at the start; $seconds s per case; server CPU = mariadbd + Apache + scheduler"
+echo "N=$n unsent results at the start; $seconds s per case; server CPU = mariadbd + Apache + scheduler;"
+echo "innodb_flush_log_at_trx_commit=$flush_at_commit; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-22s | %8s %7s %7s %7s | %8s %7s %7s %7s | %8s\n' "case" "CGI/s" "p50 ms" "p99 ms" "cpu ms" \
   "FCGI/s" "p50 ms" "p99 ms" "cpu ms" "FCGI/CGI"
 for mode in new_host report_get; do
@@ -149,10 +197,41 @@ for mode in new_host report_get; do
       "$(awk -v a="${rate[fcgi,$mode,$loops]}" -v b="${rate[cgi,$mode,$loops]}" 'BEGIN { print a / b }')"
   done
 done
+printf '%-22s | %8s %8s | %8s %8s\n' "SQL per RPC" "CGI stmt" "commits" "FCGI stmt" "commits"
+for mode in new_host report_get; do
+  for loops in 1 2; do
+    printf '%-22s | %8s %8s | %8s %8s\n' "$mode, $loops loop(s)" "${stmts[cgi,$mode,$loops]}" \
+      "${txns[cgi,$mode,$loops]}" "${stmts[fcgi,$mode,$loops]}" "${txns[fcgi,$mode,$loops]}"
+  done
+done
+echo "(stmt = statements the server received per RPC, prepares and plain queries included;"
+echo " a CGI run prepares each of its statements, a FastCGI process once)"
 echo "(cpu ms = server CPU per RPC; 2 idle cores would serve about 2000 / cpu ms RPC/s;"
-echo " CGI: mariadbd + Apache measured, plus $cgi_process_ms ms per scheduler process from 50 direct runs)"
+echo " CGI: mariadbd + Apache measured, plus ${cgi_process_ms[cgi]} ms per scheduler process from 50 direct runs)"
 
-echo "scheduler peak RSS: CGI run $((cgi_kib / 1024)) MiB ($cgi_kib KiB, the largest of 50 runs)"
+if [ -n "$baseline" ]; then
+  echo
+  echo "new ($build) vs baseline ($baseline), same run; ratio = new / baseline"
+  printf '%-28s | %8s %8s %6s | %6s %6s %6s | %5s %5s | %4s %4s | %7s %7s\n' "case" "base/s" "new/s" "ratio" \
+    "b cpu" "n cpu" "ratio" "b sql" "n sql" "b tx" "n tx" "b p99" "n p99"
+  for kind in cgi fcgi; do
+    new_program="$kind"; old_program="base_cgi"
+    [ "$kind" = fcgi ] && old_program="base.fcgi"
+    for mode in new_host report_get; do
+      for loops in 1 2; do
+        o="$old_program,$mode,$loops"; w="$new_program,$mode,$loops"
+        printf '%-28s | %8s %8s %5.2fx | %6s %6s %5.2fx | %5s %5s | %4s %4s | %7s %7s\n' \
+          "$kind $mode, $loops loop(s)" "${rate[$o]}" "${rate[$w]}" \
+          "$(awk -v a="${rate[$w]}" -v b="${rate[$o]}" 'BEGIN { print a / b }')" "${cpu[$o]}" "${cpu[$w]}" \
+          "$(awk -v a="${cpu[$w]}" -v b="${cpu[$o]}" 'BEGIN { print a / b }')" "${stmts[$o]}" "${stmts[$w]}" \
+          "${txns[$o]}" "${txns[$w]}" "${p99[$o]}" "${p99[$w]}"
+      done
+    done
+  done
+  echo "(cpu = server CPU ms per RPC, sql = statements per RPC, tx = commits per RPC)"
+fi
+
+echo "scheduler peak RSS: CGI run $((cgi_kib[cgi] / 1024)) MiB (${cgi_kib[cgi]} KiB, the largest of 50 runs)"
 for pid in $(pgrep -f "^$p/cgi-bin/fcgi" || true); do
   echo "  FastCGI process $pid: $(awk '/VmHWM|VmRSS/ { printf "%s %d KiB  ", $1, $2 }' "/proc/$pid/status")"
 done

@@ -69,6 +69,27 @@ std::optional<AppVersionRow> fetch_latest_app_version(Database& db, int64_t appi
   return read_version(*rows);
 }
 
+std::vector<AppWithVersions> fetch_apps_with_current_versions(Database& db) {
+  auto rows = db.query(
+      "SELECT a.id, a.name, a.user_friendly_name, a.comparator, v.id, v.version_num, v.platformid, v.plan_class, "
+      "v.xml_doc, p.name FROM app a "
+      "LEFT JOIN (app_version v JOIN platform p ON p.id = v.platformid) ON v.appid = a.id AND v.deprecated = 0 "
+      "ORDER BY a.id, v.version_num DESC, v.id DESC");
+  std::vector<AppWithVersions> out;
+  while (rows->next()) {
+    int64_t appid = rows->getInt64(1);
+    if (out.empty() || out.back().app.id != appid) {
+      out.push_back({AppRow{appid, rows->getString(2), rows->getString(3), rows->getString(4)}, {}});
+    }
+    if (rows->isNull(5)) continue;  // an app with no current version
+    out.back().versions.push_back(
+        {AppVersionRow{rows->getInt64(5), appid, rows->getInt(6), rows->getInt64(7), rows->getString(8),
+                       rows->getString(9)},
+         rows->getString(10)});
+  }
+  return out;
+}
+
 void add_credit(Database& db, int64_t host_id, int64_t user_id, double credit) {
   if (host_id) db.exec("UPDATE host SET total_credit = total_credit + ? WHERE id = ?", credit, host_id);
   if (user_id) db.exec("UPDATE user SET total_credit = total_credit + ? WHERE id = ?", credit, user_id);

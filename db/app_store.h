@@ -44,6 +44,18 @@ int64_t insert_app_version(Database& db, const AppVersionRow& version);
 // The newest non-deprecated version of `appid` for platform `platform_name`.
 std::optional<AppVersionRow> fetch_latest_app_version(Database& db, int64_t appid, const std::string& platform_name);
 
+// Every app with its non-deprecated versions (and their platforms' names), newest first
+// within an app: one query for the scheduler's per-process cache (sched/lib/app_version_cache.h).
+struct CurrentAppVersion {
+  AppVersionRow version;
+  std::string platform_name;
+};
+struct AppWithVersions {
+  AppRow app;
+  std::vector<CurrentAppVersion> versions;
+};
+std::vector<AppWithVersions> fetch_apps_with_current_versions(Database& db);
+
 // Adds granted credit to a host's and its owner's totals.
 void add_credit(Database& db, int64_t host_id, int64_t user_id, double credit);
 

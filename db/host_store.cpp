@@ -89,12 +89,16 @@ void update_host(Database& db, const HostRow& h) {
           h.d_free, h.max_results_day, h.error_rate, h.id);
 }
 
-int count_results_sent(Database& db, int64_t host_id, int64_t now, int n) {
+void add_results_sent(Database& db, int64_t host_id, int64_t now, int n) {
   int64_t today = now / kSecondsPerDay;
   // Assignments run left to right in MariaDB: nresults_today must read the old day.
   db.exec("UPDATE host SET nresults_today = IF(nresults_day = ?, nresults_today, 0) + ?, "
           "nresults_day = ? WHERE id = ?",
           today, n, today, host_id);
+}
+
+int count_results_sent(Database& db, int64_t host_id, int64_t now, int n) {
+  add_results_sent(db, host_id, now, n);
   return static_cast<int>(db.query_int("SELECT nresults_today FROM host WHERE id = ?", host_id));
 }
 

@@ -21,7 +21,8 @@ std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const st
 void update_host(Database& db, const HostRow& host);
 // Adds n results sent at `now` to the host's count for today (unix day now / 86400),
 // starting a fresh count on a new day, in one statement so concurrent RPCs add up.
-// Returns the count for today after adding.
+// add_results_sent only adds; count_results_sent also returns the count for today after.
+void add_results_sent(Database& db, int64_t host_id, int64_t now, int n);
 int count_results_sent(Database& db, int64_t host_id, int64_t now, int n);
 // Sets the host's daily quota (0 = the project's default); the scheduler shrinks it on
 // errors and grows it back on successes.

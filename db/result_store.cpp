@@ -93,23 +93,6 @@ std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard
                            OperandState::Cancelled, limit));
 }
 
-std::vector<ResultRow> fetch_in_progress_results_of_host(Database& db, int64_t host_id) {
-  return read_all(db.query("SELECT " + kColumns + " FROM result WHERE hostid = ? AND server_state = ?",
-                           host_id, ServerState::InProgress));
-}
-
-void update_result(Database& db, const ResultRow& x) {
-  db.exec("UPDATE result SET server_state = ?, outcome = ?, client_state = ?, file_delete_state = ?, "
-          "validate_state = ?, report_deadline = ?, hostid = ?, userid = ?, sent_time = ?, "
-          "received_time = ?, app_version_id = ?, exit_status = ?, cpu_time = ?, elapsed_time = ?, "
-          "xml_doc_in = ?, xml_doc_out = ?, stderr_out = ?, claimed_credit = ?, granted_credit = ?, "
-          "priority = ? WHERE id = ?",
-          x.server_state, x.outcome, x.client_state, x.file_delete_state, x.validate_state,
-          x.report_deadline, x.hostid, x.userid, x.sent_time, x.received_time, x.app_version_id,
-          x.exit_status, x.cpu_time, x.elapsed_time, x.xml_doc_in, x.xml_doc_out, x.stderr_out,
-          x.claimed_credit, x.granted_credit, x.priority, x.id);
-}
-
 bool update_result_guarded(Database& db, const ResultUpdate& u) {
   const ResultRow& a = u.after;
   const ResultRow& b = u.before;
@@ -134,40 +117,77 @@ std::vector<ResultRow> fetch_results_of_workunit_range(Database& db, int64_t fir
 
 namespace tharsis {
 namespace {
-// Locks the result's workunit row before any result row: the daemons lock workunit then
-// results, and taking locks in the same order keeps the scheduler out of deadlocks.
-int64_t lock_workunit_of_result(Database& db, int64_t result_id) {
-  int64_t wu_id = db.query_int("SELECT workunitid FROM result WHERE id = ?", result_id);
-  if (wu_id == 0) return 0;
-  return db.query_int("SELECT id FROM workunit WHERE id = ? FOR UPDATE", wu_id);
+
+// The result/workunit pair a scheduler write touches, locked workunit first: the daemons lock
+// the workunit row and then its results, and taking locks in the same order keeps the
+// scheduler out of deadlocks with them. STRAIGHT_JOIN fixes that order inside one
+// multi-table UPDATE (MariaDB reads, and so locks, the tables in join order).
+const std::string kWorkunitThenResult = "workunit w STRAIGHT_JOIN result r ON r.workunitid = w.id";
+
+// Locks the workunit of the result whose `key_column` is `key`, still IN_PROGRESS for
+// `host_id` (the subquery is a plain consistent read under READ COMMITTED: it takes no lock
+// on the result row, so the workunit is the first row locked). Returns the workunit id, or 0.
+template <class Key>
+int64_t lock_workunit_of_reportable(Database& db, const std::string& key_column, const Key& key, int64_t host_id) {
+  return db.query_int("SELECT id FROM workunit WHERE id = (SELECT workunitid FROM result WHERE " + key_column +
+                          " = ? AND hostid = ? AND server_state = ?) FOR UPDATE",
+                      key, host_id, ServerState::InProgress);
 }
+
+// The report write itself, the workunit already locked: result -> OVER with the client's
+// outcome and the workunit's transition_time = now, in one statement.
+template <class Key>
+bool write_report(Database& db, int64_t wu_id, const std::string& key_column, const Key& key, int64_t host_id,
+                  int64_t now, const ResultReport& rp) {
+  return db.exec("UPDATE " + kWorkunitThenResult +
+                     " SET r.server_state = ?, r.outcome = ?, r.client_state = ?, r.exit_status = ?, "
+                     "r.cpu_time = ?, r.elapsed_time = ?, r.claimed_credit = ?, r.xml_doc_out = ?, "
+                     "r.stderr_out = ?, r.received_time = ?, w.transition_time = ? "
+                     "WHERE w.id = ? AND r." + key_column + " = ? AND r.hostid = ? AND r.server_state = ?",
+                 ServerState::Over, rp.outcome, rp.client_state, rp.exit_status, rp.cpu_time, rp.elapsed_time,
+                 rp.claimed_credit, rp.xml_doc_out, rp.stderr_out, now, now, wu_id, key, host_id,
+                 ServerState::InProgress) > 0;
+}
+
 }  // namespace
+
+bool claim_unsent_result(Database& db, const SendClaim& c) {
+  int64_t deadline = c.now + c.delay_bound;
+  // Matched rows (CLIENT_FOUND_ROWS): 2 when the result was UNSENT and of this workunit,
+  // 0 when another scheduler process claimed it first.
+  return db.exec("UPDATE " + kWorkunitThenResult +
+                     " SET r.server_state = ?, r.hostid = ?, r.userid = ?, r.sent_time = ?, "
+                     "r.report_deadline = ?, r.app_version_id = ?, "
+                     "w.transition_time = LEAST(w.transition_time, ?) "
+                     "WHERE w.id = ? AND r.id = ? AND r.server_state = ?",
+                 ServerState::InProgress, c.host_id, c.user_id, c.now, deadline, c.app_version_id, deadline,
+                 c.workunit_id, c.result_id, ServerState::Unsent) > 0;
+}
 
 bool mark_result_sent(Database& db, int64_t result_id, int64_t host_id, int64_t user_id, int64_t now,
                       int delay_bound, int64_t app_version_id) {
-  int64_t deadline = now + delay_bound;
-  int64_t wu_id = lock_workunit_of_result(db, result_id);
+  int64_t wu_id = db.query_int("SELECT workunitid FROM result WHERE id = ?", result_id);
   if (wu_id == 0) return false;
-  bool sent = db.exec("UPDATE result SET server_state = ?, hostid = ?, userid = ?, sent_time = ?, "
-                      "report_deadline = ?, app_version_id = ? WHERE id = ? AND server_state = ?",
-                      ServerState::InProgress, host_id, user_id, now, deadline, app_version_id, result_id,
-                      ServerState::Unsent) > 0;
-  if (sent) {
-    db.exec("UPDATE workunit SET transition_time = LEAST(transition_time, ?) WHERE id = ?", deadline, wu_id);
-  }
-  return sent;
+  return claim_unsent_result(db, SendClaim{result_id, wu_id, host_id, user_id, now, delay_bound, app_version_id});
+}
+
+bool refresh_sent_result(Database& db, int64_t result_id, int64_t workunit_id, int64_t host_id, int64_t now,
+                         int delay_bound) {
+  int64_t deadline = now + delay_bound;
+  return db.exec("UPDATE " + kWorkunitThenResult +
+                     " SET r.sent_time = ?, r.report_deadline = ?, w.transition_time = LEAST(w.transition_time, ?) "
+                     "WHERE w.id = ? AND r.id = ? AND r.hostid = ? AND r.server_state = ?",
+                 now, deadline, deadline, workunit_id, result_id, host_id, ServerState::InProgress) > 0;
 }
 
 bool mark_result_reported(Database& db, int64_t result_id, int64_t host_id, int64_t now, const ResultReport& rp) {
-  int64_t wu_id = lock_workunit_of_result(db, result_id);
-  if (wu_id == 0) return false;
-  bool reported = db.exec("UPDATE result SET server_state = ?, outcome = ?, client_state = ?, exit_status = ?, "
-                          "cpu_time = ?, elapsed_time = ?, claimed_credit = ?, xml_doc_out = ?, stderr_out = ?, "
-                          "received_time = ? WHERE id = ? AND hostid = ? AND server_state = ?",
-                          ServerState::Over, rp.outcome, rp.client_state, rp.exit_status, rp.cpu_time,
-                          rp.elapsed_time, rp.claimed_credit, rp.xml_doc_out, rp.stderr_out, now, result_id,
-                          host_id, ServerState::InProgress) > 0;
-  if (reported) db.exec("UPDATE workunit SET transition_time = ? WHERE id = ?", now, wu_id);
-  return reported;
+  int64_t wu_id = lock_workunit_of_reportable(db, "id", result_id, host_id);
+  return wu_id != 0 && write_report(db, wu_id, "id", result_id, host_id, now, rp);
+}
+
+bool mark_result_reported_by_name(Database& db, const std::string& name, int64_t host_id, int64_t now,
+                                  const ResultReport& rp) {
+  int64_t wu_id = lock_workunit_of_reportable(db, "name", name, host_id);
+  return wu_id != 0 && write_report(db, wu_id, "name", name, host_id, now, rp);
 }
 }  // namespace tharsis

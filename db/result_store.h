@@ -21,11 +21,7 @@ std::vector<ResultRow> fetch_results_of_workunit(Database& db, int64_t wu_id, bo
 // Results with file_delete_state READY, except the canonical result of a graph operand's
 // current workunit while the operand may still need its output (not FREED/FATAL/CANCELLED).
 std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit);
-// Results of `host_id` still IN_PROGRESS (for resending lost results).
-std::vector<ResultRow> fetch_in_progress_results_of_host(Database& db, int64_t host_id);
 
-// Writes every mutable column of the row.
-void update_result(Database& db, const ResultRow& result);
 bool update_result_guarded(Database& db, const ResultUpdate& update);
 
 }  // namespace tharsis
@@ -37,13 +33,34 @@ std::vector<ResultRow> fetch_results_of_workunit_range(Database& db, int64_t fir
 }  // namespace tharsis
 
 namespace tharsis {
-// The scheduler's two writes to a result, guarded on its state so a duplicate is a no-op:
-// send (UNSENT -> IN_PROGRESS to `host_id`, deadline now + delay_bound) and report
-// (IN_PROGRESS for that host -> OVER with the client's outcome). Both poke the workunit's
-// transition_time as the seed says (min(.., deadline) on send, now on report). Call them
-// inside Database::transaction (they lock the workunit first, as the daemons do).
+// The scheduler's writes to a result, each guarded on the result's state so a duplicate or
+// a race is a no-op, each one statement that locks the workunit row before the result row
+// (the daemons' order), each poking the workunit's transition_time as the seed says. Call
+// them inside Database::transaction.
+//
+// Send: UNSENT -> IN_PROGRESS to the host, deadline now + delay_bound, transition_time =
+// min(.., deadline). False when the result is no longer UNSENT (another scheduler process
+// claimed it first: a result never goes to two hosts) or is not of `workunit_id`.
+struct SendClaim {
+  int64_t result_id = 0;
+  int64_t workunit_id = 0;
+  int64_t host_id = 0;
+  int64_t user_id = 0;
+  int64_t now = 0;
+  int delay_bound = 0;
+  int64_t app_version_id = 0;
+};
+bool claim_unsent_result(Database& db, const SendClaim& claim);
+// The same for a caller that knows only the result id (one more statement: its workunit).
 bool mark_result_sent(Database& db, int64_t result_id, int64_t host_id, int64_t user_id, int64_t now,
                       int delay_bound, int64_t app_version_id);
+// Resend of a lost result still IN_PROGRESS for the host: sent_time = now, a fresh deadline.
+bool refresh_sent_result(Database& db, int64_t result_id, int64_t workunit_id, int64_t host_id, int64_t now,
+                         int delay_bound);
+
+// Report: IN_PROGRESS for that host -> OVER with the client's outcome, transition_time =
+// now. False (nothing changed) for an unknown result, another host's, or one no longer in
+// progress (a duplicate report, or one the server gave up on).
 struct ResultReport {
   Outcome outcome = Outcome::Success;   // SUCCESS or CLIENT_ERROR
   ClientState client_state = ClientState::Uploaded;
@@ -55,4 +72,6 @@ struct ResultReport {
   std::string stderr_out;
 };
 bool mark_result_reported(Database& db, int64_t result_id, int64_t host_id, int64_t now, const ResultReport& report);
+bool mark_result_reported_by_name(Database& db, const std::string& name, int64_t host_id, int64_t now,
+                                  const ResultReport& report);
 }  // namespace tharsis

@@ -35,4 +35,64 @@ std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int limit) {
   return out;
 }
 
+namespace {
+
+const std::string kHostResultSelect =
+    "SELECT r.id, r.workunitid, r.name, r.hostid, r.server_state, r.report_deadline, w.delay_bound, "
+    "w.error_mask, w.canonical_resultid FROM result r JOIN workunit w ON w.id = r.workunitid ";
+
+// Columns by position: cheaper than by name in Connector/C++, and the SELECT is beside it.
+HostResultRow read_host_result(sql::ResultSet& rows) {
+  HostResultRow h;
+  h.result_id = rows.getInt64(1);
+  h.workunit_id = rows.getInt64(2);
+  h.name = rows.getString(3);
+  h.hostid = rows.getInt64(4);
+  h.server_state = static_cast<ServerState>(rows.getInt(5));
+  h.report_deadline = rows.getInt64(6);
+  h.delay_bound = rows.getInt(7);
+  h.wu_error_mask = rows.getInt(8);
+  h.wu_canonical_resultid = rows.getInt64(9);
+  return h;
+}
+
+}  // namespace
+
+std::vector<HostResultRow> fetch_in_progress_results_at_host(Database& db, int64_t host_id) {
+  auto rows = db.query(kHostResultSelect + "WHERE r.hostid = ? AND r.server_state = ?", host_id,
+                       ServerState::InProgress);
+  std::vector<HostResultRow> out;
+  while (rows->next()) out.push_back(read_host_result(*rows));
+  return out;
+}
+
+std::optional<HostResultRow> fetch_host_result_by_name(Database& db, const std::string& name) {
+  auto rows = db.query(kHostResultSelect + "WHERE r.name = ?", name);
+  if (!rows->next()) return std::nullopt;
+  return read_host_result(*rows);
+}
+
+std::optional<SendDetailsRow> fetch_send_details(Database& db, int64_t result_id) {
+  auto rows = db.query(
+      "SELECT r.id, r.name, r.xml_doc_in, r.report_deadline, r.appid, w.id, w.name, w.xml_doc, w.rsc_fpops_est, "
+      "w.rsc_fpops_bound, w.rsc_memory_bound, w.rsc_disk_bound "
+      "FROM result r JOIN workunit w ON w.id = r.workunitid WHERE r.id = ?",
+      result_id);
+  if (!rows->next()) return std::nullopt;
+  SendDetailsRow d;
+  d.result_id = rows->getInt64(1);
+  d.name = rows->getString(2);
+  d.xml_doc_in = rows->getString(3);
+  d.report_deadline = rows->getInt64(4);
+  d.appid = rows->getInt64(5);
+  d.workunit_id = rows->getInt64(6);
+  d.wu_name = rows->getString(7);
+  d.wu_xml_doc = rows->getString(8);
+  d.rsc_fpops_est = rows->getDouble(9);
+  d.rsc_fpops_bound = rows->getDouble(10);
+  d.rsc_memory_bound = rows->getDouble(11);
+  d.rsc_disk_bound = rows->getDouble(12);
+  return d;
+}
+
 }  // namespace tharsis

@@ -1,12 +1,17 @@
-// SQL the scheduler uses to pick work: unsent results with what their workunit needs
-// (resource bounds, deadline) and the operand graph's host preference, best first.
+// SQL the scheduler reads to pick and send work: unsent results with what their workunit
+// needs (resource bounds, deadline) and the operand graph's host preference, best first;
+// the results a host holds, with what deciding on aborts and resends needs of their
+// workunits; and what a reply says of a result being sent. Each is one query over indexes.
+// (The writes of a send are db/result_store.h's claim_unsent_result and friends.)
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "db/database.h"
+#include "db/states.h"
 
 namespace tharsis {
 
@@ -25,5 +30,37 @@ struct SendCandidateRow {
 // of the result(server_state, priority DESC, id) index: about `limit` rows are read
 // however long the queue is.
 std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int limit);
+
+// A result sent to a host, with its workunit's state as far as aborts and resends go.
+struct HostResultRow {
+  int64_t result_id = 0;
+  int64_t workunit_id = 0;
+  std::string name;
+  int64_t hostid = 0;
+  ServerState server_state = ServerState::Unsent;
+  int64_t report_deadline = 0;
+  int delay_bound = 0;            // the workunit's
+  int wu_error_mask = 0;          // nonzero: the workunit is dead
+  int64_t wu_canonical_resultid = 0;
+};
+// The results IN_PROGRESS at `host_id` (index res_host: the host's own rows only).
+std::vector<HostResultRow> fetch_in_progress_results_at_host(Database& db, int64_t host_id);
+// The result named `name`, whatever its host and state (a client naming one the server no
+// longer has in progress for it).
+std::optional<HostResultRow> fetch_host_result_by_name(Database& db, const std::string& name);
+
+// What a scheduler reply carries of a result just sent (or resent) and its workunit.
+struct SendDetailsRow {
+  int64_t result_id = 0;
+  std::string name;
+  std::string xml_doc_in;  // output file templates
+  int64_t report_deadline = 0;
+  int64_t appid = 0;
+  int64_t workunit_id = 0;
+  std::string wu_name;
+  std::string wu_xml_doc;  // input file descriptions, command line
+  double rsc_fpops_est = 0, rsc_fpops_bound = 0, rsc_memory_bound = 0, rsc_disk_bound = 0;
+};
+std::optional<SendDetailsRow> fetch_send_details(Database& db, int64_t result_id);
 
 }  // namespace tharsis

@@ -2,7 +2,7 @@
 // Each loop is a thread with its own account (one authenticator per loop), its own
 // keep-alive HTTP connection and, in report_get mode, its own host: it attaches once,
 // then each RPC reports the result it holds (success, output file listed) and asks for
-// exactly one more. In new_host mode each RPC is a fresh host's first contact (new
+// exactly one more, with an (empty) <other_results> as real clients send. In new_host mode each RPC is a fresh host's first contact (new
 // host_cpid, no work asked). Replies are parsed with the client's protocol code and
 // checked: a missing ack, a missing result or an error message counts as an error.
 // Prints one line: rpcs, seconds, rpc_per_s, p50_ms, p99_ms, max_ms, errors.
@@ -148,6 +148,7 @@ void run_loop(const Options& o, int index, Clock::time_point end, LoopStats& sta
   // report_get: attach (not timed), then report one + get one until the time is up.
   SchedulerRequest r = base_request(o, authenticator, host_cpid);
   r.work_req_seconds = 1;
+  r.have_other_results = true;  // as BOINC's client and ours: <other_results> lists what is held, unreported
   LoopStats attach;
   auto first = call(connection, r, attach);
   if (!first || first->hostid <= 0 || first->results.empty()) {

@@ -1,16 +1,16 @@
 // Implementation of sched/lib/scheduler_rpc.h.
 #include "sched/lib/scheduler_rpc.h"
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <sstream>
 
-#include "db/app_store.h"
 #include "db/host_store.h"
 #include "db/result_store.h"
 #include "db/send_store.h"
 #include "db/user_store.h"
-#include "db/workunit_store.h"
 #include "lib/crypto/boinc_key.h"
 #include "lib/crypto/boinc_signature.h"
 #include "lib/log.h"
@@ -27,10 +27,19 @@ constexpr int kFirstCandidates = 16;
 constexpr int kCandidatesPerRequest = 200;
 constexpr int kClaimRounds = 16;  // each round drops the results lost to a concurrent request
 
+std::string without_whitespace(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (!std::isspace(static_cast<unsigned char>(c))) out += c;
+  }
+  return out;
+}
+
 // BOINC key texts compared as the keys they stand for (the client strips and re-wraps
 // the text it stores). An empty request key never matches: the client has none yet.
 bool same_key_text(const std::string& from_client, const std::string& ours) {
   if (from_client.empty()) return false;
+  if (without_whitespace(from_client) == without_whitespace(ours)) return true;  // the usual case, no parsing
   auto theirs = parse_boinc_public_key(from_client, "client's code_sign_key");
   auto mine = parse_boinc_public_key(ours, "code_sign_public");
   return theirs.ok() && mine.ok() && same_public_key(*theirs, *mine);
@@ -44,9 +53,9 @@ SchedulerReply base_reply(const SchedulerContext& ctx) {
   return reply;
 }
 
-
-// Step 3: the host this request comes from, created or updated.
-HostRow find_or_create_host(Database& db, const SchedulerRequest& req, const UserRow& user, int64_t now) {
+// Step 3: the host this request comes from (locked), with the request's description of
+// it; id 0 when it is new.
+HostRow find_host(Database& db, const SchedulerRequest& req, const UserRow& user, int64_t now) {
   std::optional<HostRow> host;
   if (req.hostid > 0) {
     host = fetch_host(db, req.hostid, /*for_update=*/true);
@@ -72,12 +81,6 @@ HostRow find_or_create_host(Database& db, const SchedulerRequest& req, const Use
   h.d_total = req.host.d_total;
   h.d_free = req.host.d_free;
   if (h.nresults_day != static_cast<int>(now / 86400)) h.nresults_today = 0;  // a new day's quota
-  if (h.id == 0) {
-    h.create_time = now;
-    h.id = insert_host(db, h);
-  } else {
-    update_host(db, h);
-  }
   return h;
 }
 
@@ -90,106 +93,141 @@ std::string reported_files_xml(const ReportedResult& reported) {
   return xml.str();
 }
 
-// Step 4: one reported result. Returns whether it counted as an error (for the quota).
-bool take_report(Database& db, const ReportedResult& reported, HostRow& host, int64_t now, SchedulerReply& reply,
-                 const SchedulerContext& ctx) {
-  bool error = false;
-  db.transaction([&](Database& d) {
-    error = false;
-    auto result = fetch_result_by_name(d, reported.name);
-    if (!result) {
-      log_warning("host ", host.id, " reported unknown result '", reported.name, "'");
-      return;
-    }
-    if (result->hostid != host.id) {
-      log_warning("host ", host.id, " reported result ", result->id, " sent to host ", result->hostid, "; ignored");
-      return;
-    }
-    ResultReport report;
-    bool success = reported.state == kClientStateUploaded && reported.exit_status == 0;
-    report.outcome = success ? Outcome::Success : Outcome::ClientError;
-    report.client_state = static_cast<ClientState>(std::clamp(reported.state, 0, 6));
-    report.exit_status = reported.exit_status;
-    report.cpu_time = reported.final_cpu_time;
-    report.elapsed_time = reported.final_elapsed_time;
-    report.claimed_credit = reported.final_cpu_time * host.p_fpops / 1e9 / 8640;  // cobblestone-ish
-    report.xml_doc_out = reported_files_xml(reported);
-    report.stderr_out = reported.stderr_out;
-    if (mark_result_reported(d, result->id, host.id, now, report)) {
-      error = !success;
-    } else if (result->server_state == ServerState::Over && result->outcome == Outcome::NoReply) {
-      // Late: the server gave up on it already; BOINC records it anyway for credit
-      // purposes, but the law has decided. Nothing to change.
-      log_info("late report of result ", result->id, " from host ", host.id);
-    }
-  });
-  (void)ctx;
-  reply.result_acks.push_back(reported.name);
-  return error;
+bool reported_success(const ReportedResult& reported) {
+  return reported.state == kClientStateUploaded && reported.exit_status == 0;
 }
 
-// Step 5: results the host says it still has — abort dead ones; and resend lost ones.
-void abort_and_resend(Database& db, const SchedulerRequest& req, const HostRow& host, int64_t now,
-                      SchedulerReply& reply, std::vector<ResultRow>& resend) {
+ResultReport report_of(const ReportedResult& reported, const HostRow& host) {
+  ResultReport report;
+  report.outcome = reported_success(reported) ? Outcome::Success : Outcome::ClientError;
+  report.client_state = static_cast<ClientState>(std::clamp(reported.state, 0, 6));
+  report.exit_status = reported.exit_status;
+  report.cpu_time = reported.final_cpu_time;
+  report.elapsed_time = reported.final_elapsed_time;
+  report.claimed_credit = reported.final_cpu_time * host.p_fpops / 1e9 / 8640;  // cobblestone-ish
+  report.xml_doc_out = reported_files_xml(reported);
+  report.stderr_out = reported.stderr_out;
+  return report;
+}
+
+// Why a report changed nothing (the rare path: one more query, for the log only).
+void log_refused_report(Database& db, const std::string& name, const HostRow& host) {
+  auto result = fetch_host_result_by_name(db, name);
+  if (!result) {
+    log_warning("host ", host.id, " reported unknown result '", name, "'");
+  } else if (result->hostid != host.id) {
+    log_warning("host ", host.id, " reported result ", result->result_id, " sent to host ", result->hostid,
+                "; ignored");
+  } else {
+    // A duplicate, or late: the server gave up on it already. Nothing to change.
+    log_info("report of result ", result->result_id, " from host ", host.id, " no longer in progress; ignored");
+  }
+}
+
+// Steps 3 and 4 in one transaction (the caller's): the host found or created, the reports
+// taken, the quota adjusted for the accepted ones, and the host row written once.
+HostRow record_host_and_reports(Database& db, const SchedulerRequest& req, const UserRow& user, int64_t now,
+                                const SchedulerContext& ctx) {
+  HostRow host = find_host(db, req, user, now);
+  bool is_new = host.id == 0;
+  if (is_new) {
+    host.create_time = now;
+    host.id = insert_host(db, host);
+  }
+  int errors = 0, successes = 0;
+  for (const auto& reported : req.results) {
+    if (mark_result_reported_by_name(db, reported.name, host.id, now, report_of(reported, host))) {
+      (reported_success(reported) ? successes : errors) += 1;
+    } else {
+      log_refused_report(db, reported.name, host);
+    }
+  }
+  int quota = host.max_results_day;
+  for (int i = 0; i < errors; ++i) quota = quota_after_error(quota, ctx.config.daily_result_quota);
+  if (errors == 0 && successes > 0) quota = quota_after_success(quota, ctx.config.daily_result_quota);
+  host.max_results_day = quota;
+  if (!is_new) update_host(db, host);
+  return host;
+}
+
+// Results the host holds according to the server, read once for steps 5 and 6.
+std::vector<HostResultRow> results_at_host(Database& db, const SchedulerRequest& req, const HostRow& host,
+                                           bool asks_for_work) {
+  if (!req.have_other_results && !asks_for_work) return {};
+  return fetch_in_progress_results_at_host(db, host.id);
+}
+
+// Step 5: results the host says it still has — abort dead ones; and find lost ones to resend.
+std::vector<HostResultRow> abort_and_find_lost(Database& db, const SchedulerRequest& req, const HostRow& host,
+                                               const std::vector<HostResultRow>& in_progress, int64_t now,
+                                               SchedulerReply& reply) {
+  std::map<std::string, const HostResultRow*> by_name;
+  for (const auto& r : in_progress) by_name[r.name] = &r;
   std::set<std::string> held;
   for (const auto& other : req.other_results) {
     held.insert(other.name);
-    auto result = fetch_result_by_name(db, other.name);
-    if (!result || result->hostid != host.id) continue;
-    auto wu = fetch_workunit(db, result->workunitid);
-    if (!wu) continue;
-    if (wu->error_mask != 0 || result->server_state == ServerState::Over) {
+    std::optional<HostResultRow> not_in_progress;
+    const HostResultRow* result = nullptr;
+    if (auto it = by_name.find(other.name); it != by_name.end()) {
+      result = it->second;
+    } else {  // over, or unknown, or another host's: rare, one query each
+      not_in_progress = fetch_host_result_by_name(db, other.name);
+      if (!not_in_progress || not_in_progress->hostid != host.id) continue;
+      result = &*not_in_progress;
+    }
+    if (result->wu_error_mask != 0 || result->server_state == ServerState::Over) {
       reply.result_aborts.push_back(other.name);
-    } else if (wu->canonical_resultid != 0) {
+    } else if (result->wu_canonical_resultid != 0) {
       reply.result_aborts_if_not_started.push_back(other.name);
     }
   }
-  if (!req.have_other_results) return;
-  for (const auto& result : fetch_in_progress_results_of_host(db, host.id)) {
+  std::vector<HostResultRow> lost;
+  if (!req.have_other_results) return lost;
+  for (const auto& result : in_progress) {
     if (held.count(result.name) || result.report_deadline <= now) continue;
-    for (const auto& reported : req.results) {
-      if (reported.name == result.name) goto next;
-    }
-    resend.push_back(result);
-  next:;
+    bool reported = std::any_of(req.results.begin(), req.results.end(),
+                                [&](const ReportedResult& r) { return r.name == result.name; });
+    if (!reported) lost.push_back(result);
   }
+  return lost;
 }
 
 class ReplyBuilder {
  public:
-  ReplyBuilder(Database& db, const SchedulerContext& ctx, SchedulerReply& reply) : db_(db), ctx_(ctx), reply_(reply) {}
+  ReplyBuilder(const SchedulerContext& ctx, SchedulerReply& reply) : ctx_(ctx), reply_(reply) {}
 
   // Adds what the client needs to run `result` with `version`; false if the stored
   // descriptions are unusable (logged; the result is left unsent).
-  bool add_result(const ResultRow& result, const WorkunitRow& wu, const AppRow& app, const AppVersionRow& version,
-                  const std::string& platform) {
-    auto version_desc = read_stored_description(version.xml_doc, "app_version");
-    auto wu_desc = read_stored_description(wu.xml_doc, "workunit");
+  bool add_result(const SendDetailsRow& result, const AppVersionCache::App& app,
+                  const AppVersionCache::Version& version) {
+    auto wu_desc = read_stored_description(result.wu_xml_doc, "workunit");
     auto result_desc = read_stored_description(result.xml_doc_in, "result");
-    if (!version_desc.ok() || !wu_desc.ok() || !result_desc.ok()) {
-      log_error("result ", result.id, ": unusable stored description; not sent");
+    if (!wu_desc.ok() || !result_desc.ok()) {
+      log_error("result ", result.result_id, ": unusable stored description; not sent");
       return false;
     }
-    if (apps_.insert(app.name).second) reply_.apps.push_back(ReplyApp{app.name, app.user_friendly_name, false});
-    if (versions_.insert(version.id).second) {
-      for (const auto& f : version_desc->file_infos) add_file(f);
+    if (apps_.insert(app.row.name).second) {
+      reply_.apps.push_back(ReplyApp{app.row.name, app.row.user_friendly_name, false});
+    }
+    if (versions_.insert(version.row.id).second) {
+      for (const auto& f : version.description.file_infos) add_file(f);
       ReplyAppVersion v;
-      v.app_name = app.name;
-      v.version_num = version.version_num;
-      v.platform = platform;
-      v.file_refs = version_desc->file_refs;
+      v.app_name = app.row.name;
+      v.version_num = version.row.version_num;
+      v.platform = version.platform;
+      v.file_refs = version.description.file_refs;
       reply_.app_versions.push_back(v);
     }
     for (const auto& f : wu_desc->file_infos) add_file(f);
     ReplyWorkunit w;
-    w.name = wu.name;
-    w.app_name = app.name;
-    w.version_num = version.version_num;
+    w.name = result.wu_name;
+    w.app_name = app.row.name;
+    w.version_num = version.row.version_num;
     w.command_line = wu_desc->command_line;
-    w.rsc_fpops_est = wu.rsc_fpops_est;
-    w.rsc_fpops_bound = wu.rsc_fpops_bound;
-    w.rsc_memory_bound = wu.rsc_memory_bound;
-    w.rsc_disk_bound = wu.rsc_disk_bound;
+    w.rsc_fpops_est = result.rsc_fpops_est;
+    w.rsc_fpops_bound = result.rsc_fpops_bound;
+    w.rsc_memory_bound = result.rsc_memory_bound;
+    w.rsc_disk_bound = result.rsc_disk_bound;
     w.file_refs = wu_desc->file_refs;
     reply_.workunits.push_back(w);
     for (auto f : result_desc->file_infos) {
@@ -208,10 +246,10 @@ class ReplyBuilder {
     }
     ReplyResult r;
     r.name = result.name;
-    r.wu_name = wu.name;
+    r.wu_name = result.wu_name;
     r.report_deadline = result.report_deadline;
-    r.platform = platform;
-    r.version_num = version.version_num;
+    r.platform = version.platform;
+    r.version_num = version.row.version_num;
     r.file_refs = result_desc->file_refs;
     reply_.results.push_back(r);
     return true;
@@ -221,67 +259,55 @@ class ReplyBuilder {
   void add_file(const ReplyFileInfo& f) {
     if (files_.insert(f.name).second) reply_.file_infos.push_back(f);
   }
-  Database& db_;
   const SchedulerContext& ctx_;
   SchedulerReply& reply_;
   std::set<std::string> apps_, files_;
   std::set<int64_t> versions_;
 };
 
-// The app version a host should run for `appid`: newest for its first platform that has one.
-struct VersionChoice {
-  std::optional<AppVersionRow> version;
-  std::string platform;
-};
-
-class VersionCache {
+// The app versions this host can run, per app: one lookup in the process's cache each.
+class HostVersions {
  public:
-  VersionCache(Database& db, std::vector<std::string> platforms) : db_(db), platforms_(std::move(platforms)) {}
-  const VersionChoice& for_app(int64_t appid) {
-    auto it = cache_.find(appid);
-    if (it != cache_.end()) return it->second;
-    VersionChoice choice;
-    for (const auto& platform : platforms_) {
-      choice.version = fetch_latest_app_version(db_, appid, platform);
-      if (choice.version) {
-        choice.platform = platform;
-        break;
-      }
-    }
-    return cache_.emplace(appid, choice).first->second;
+  HostVersions(Database& db, AppVersionCache& cache, std::vector<std::string> platforms, int64_t now)
+      : db_(db), cache_(cache), platforms_(std::move(platforms)), now_(now) {}
+  const AppVersionCache::Choice& for_app(int64_t appid) {
+    auto it = chosen_.find(appid);
+    if (it == chosen_.end()) it = chosen_.emplace(appid, cache_.choose(db_, appid, platforms_, now_)).first;
+    return it->second;
   }
 
  private:
   Database& db_;
+  AppVersionCache& cache_;
   std::vector<std::string> platforms_;
-  std::map<int64_t, VersionChoice> cache_;
+  int64_t now_;
+  std::map<int64_t, AppVersionCache::Choice> chosen_;
 };
 
 // Step 6: new work (and the resends of step 5).
-void send_work(Database& db, const SchedulerRequest& req, HostRow& host, const std::vector<ResultRow>& resend,
+void send_work(Database& db, const SchedulerRequest& req, const HostRow& host,
+               const std::vector<HostResultRow>& in_progress, const std::vector<HostResultRow>& lost,
                int64_t now, const SchedulerContext& ctx, SchedulerReply& reply) {
   std::vector<std::string> platforms{req.platform_name};
   platforms.insert(platforms.end(), req.alt_platforms.begin(), req.alt_platforms.end());
-  VersionCache versions(db, platforms);
-  ReplyBuilder builder(db, ctx, reply);
-  // `wu`: the result's workunit when the caller has just read it (saves a query).
-  auto add = [&](const ResultRow& result, std::optional<WorkunitRow> wu) {
-    if (!wu) wu = fetch_workunit(db, result.workunitid);
-    auto app = fetch_app(db, result.appid);
-    const VersionChoice& choice = versions.for_app(result.appid);
-    if (!wu || !app || !choice.version) return false;
-    return builder.add_result(result, *wu, *app, *choice.version, choice.platform);
+  AppVersionCache request_cache;  // when the process keeps none
+  HostVersions versions(db, ctx.app_versions ? *ctx.app_versions : request_cache, platforms, now);
+  ReplyBuilder builder(ctx, reply);
+  // After the result's row changed for this host: read what the reply needs and add it.
+  auto add = [&](int64_t result_id) {
+    auto details = fetch_send_details(db, result_id);
+    if (!details) return false;
+    const auto& choice = versions.for_app(details->appid);
+    if (!choice.version) return false;
+    return builder.add_result(*details, *choice.app, *choice.version);
   };
-  for (ResultRow result : resend) {
-    auto wu = fetch_workunit(db, result.workunitid);
-    if (!wu) continue;
-    db.transaction([&](Database& d) {
-      result.report_deadline = now + wu->delay_bound;
-      result.sent_time = now;
-      update_result(d, result);
-      advance_transition_time(d, wu->id, result.report_deadline);
+  for (const auto& result : lost) {
+    bool refreshed = db.transaction([&](Database& d) {
+      return refresh_sent_result(d, result.result_id, result.workunit_id, host.id, now, result.delay_bound);
     });
-    if (add(result, wu)) reply.messages.push_back({MessagePriority::Low, "Resent lost task " + result.name});
+    if (refreshed && add(result.result_id)) {
+      reply.messages.push_back({MessagePriority::Low, "Resent lost task " + result.name});
+    }
   }
 
   double request_seconds = std::max(req.work_req_seconds, req.cpu_req_secs);
@@ -296,17 +322,18 @@ void send_work(Database& db, const SchedulerRequest& req, HostRow& host, const s
   view.work_request_seconds = request_seconds;
   view.results_sent_today = host.nresults_today;
   view.daily_quota = host.max_results_day;
-  for (const auto& r : fetch_in_progress_results_of_host(db, host.id)) view.workunits_held.insert(r.workunitid);
+  for (const auto& r : in_progress) view.workunits_held.insert(r.workunit_id);
   for (const auto& f : req.held_files) view.files_held.insert(f.name);
 
+  std::map<int64_t, int64_t> version_of_result;  // candidate result id -> app version to send it with
   auto load_candidates = [&](int limit) {
     std::vector<CandidateResult> out;
     for (const auto& row : fetch_send_candidates(db, limit)) {
-      const VersionChoice& choice = versions.for_app(row.appid);
+      const auto& choice = versions.for_app(row.appid);
       CandidateResult c;
       c.result_id = row.result_id;
       c.workunit_id = row.workunit_id;
-      c.platform = choice.version ? choice.platform : "";
+      c.platform = choice.version ? choice.version->platform : "";
       c.rsc_memory_bound = row.rsc_memory_bound;
       c.rsc_disk_bound = row.rsc_disk_bound;
       c.rsc_fpops_est = row.rsc_fpops_est;
@@ -314,6 +341,7 @@ void send_work(Database& db, const SchedulerRequest& req, HostRow& host, const s
       c.priority = row.priority;
       c.preferred_host = row.preferred_host;
       c.preferred_until = row.preferred_until;
+      if (choice.version) version_of_result[row.result_id] = choice.version->row.id;
       out.push_back(c);
     }
     return out;
@@ -334,34 +362,36 @@ void send_work(Database& db, const SchedulerRequest& req, HostRow& host, const s
       if (!gone.count(c.result_id)) open.push_back(c);
     }
     selection = choose_work(view, open, limits, now);
-    bool lost_any = false;
+    // One transaction claims the round's choice and counts it against the daily quota.
+    // Claims go in workunit order, one order for every scheduler process, so two that
+    // claim overlapping sets wait for each other instead of deadlocking.
+    std::vector<CandidateResult> by_workunit = selection.chosen;
+    std::sort(by_workunit.begin(), by_workunit.end(),
+              [](const CandidateResult& a, const CandidateResult& b) { return a.workunit_id < b.workunit_id; });
+    std::set<int64_t> won;
+    db.transaction([&](Database& d) {
+      won.clear();
+      for (const auto& c : by_workunit) {
+        auto version = version_of_result.find(c.result_id);
+        if (version == version_of_result.end()) continue;  // nothing to run it with (an empty platform name)
+        SendClaim claim{c.result_id, c.workunit_id, host.id, host.userid, now, c.delay_bound, version->second};
+        if (claim_unsent_result(d, claim)) won.insert(c.result_id);
+      }
+      if (!won.empty()) add_results_sent(d, host.id, now, static_cast<int>(won.size()));
+    });
     for (const auto& chosen : selection.chosen) {
       gone.insert(chosen.result_id);
-      std::optional<ResultRow> result;
-      std::optional<WorkunitRow> wu;
-      db.transaction([&](Database& d) {
-        result.reset();
-        wu = fetch_workunit(d, chosen.workunit_id);
-        if (!wu) return;
-        if (!mark_result_sent(d, chosen.result_id, host.id, host.userid, now, wu->delay_bound,
-                              versions.for_app(wu->appid).version->id)) {
-          return;  // another scheduler process sent it first
-        }
-        result = fetch_result(d, chosen.result_id);
-      });
-      if (!result) {
-        lost_any = true;
-        continue;
-      }
+      if (!won.count(chosen.result_id)) continue;  // another scheduler process sent it first
       // What this send covers no longer needs covering in a later round.
       view.workunits_held.insert(chosen.workunit_id);
       view.work_request_seconds -= estimated_runtime(view, chosen) / view.ncpus;
       view.disk_free_bytes -= chosen.rsc_disk_bound;
       view.results_sent_today += 1;
       limits.max_results_per_reply -= 1;
-      if (add(*result, wu)) ++sent;
+      if (add(chosen.result_id)) ++sent;
     }
     if (view.work_request_seconds <= 0 || limits.max_results_per_reply <= 0 || selection.quota_reached) break;
+    bool lost_any = won.size() < selection.chosen.size();
     if (!lost_any) {
       bool window_full = candidates.size() == static_cast<size_t>(window);
       if (window == kCandidatesPerRequest || !window_full) break;
@@ -370,9 +400,6 @@ void send_work(Database& db, const SchedulerRequest& req, HostRow& host, const s
     // A lost claim means the list is stale (others sent from it since it was read, many
     // times over when this process was not scheduled for a while): read it again.
     candidates = load_candidates(window);
-  }
-  if (sent > 0) {
-    host.nresults_today = db.transaction([&](Database& d) { return count_results_sent(d, host.id, now, sent); });
   }
   if (sent == 0) {
     if (selection.quota_reached) {
@@ -401,7 +428,9 @@ SchedulerReply handle_scheduler_request(const std::string& body, Database& db, c
     return make_error_reply(project, "Invalid or missing account key. To fix, remove and add this project.", 3600);
   }
   SchedulerReply reply = base_reply(ctx);
-  HostRow host = db.transaction([&](Database& d) { return find_or_create_host(d, req, *user, now); });
+  HostRow host = db.transaction([&](Database& d) { return record_host_and_reports(d, req, *user, now, ctx); });
+  // Every report named is acknowledged: the client may forget it, changed or not.
+  for (const auto& reported : req.results) reply.result_acks.push_back(reported.name);
   // Only a newly created host record is announced: a client that already has a hostid and
   // gets one back takes its state file for a copy and makes itself a new host CPID.
   if (host.id != req.hostid) reply.hostid = host.id;
@@ -415,23 +444,10 @@ SchedulerReply handle_scheduler_request(const std::string& body, Database& db, c
   // whitespace) makes the 7.20 client log "Missing code sign key signature".
   if (!same_key_text(req.code_sign_key, ctx.code_sign_public)) reply.code_sign_key = ctx.code_sign_public;
 
-  int errors = 0, successes = 0;
-  for (const auto& reported : req.results) {
-    bool error = take_report(db, reported, host, now, reply, ctx);
-    (error ? errors : successes) += 1;
-  }
-  if (errors > 0 || successes > 0) {
-    int quota = host.max_results_day;
-    for (int i = 0; i < errors; ++i) quota = quota_after_error(quota, ctx.config.daily_result_quota);
-    if (errors == 0) quota = quota_after_success(quota, ctx.config.daily_result_quota);
-    if (quota != host.max_results_day) {  // usually unchanged: at the default, successes keep it there
-      host.max_results_day = quota;
-      db.transaction([&](Database& d) { set_max_results_day(d, host.id, quota); });
-    }
-  }
-  std::vector<ResultRow> resend;
-  abort_and_resend(db, req, host, now, reply, resend);
-  send_work(db, req, host, resend, now, ctx, reply);
+  bool asks_for_work = !req.dont_send_work && std::max(req.work_req_seconds, req.cpu_req_secs) > 0;
+  std::vector<HostResultRow> in_progress = results_at_host(db, req, host, asks_for_work);
+  std::vector<HostResultRow> lost = abort_and_find_lost(db, req, host, in_progress, now, reply);
+  send_work(db, req, host, in_progress, lost, now, ctx, reply);
   return reply;
 }
 

@@ -45,7 +45,8 @@ int main() {
         [&](const HttpRequest&) { return xml(make_error_reply("Tharsis", "Project is misconfigured", 3600)); },
         1 << 20);
   }
-  SchedulerContext context{*config, *upload_key, code_sign, ProtocolLimits{}};
+  AppVersionCache app_versions;  // a FastCGI process's, across its requests
+  SchedulerContext context{*config, *upload_key, code_sign, ProtocolLimits{}, &app_versions};
   context.limits.max_request_bytes = static_cast<size_t>(config->max_request_size);
   std::unique_ptr<Database> db;
   std::string project = config->long_name.empty() ? config->name : config->long_name;

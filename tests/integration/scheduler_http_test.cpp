@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <latch>
+#include <map>
 #include <pugixml.hpp>
 #include <set>
 #include <thread>
@@ -298,6 +300,50 @@ TEST_F(SchedulerHttp, ConcurrentHostsOverFastCgiEachGetWorkEveryTime) {
   EXPECT_EQ(count("SELECT COUNT(*) FROM (SELECT workunitid FROM result WHERE hostid <> 0 "
                   "GROUP BY workunitid, hostid HAVING COUNT(*) > 1) twice"),
             0);
+}
+
+// Many new hosts asking at the same moment for a few unsent results, each RPC its own
+// scheduler process (CGI): no result goes to two hosts, and what the replies say matches
+// the database.
+TEST_F(SchedulerHttp, ManyHostsRacingForFewResultsNeverGetTheSameOne) {
+  constexpr int kHosts = 8;
+  for (int h = 0; h < kHosts; ++h) {
+    UserRow user;
+    user.authenticator = "racer_key_" + std::to_string(h);
+    insert_user(*db_, user);
+  }
+  int64_t unsent = count("SELECT COUNT(*) FROM result WHERE server_state = 2");
+  ASSERT_GT(unsent, 0);
+  std::vector<std::vector<std::string>> got(kHosts);
+  std::vector<int64_t> hostids(kHosts, 0);
+  std::latch start(kHosts);
+  std::vector<std::thread> hosts;
+  for (int h = 0; h < kHosts; ++h) {
+    hosts.emplace_back([&, h] {
+      start.arrive_and_wait();
+      auto reply = http_post(server_->url("test_cgi/cgi"), request("racer_key_" + std::to_string(h), 0, "", 2));
+      pugi::xml_document doc;
+      doc.load_string(reply.body.c_str());
+      auto root = doc.child("scheduler_reply");
+      hostids[h] = root.child("hostid").text().as_llong();
+      for (auto result : root.children("result")) got[h].push_back(result.child_value("name"));
+    });
+  }
+  for (auto& t : hosts) t.join();
+  std::map<std::string, int> receivers;
+  for (int h = 0; h < kHosts; ++h) {
+    ASSERT_GT(hostids[h], 0) << "host " << h << " got no host id";
+    for (const auto& name : got[h]) {
+      ++receivers[name];
+      EXPECT_EQ(fetch_result_by_name(*db_, name)->hostid, hostids[h]) << name << " is recorded for another host";
+    }
+  }
+  for (const auto& [name, n] : receivers) EXPECT_EQ(n, 1) << name << " was sent to " << n << " hosts";
+  EXPECT_EQ(count("SELECT COUNT(*) FROM result WHERE server_state = 4"), static_cast<int64_t>(receivers.size()));
+  EXPECT_EQ(count("SELECT SUM(nresults_today) FROM host"), static_cast<int64_t>(receivers.size()))
+      << "the daily counts differ from what was sent";
+  // Each host wants more than the three workunits can give it, so none is left unsent.
+  EXPECT_EQ(static_cast<int64_t>(receivers.size()), unsent);
 }
 
 }  // namespace

@@ -1,0 +1,216 @@
+// The scheduler's writes to results (db/result_store.h: claim, resend, report) against a
+// real MariaDB: many connections racing for a few unsent results never send one to two
+// hosts; a report changes a result once, only for its host and only while in progress;
+// and each write locks the workunit row before the result row, the order the daemons
+// use (seen from a third connection while the write waits for a result row held by a second).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <latch>
+#include <map>
+#include <thread>
+#include <vector>
+
+#include "db/result_store.h"
+#include "tests/support/test_database.h"
+
+namespace tharsis {
+namespace {
+
+using testing::TestDatabase;
+
+constexpr int64_t kNow = 1'000'000;
+
+class SchedulerWrites : public ::testing::Test {
+ protected:
+  void SetUp() override { db_ = tdb_.open(); }
+
+  // `n` workunits, each with one UNSENT result; returns the result ids (workunit i+1 has result ids[i]).
+  std::vector<int64_t> add_unsent(int n) {
+    int64_t first_wu = db_->query_int("SELECT COALESCE(MAX(id), 0) FROM workunit") + 1;
+    db_->exec("INSERT INTO workunit (appid, name, xml_doc, delay_bound, transition_time) "
+              "SELECT 1, CONCAT('wu', ? + seq), '', 3600, 9999999 FROM seq_1_to_" + std::to_string(n),
+              first_wu);
+    db_->exec("INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out, stderr_out) "
+              "SELECT id, 1, CONCAT(name, '_0'), 2, '', '', '' FROM workunit WHERE id >= ? ORDER BY id",
+              first_wu);
+    std::vector<int64_t> ids;
+    auto rows = db_->query("SELECT id FROM result WHERE workunitid >= ? ORDER BY workunitid", first_wu);
+    while (rows->next()) ids.push_back(rows->getInt64(1));
+    return ids;
+  }
+  int64_t workunit_of(int64_t result_id) {
+    return db_->query_int("SELECT workunitid FROM result WHERE id = ?", result_id);
+  }
+  bool claim(Database& db, int64_t result_id, int64_t host_id) {
+    SendClaim c{result_id, workunit_of(result_id), host_id, 1, kNow, 3600, 7};
+    return db.transaction([&](Database& d) { return claim_unsent_result(d, c); });
+  }
+  // Whether another connection finds the row locked (NOWAIT: an error at once if it is;
+  // autocommit, so nothing is retried and the lock, if taken, goes with the statement).
+  bool locked(const std::string& table, int64_t id) {
+    auto other = tdb_.open();
+    try {
+      other->query_int("SELECT id FROM " + table + " WHERE id = ? FOR UPDATE NOWAIT", id);
+      return false;
+    } catch (const DbError& e) {
+      return true;
+    }
+  }
+  // Whether the row becomes locked by another transaction, polled for up to 30 s (the
+  // write under test runs in another thread; INNODB_TRX does not always list a write that
+  // waits inside the optimizer, so the lock itself is what is watched).
+  bool becomes_locked(const std::string& table, int64_t id) {
+    for (int i = 0; i < 3000; ++i) {
+      if (locked(table, id)) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+  }
+
+  TestDatabase tdb_;
+  std::unique_ptr<Database> db_;
+};
+
+TEST_F(SchedulerWrites, ManyConnectionsRacingForFewUnsentResultsNeverSendOneTwice) {
+  constexpr int kThreads = 8, kRounds = 15, kResults = 3;
+  std::map<int64_t, std::vector<int64_t>> winners;  // result id -> hosts that won it
+  for (int round = 0; round < kRounds; ++round) {
+    std::vector<int64_t> ids = add_unsent(kResults);
+    std::vector<int64_t> wus;
+    for (int64_t id : ids) wus.push_back(workunit_of(id));
+    std::vector<std::vector<int64_t>> won(kThreads);
+    std::latch start(kThreads);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        auto db = tdb_.open();
+        start.arrive_and_wait();
+        // Every thread wants every result, each in its own order.
+        for (int k = 0; k < kResults; ++k) {
+          size_t i = static_cast<size_t>((t + k) % kResults);
+          SendClaim c{ids[i], wus[i], 100 + t, 1, kNow, 3600, 7};
+          if (db->transaction([&](Database& d) { return claim_unsent_result(d, c); })) won[t].push_back(ids[i]);
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    for (int t = 0; t < kThreads; ++t) {
+      for (int64_t id : won[t]) winners[id].push_back(100 + t);
+    }
+  }
+  ASSERT_EQ(winners.size(), static_cast<size_t>(kRounds * kResults)) << "some result was never claimed";
+  for (const auto& [id, hosts] : winners) {
+    ASSERT_EQ(hosts.size(), 1u) << "result " << id << " was claimed by " << hosts.size() << " hosts";
+    auto row = fetch_result(*db_, id);
+    EXPECT_EQ(row->hostid, hosts[0]);
+    EXPECT_EQ(row->server_state, ServerState::InProgress);
+    EXPECT_EQ(row->report_deadline, kNow + 3600);
+    EXPECT_EQ(row->app_version_id, 7);
+  }
+  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM workunit WHERE transition_time = ?", kNow + 3600),
+            kRounds * kResults);
+}
+
+TEST_F(SchedulerWrites, ClaimNamingTheWrongWorkunitOrASentResultChangesNothing) {
+  std::vector<int64_t> ids = add_unsent(2);
+  SendClaim wrong{ids[0], workunit_of(ids[1]), 5, 1, kNow, 3600, 7};
+  EXPECT_FALSE(db_->transaction([&](Database& d) { return claim_unsent_result(d, wrong); }));
+  EXPECT_EQ(fetch_result(*db_, ids[0])->server_state, ServerState::Unsent);
+  EXPECT_EQ(db_->query_int("SELECT transition_time FROM workunit WHERE id = ?", workunit_of(ids[1])), 9999999);
+  EXPECT_TRUE(claim(*db_, ids[0], 5));
+  EXPECT_FALSE(claim(*db_, ids[0], 6));
+  EXPECT_EQ(fetch_result(*db_, ids[0])->hostid, 5);
+}
+
+TEST_F(SchedulerWrites, ReportCountsOnceOnlyForItsHostWhileInProgress) {
+  std::vector<int64_t> ids = add_unsent(1);
+  std::string name = fetch_result(*db_, ids[0])->name;
+  ResultReport report;
+  report.cpu_time = 12;
+  report.xml_doc_out = "<file_info/>";
+  auto report_as = [&](int64_t host, int64_t now) {
+    return db_->transaction([&](Database& d) { return mark_result_reported_by_name(d, name, host, now, report); });
+  };
+  EXPECT_FALSE(report_as(5, kNow)) << "an UNSENT result was taken as reported";
+  ASSERT_TRUE(claim(*db_, ids[0], 5));
+  EXPECT_FALSE(report_as(6, kNow + 10)) << "another host's report was taken";
+  EXPECT_FALSE(db_->transaction(
+      [&](Database& d) { return mark_result_reported_by_name(d, "no_such_result", 5, kNow, report); }));
+  EXPECT_TRUE(report_as(5, kNow + 20));
+  EXPECT_FALSE(report_as(5, kNow + 30)) << "a duplicate report changed the result again";
+  auto row = fetch_result(*db_, ids[0]);
+  EXPECT_EQ(row->server_state, ServerState::Over);
+  EXPECT_EQ(row->outcome, Outcome::Success);
+  EXPECT_EQ(row->received_time, kNow + 20);
+  EXPECT_EQ(row->cpu_time, 12);
+  EXPECT_EQ(db_->query_int("SELECT transition_time FROM workunit WHERE id = ?", workunit_of(ids[0])), kNow + 20);
+}
+
+TEST_F(SchedulerWrites, ResendRefreshesOnlyAResultStillInProgressAtThatHost) {
+  std::vector<int64_t> ids = add_unsent(1);
+  int64_t wu = workunit_of(ids[0]);
+  EXPECT_FALSE(db_->transaction([&](Database& d) { return refresh_sent_result(d, ids[0], wu, 5, kNow, 100); }));
+  ASSERT_TRUE(claim(*db_, ids[0], 5));
+  EXPECT_FALSE(db_->transaction([&](Database& d) { return refresh_sent_result(d, ids[0], wu, 6, kNow, 100); }));
+  EXPECT_TRUE(db_->transaction([&](Database& d) { return refresh_sent_result(d, ids[0], wu, 5, kNow + 50, 100); }));
+  auto row = fetch_result(*db_, ids[0]);
+  EXPECT_EQ(row->sent_time, kNow + 50);
+  EXPECT_EQ(row->report_deadline, kNow + 150);
+  EXPECT_EQ(db_->query_int("SELECT transition_time FROM workunit WHERE id = ?", wu), kNow + 150);
+  db_->exec("UPDATE result SET server_state = 5 WHERE id = ?", ids[0]);  // timed out meanwhile
+  EXPECT_FALSE(db_->transaction([&](Database& d) { return refresh_sent_result(d, ids[0], wu, 5, kNow + 60, 100); }));
+  EXPECT_EQ(fetch_result(*db_, ids[0])->server_state, ServerState::Over);
+}
+
+// While another transaction holds the result row, the claim waits for it holding the
+// workunit row already: it took the workunit first, as the transitioner does.
+TEST_F(SchedulerWrites, ClaimLocksTheWorkunitBeforeTheResult) {
+  std::vector<int64_t> ids = add_unsent(1);
+  int64_t wu = workunit_of(ids[0]);
+  auto holder = tdb_.open();
+  std::atomic<bool> claimed{false};
+  std::thread claimer;
+  holder->transaction([&](Database& h) {
+    h.query_int("SELECT id FROM result WHERE id = ? FOR UPDATE", ids[0]);
+    SendClaim c{ids[0], wu, 5, 1, kNow, 3600, 7};
+    claimer = std::thread([&, c] {
+      auto db = tdb_.open();
+      claimed = db->transaction([&](Database& d) { return claim_unsent_result(d, c); });
+    });
+    // The holder keeps the result: the claim cannot finish, so whoever locks the workunit
+    // meanwhile is the claim, waiting for the result with the workunit in hand.
+    EXPECT_TRUE(becomes_locked("workunit", wu)) << "the claim waits for the result without holding its workunit";
+    EXPECT_FALSE(claimed);
+  });
+  claimer.join();  // the holder committed: the claim goes through
+  EXPECT_TRUE(claimed);
+  EXPECT_EQ(fetch_result(*db_, ids[0])->hostid, 5);
+}
+
+TEST_F(SchedulerWrites, ReportLocksTheWorkunitBeforeTheResult) {
+  std::vector<int64_t> ids = add_unsent(1);
+  int64_t wu = workunit_of(ids[0]);
+  ASSERT_TRUE(claim(*db_, ids[0], 5));
+  std::string name = fetch_result(*db_, ids[0])->name;
+  auto holder = tdb_.open();
+  std::atomic<bool> reported{false};
+  std::thread reporter;
+  holder->transaction([&](Database& h) {
+    h.query_int("SELECT id FROM result WHERE id = ? FOR UPDATE", ids[0]);
+    reporter = std::thread([&] {
+      auto db = tdb_.open();
+      reported = db->transaction(
+          [&](Database& d) { return mark_result_reported_by_name(d, name, 5, kNow + 5, ResultReport{}); });
+    });
+    EXPECT_TRUE(becomes_locked("workunit", wu)) << "the report waits for the result without holding its workunit";
+    EXPECT_FALSE(reported);
+  });
+  reporter.join();
+  EXPECT_TRUE(reported);
+  EXPECT_EQ(fetch_result(*db_, ids[0])->server_state, ServerState::Over);
+}
+
+}  // namespace
+}  // namespace tharsis
