@@ -100,7 +100,7 @@ struct HostState {
   std::string code_sign_key;  // BOINC key text, trimmed; the first one the project sent
   double next_rpc_time = 0;   // request_delay / back-off: no RPC before this
   int rpc_failures = 0;       // consecutive failed or empty RPCs, for back-off
-  double fpops_estimate = 0;  // rsc_fpops_est of the latest workunit: sizes work requests
+  double fpops_estimate = 0;  // smallest rsc_fpops_est of the workunits received: sizes work requests
   std::vector<ClientFile> files;
   std::vector<ClientAppVersionRecord> app_versions;
   std::vector<ClientWorkunit> workunits;

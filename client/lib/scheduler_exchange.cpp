@@ -225,7 +225,14 @@ ReplyEffects apply_scheduler_reply(HostState& state, const SchedulerReply& reply
     if (state.workunit(w.name)) continue;
     state.workunits.push_back(
         {w.name, w.app_name, w.version_num, w.command_line, w.rsc_fpops_est, refs_from(w.file_refs)});
-    if (w.rsc_fpops_est > 0) state.fpops_estimate = w.rsc_fpops_est;
+    // The smallest job seen sizes requests: asked in seconds, the scheduler sends jobs
+    // until their estimates fill the request, so a request sized by a big job brings
+    // many small ones (clustered jobs shrink from k0 to 1) to this one host while others
+    // idle. Sized by the smallest, a request brings at most the results missing, or
+    // fewer and the next RPC asks again.
+    if (w.rsc_fpops_est > 0 && (state.fpops_estimate <= 0 || w.rsc_fpops_est < state.fpops_estimate)) {
+      state.fpops_estimate = w.rsc_fpops_est;
+    }
   }
   for (const auto& r : reply.results) {
     if (state.result(r.name)) continue;

@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
       "ncpus", po::value(&base.host.ncpus), "tasks run at once (default: CPUs)")(
       "flops", po::value(&base.host.flops)->default_value(1e9), "FLOPS per CPU declared to the scheduler")(
       "max_restarts", po::value(&base.max_restarts)->default_value(3), "crashes survived per task")(
+      "buffer_tasks", po::value(&base.policy.buffer_tasks_per_cpu)->default_value(2),
+      "unfinished results kept per CPU (1: fetch a job only when idle)")(
       "max_request_delay", po::value(&base.policy.max_request_delay), "cap on the server's request_delay, s")(
       "max_backoff", po::value(&base.policy.max_backoff)->default_value(600), "longest RPC back-off, s")(
       "transfer_backoff", po::value(&base.transfer_backoff)->default_value(1),
@@ -67,6 +69,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   set_log_level(level);
+  if (base.policy.buffer_tasks_per_cpu < 1 || base.policy.buffer_tasks_per_cpu > 1000) {
+    std::cerr << "tharsis-client: --buffer_tasks: expected 1..1000, found " << base.policy.buffer_tasks_per_cpu
+              << "\n";
+    return 2;
+  }
   run.summary = vm.count("summary") > 0;
   run.until_settled = vm.count("until_settled") > 0;
   if (!project_dir.empty()) {

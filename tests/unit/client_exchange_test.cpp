@@ -141,6 +141,29 @@ TEST(ClientExchange, ReplyAddsWorkAdoptsHostIdAndKeyAndHonoursRequestDelay) {
   EXPECT_EQ(state.code_sign_key, "1024\nabcd\n.");
 }
 
+TEST(ClientExchange, WorkRequestsAreSizedByTheSmallestJobSeen) {
+  HostState state;
+  HostDescription host;  // 1 CPU, 1e9 FLOPS
+  RpcPolicy policy;      // 2 per CPU
+  SchedulerReply big = reply_with_one_job();
+  big.workunits[0].rsc_fpops_est = 20e9;
+  apply_scheduler_reply(state, big, policy, 1000);
+  EXPECT_EQ(state.fpops_estimate, 20e9);
+  SchedulerReply small = reply_with_one_job();
+  small.workunits[0].name = "w_small";
+  small.workunits[0].rsc_fpops_est = 1e9;
+  apply_scheduler_reply(state, small, policy, 1000);
+  SchedulerReply big_again = reply_with_one_job();
+  big_again.workunits[0].name = "w_big_again";
+  big_again.workunits[0].rsc_fpops_est = 20e9;
+  apply_scheduler_reply(state, big_again, policy, 1000);
+  // A request sized by a 20 s job would ask for 30 s when one result is missing and
+  // receive up to 30 jobs of 1 s; sized by the smallest it asks for 1.5 s.
+  EXPECT_EQ(state.fpops_estimate, 1e9);
+  state.results.resize(0);
+  EXPECT_EQ(work_request_seconds(state, host, policy), 1.5);
+}
+
 TEST(ClientExchange, RequestDelayIsCappedByPolicy) {
   HostState state;
   RpcPolicy policy;
