@@ -11,19 +11,25 @@
 #          signed task_app, which injects the faults (--host inject=app) and SLEEPS PHI per
 #          task (task_seconds: simulated compute time, so 20 hosts fit on 2 cores). The
 #          client retries an empty or failed RPC after at most 1 s (--max_backoff 1):
-#          always-on volunteers; the project's request_delay is 0.
+#          always-on volunteers; the project's request_delay is 0. Each host fetches a
+#          job only when it has none (--buffer_tasks 1), as the hosts of the seed's model
+#          do: with the client's default buffer of 2, the first hosts to ask hoard two of
+#          the last big jobs each while others idle (BUFFER=2 runs that way).
 #   db   — the hosts are simulated through the scheduler's own DB writes
 #          (tools/lib/simulated_hosts.h, bench/recluster_hosts): no HTTP, no client.
 # Prints the makespan per policy (submission to the last task done) and their ordering;
 # tools/check --settled runs after each policy.
 # NOOP and SR keep k0 = N/R (the failure-blind size, as in the seed's study); DC and DR
 # start there (no failures seen) and follow the model.
+# Environment: POLICIES="SR DR" runs only those; KEEP=1 keeps the temp dir (projects,
+# logs) and leaves its MariaDB running for a look (stop it with private_mariadb.sh stop).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$(cd "${1:?usage: recluster_live.sh BUILD_DIR [N] [R] [PHI] [A] [B] [SEED] [http|db]}" && pwd)"
 n="${2:-400}" r="${3:-20}" phi="${4:-0.5}" alpha="${5:-0.05}" beta="${6:-0.02}" seed="${7:-1}" hosts="${8:-http}"
 case "$hosts" in http | db) ;; *) echo "recluster_live: HOSTS: expected http or db, found '$hosts'" >&2; exit 2 ;; esac
 k0=$(( n / r > 0 ? n / r : 1 ))
+policies="${POLICIES:-NOOP DC SR DR}"
 iterations=10  # hash iterations per task: real but tiny work; PHI is the task time
 base="$(mktemp -d /tmp/tharsis-recluster-XXXXXX)"
 chmod 755 "$base"
@@ -41,12 +47,13 @@ stop_apache() {
 cleanup() {
   stop_pids
   stop_apache
+  if [ "${KEEP:-0}" = 1 ]; then echo "recluster_live: kept $base (MariaDB socket $sock)"; return; fi
   "$here/scripts/private_mariadb.sh" stop "$base/db" >/dev/null 2>&1 || true
   rm -rf "$base"
 }
+sock="$base/db/mysqld.sock"
 trap cleanup EXIT
 "$here/scripts/private_mariadb.sh" start "$base/db" >/dev/null
-sock="$base/db/mysqld.sock"
 sql() { mariadb --no-defaults -S "$sock" -uroot "$1" -N -e "$2"; }
 now() { date +%s.%N; }
 
@@ -90,7 +97,7 @@ run_http_hosts() {
   done
   "$build/tharsis-client" --data_dir "$p/volunteers" --project_url "http://127.0.0.1:$port/rc_$policy/" \
     --scheduler_url "http://127.0.0.1:$port/rc_${policy}_cgi/fcgi" --max_request_delay 0 --max_backoff 1 \
-    --transfer_backoff 0.2 --max_seconds 1800 --log_level warning "${host_args[@]}" >>"$p/log/client.log" 2>&1 &
+    --buffer_tasks "${BUFFER:-1}" --transfer_backoff 0.2 --max_seconds 1800 --log_level warning "${host_args[@]}" >>"$p/log/client.log" 2>&1 &
   local client=$!
   pids+=("$client")
   for _ in $(seq 1 300); do
@@ -119,9 +126,10 @@ run_http_hosts() {
 }
 
 echo "recluster_live: n=$n r=$r phi=${phi}s alpha=$alpha beta=$beta seed=$seed k0=$k0 hosts=$hosts" \
-  "($([ "$hosts" = http ] && echo "tharsis-client over HTTP, inject=app, simulated task time" || echo "simulated via DB writes"))"
+  "($([ "$hosts" = http ] && echo "tharsis-client over HTTP, inject=app, simulated task time, buffer ${BUFFER:-1}" ||
+      echo "simulated via DB writes"))"
 declare -A makespan
-for policy in NOOP DC SR DR; do
+for policy in $policies; do
   p="$base/$policy"
   "run_${hosts}_hosts" "$policy" "$p"
   stop_pids
@@ -138,9 +146,9 @@ done
 
 echo
 printf '%-6s %12s %10s\n' policy makespan_s NOOP/this
-for policy in NOOP DC SR DR; do
-  awk -v p="$policy" -v m="${makespan[$policy]}" -v noop="${makespan[NOOP]}" \
-    'BEGIN { printf "%-6s %12.1f %9.2fx\n", p, m, noop / m }'
+for policy in $policies; do
+  awk -v p="$policy" -v m="${makespan[$policy]}" -v noop="${makespan[NOOP]:-}" \
+    'BEGIN { if (noop == "") printf "%-6s %12.1f\n", p, m; else printf "%-6s %12.1f %9.2fx\n", p, m, noop / m }'
 done
 printf 'ordering (fastest first): '
-for policy in NOOP DC SR DR; do echo "${makespan[$policy]} $policy"; done | sort -n | awk '{ printf "%s ", $2 } END { print "" }'
+for policy in $policies; do echo "${makespan[$policy]} $policy"; done | sort -n | awk '{ printf "%s ", $2 } END { print "" }'
