@@ -14,7 +14,10 @@
 #          always-on volunteers; the project's request_delay is 0. Each host fetches a
 #          job only when it has none (--buffer_tasks 1), as the hosts of the seed's model
 #          do: with the client's default buffer of 2, the first hosts to ask hoard two of
-#          the last big jobs each while others idle (BUFFER=2 runs that way).
+#          the last big jobs each while others idle (BUFFER=2 runs that way). Every host
+#          has the fault seed SEED: a run's faults are drawn from (SEED, result name, run),
+#          so a job of the same tasks fails alike under every policy, whichever host runs
+#          it (common random numbers: the policies differ, not their luck).
 #   db   — the hosts are simulated through the scheduler's own DB writes
 #          (tools/lib/simulated_hosts.h, bench/recluster_hosts): no HTTP, no client.
 # Prints the makespan per policy (submission to the last task done) and their ordering;
@@ -93,7 +96,7 @@ run_http_hosts() {
   local host_args=() i auth
   for ((i = 0; i < r; i++)); do
     auth=$("$build/create_account" --project_dir "$p" --name "host$i" --email "host$i@example.org" 2>/dev/null)
-    host_args+=(--host "auth=$auth,ncpus=1,inject=app,task_failure=$alpha,job_failure=$beta,task_seconds=$phi,seed=$((seed * 1000 + i))")
+    host_args+=(--host "auth=$auth,ncpus=1,inject=app,task_failure=$alpha,job_failure=$beta,task_seconds=$phi,seed=$seed")
   done
   "$build/tharsis-client" --data_dir "$p/volunteers" --project_url "http://127.0.0.1:$port/rc_$policy/" \
     --scheduler_url "http://127.0.0.1:$port/rc_${policy}_cgi/fcgi" --max_request_delay 0 --max_backoff 1 \

@@ -40,6 +40,22 @@ trap cleanup EXIT
 
 step() { printf '\n== %s\n' "$*"; }
 
+# start_volunteers NAME MAX_SECONDS HOST_SPEC...: an account NAME<i> per spec, and one
+# tharsis-client in the background simulating those hosts (its pid in $volunteers).
+start_volunteers() {
+  local name="$1" max_seconds="$2" i auth args=()
+  shift 2
+  for ((i = 1; i <= $#; i++)); do
+    auth=$("$build_dir/create_account" --project_dir "$project" --name "$name$((i - 1))" \
+             --email "$name$((i - 1))@example.org" 2>/dev/null)
+    args+=(--host "auth=$auth,${!i}")
+  done
+  "$build_dir/tharsis-client" --data_dir "$base/${name}_volunteers" --project_url "http://127.0.0.1:$port/demo/" \
+    --max_request_delay 0 --max_backoff 0.5 --transfer_backoff 0.2 --max_seconds "$max_seconds" \
+    --log_level error "${args[@]}" 2>/dev/null &
+  volunteers=$!
+}
+
 step "private MariaDB under $base/db"
 "$here/scripts/private_mariadb.sh" start "$base/db"
 
@@ -159,16 +175,8 @@ result = ((a + b) @ c) @ d'
 printf '%s\n' "$expression" | sed 's/^/  /'
 graph_faults=("ncpus=2" "ncpus=2" "ncpus=2,job_failure=0.3" "ncpus=2,task_failure=0.3"
               "ncpus=2,vanish_after=3" "ncpus=2,slowness=3")
-graph_args=()
-for i in "${!graph_faults[@]}"; do
-  auth=$("$build_dir/create_account" --project_dir "$project" --name "graphhost$i" \
-           --email "graphhost$i@example.org" 2>/dev/null)
-  graph_args+=(--host "auth=$auth,${graph_faults[$i]}")
-done
-"$build_dir/tharsis-client" --data_dir "$base/graph_volunteers" --project_url "http://127.0.0.1:$port/demo/" \
-  --max_request_delay 0 --max_backoff 0.5 --transfer_backoff 0.2 --max_seconds 300 --log_level error \
-  "${graph_args[@]}" 2>/dev/null &
-graph_client=$!
+start_volunteers graphhost 300 "${graph_faults[@]}"
+graph_client=$volunteers
 # delay_bound 20 s: the vanishing host's operands are re-sent; --verify recomputes the
 # expression here without chunks and compares (1e-9 relative).
 set +e
@@ -189,16 +197,12 @@ cat <<'TEXT'
 TEXT
 "$build_dir/add_app" --project_dir "$project" --app tasks --file "$build_dir/task_app" >/dev/null
 sql() { mariadb --no-defaults -S "$base/db/mysqld.sock" -uroot tharsis_demo -N -e "$1"; }
-task_args=()
+task_faults=()
 for i in $(seq 0 9); do
-  auth=$("$build_dir/create_account" --project_dir "$project" --name "taskhost$i" \
-           --email "taskhost$i@example.org" 2>/dev/null)
-  task_args+=(--host "auth=$auth,ncpus=1,inject=app,task_failure=0.05,job_failure=0.05,task_seconds=0.1,seed=$((500 + i))")
+  task_faults+=("ncpus=1,inject=app,task_failure=0.05,job_failure=0.05,task_seconds=0.1,seed=$((500 + i))")
 done
-"$build_dir/tharsis-client" --data_dir "$base/task_volunteers" --project_url "http://127.0.0.1:$port/demo/" \
-  --max_request_delay 0 --max_backoff 0.5 --transfer_backoff 0.2 --max_seconds 120 --log_level error \
-  "${task_args[@]}" 2>/dev/null &
-task_client=$!
+start_volunteers taskhost 120 "${task_faults[@]}"
+task_client=$volunteers
 # The volunteers' first RPCs register them, so the clusterer sizes jobs for r = 10.
 for _ in $(seq 1 100); do
   [ "$(sql "SELECT COUNT(*) FROM host h JOIN user u ON u.id = h.userid WHERE u.name LIKE 'taskhost%'")" -ge 10 ] && break

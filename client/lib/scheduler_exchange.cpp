@@ -118,13 +118,16 @@ Result<std::string> find_scheduler_url(std::string_view page) {
 double work_request_seconds(const HostState& state, const HostDescription& host, const RpcPolicy& policy) {
   int missing = policy.buffer_tasks_per_cpu * std::max(1, host.ncpus) - unfinished_count(state);
   if (missing <= 0) return 0;
-  // Before any workunit tells us how long jobs run, ask for a token amount: the scheduler
-  // sends one result for it, and the next request is sized by that job's estimate.
-  if (state.fpops_estimate <= 0) return 1e-3;
+  // A token amount brings exactly one result: the scheduler sends jobs until the sum of
+  // their runtime/ncpus reaches the request, and the first job does. Before any workunit
+  // tells us how long jobs run, that is all we ask for.
+  constexpr double kToken = 1e-3;
+  if (state.fpops_estimate <= 0) return kToken;
   double runtime = state.fpops_estimate / std::max(1.0, host.flops);
-  // The scheduler stops once its sum of runtime/ncpus reaches the request: ask for just
-  // under `missing` results' worth so it sends `missing`, not one more.
-  return (missing - 0.5) * runtime / std::max(1, host.ncpus);
+  // missing - 1 results' worth of the smallest job seen, plus a token for the last one:
+  // `missing` jobs of that size, fewer of bigger ones (the next RPC asks again), and
+  // exactly one when one is missing, however small the jobs the project now makes.
+  return (missing - 1) * runtime / std::max(1, host.ncpus) + kToken;
 }
 
 bool wants_scheduler_rpc(const HostState& state, const HostDescription& host, const RpcPolicy& policy,

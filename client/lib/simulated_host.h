@@ -9,7 +9,8 @@
 //   inject        client (default) or app: who injects task/job/garbage faults
 //                 (host_behaviour.h FaultInjection); app is for per-task apps (task_app)
 //   task_seconds  inject=app only: SIMULATED compute time per task (0..3600 s, default 0)
-//                 that the app sleeps, times slowness (task_runner.h THARSIS_TASK_SECONDS)
+//                 that the app sleeps (task_runner.h THARSIS_TASK_SECONDS); with
+//                 inject=app, slowness scales this time instead of holding the upload
 #pragma once
 
 #include <cstdint>

@@ -59,8 +59,13 @@ TEST(ClientExchange, AsksForWorkToFillTheBufferAndNotBeforeNextRpcTime) {
   EXPECT_GT(work_request_seconds(state, host, policy), 0);
   EXPECT_LT(work_request_seconds(state, host, policy), 0.01)
       << "no estimate yet: a token request (one result)";
-  state.fpops_estimate = 2e9;  // 2 s on this host: 3.5 results' worth over 2 CPUs asks for 4, not 5
-  EXPECT_EQ(work_request_seconds(state, host, policy), 3.5);
+  state.fpops_estimate = 2e9;  // 2 s on this host: 3 results' worth over 2 CPUs and a token asks for 4
+  EXPECT_DOUBLE_EQ(work_request_seconds(state, host, policy), 3.001);
+  state.results.push_back(result("running0", TaskState::Running));
+  state.results.push_back(result("running1", TaskState::Running));
+  state.results.push_back(result("running2", TaskState::Running));
+  EXPECT_DOUBLE_EQ(work_request_seconds(state, host, policy), 0.001) << "one missing: a token, one result";
+  state.results.clear();
   EXPECT_TRUE(wants_scheduler_rpc(state, host, policy, 100));
   state.next_rpc_time = 101;
   EXPECT_FALSE(wants_scheduler_rpc(state, host, policy, 100));
@@ -157,11 +162,11 @@ TEST(ClientExchange, WorkRequestsAreSizedByTheSmallestJobSeen) {
   big_again.workunits[0].name = "w_big_again";
   big_again.workunits[0].rsc_fpops_est = 20e9;
   apply_scheduler_reply(state, big_again, policy, 1000);
-  // A request sized by a 20 s job would ask for 30 s when one result is missing and
-  // receive up to 30 jobs of 1 s; sized by the smallest it asks for 1.5 s.
+  // A request sized by a 20 s job would ask for 20 s when two results are missing and
+  // receive up to 20 jobs of 1 s; sized by the smallest it asks for 1 s and a token.
   EXPECT_EQ(state.fpops_estimate, 1e9);
-  state.results.resize(0);
-  EXPECT_EQ(work_request_seconds(state, host, policy), 1.5);
+  state.results.clear();
+  EXPECT_DOUBLE_EQ(work_request_seconds(state, host, policy), 1.001);
 }
 
 TEST(ClientExchange, RequestDelayIsCappedByPolicy) {
