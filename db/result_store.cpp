@@ -135,11 +135,14 @@ int64_t lock_workunit_of_reportable(Database& db, const std::string& key_column,
 }
 
 // The report write itself, the workunit already locked: result -> OVER with the client's
-// outcome and the workunit's transition_time = now, in one statement.
+// outcome and the workunit's transition_time = now, in one statement. The result comes
+// first here: a multi-table UPDATE changes its first table in place and the others through
+// a temporary table, which for the result's MEDIUMTEXT columns would be one on disk per
+// report; the workunit's one BIGINT stays in memory.
 template <class Key>
 bool write_report(Database& db, int64_t wu_id, const std::string& key_column, const Key& key, int64_t host_id,
                   int64_t now, const ResultReport& rp) {
-  return db.exec("UPDATE " + kWorkunitThenResult +
+  return db.exec("UPDATE result r STRAIGHT_JOIN workunit w ON w.id = r.workunitid"
                      " SET r.server_state = ?, r.outcome = ?, r.client_state = ?, r.exit_status = ?, "
                      "r.cpu_time = ?, r.elapsed_time = ?, r.claimed_credit = ?, r.xml_doc_out = ?, "
                      "r.stderr_out = ?, r.received_time = ?, w.transition_time = ? "

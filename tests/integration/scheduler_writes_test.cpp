@@ -148,6 +148,25 @@ TEST_F(SchedulerWrites, ReportCountsOnceOnlyForItsHostWhileInProgress) {
   EXPECT_EQ(db_->query_int("SELECT transition_time FROM workunit WHERE id = ?", workunit_of(ids[0])), kNow + 20);
 }
 
+// A report writes the result's MEDIUMTEXT columns: done through a temporary table (as a
+// multi-table UPDATE does for all but its first table) that would be one on disk per
+// report, the most expensive statement of an RPC.
+TEST_F(SchedulerWrites, ReportAndClaimMakeNoTemporaryTableOnDisk) {
+  std::vector<int64_t> ids = add_unsent(1);
+  auto disk_tables = [&] {
+    return db_->query_int("SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS "
+                          "WHERE VARIABLE_NAME = 'CREATED_TMP_DISK_TABLES'");
+  };
+  int64_t before = disk_tables();
+  ASSERT_TRUE(claim(*db_, ids[0], 5));
+  ResultReport report;
+  report.xml_doc_out = "<file_info><name>out</name></file_info>";
+  report.stderr_out = "all fine";
+  std::string name = fetch_result(*db_, ids[0])->name;
+  ASSERT_TRUE(db_->transaction([&](Database& d) { return mark_result_reported_by_name(d, name, 5, kNow, report); }));
+  EXPECT_EQ(disk_tables(), before);
+}
+
 TEST_F(SchedulerWrites, ResendRefreshesOnlyAResultStillInProgressAtThatHost) {
   std::vector<int64_t> ids = add_unsent(1);
   int64_t wu = workunit_of(ids[0]);
