@@ -3,10 +3,15 @@
 // them, cancel_graph cancels; bad input gets a clear error and a non-zero exit.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "db/graph_store.h"
 #include "lib/text_file.h"
 #include "tests/support/child_process.h"
+#include "tests/support/test_database.h"
 #include "tests/support/test_project.h"
+#include "tools/lib/make_project.h"
 
 namespace tharsis {
 namespace {
@@ -58,6 +63,54 @@ TEST_F(GraphToolsCli, SubmitScheduleStatusCancel) {
   EXPECT_EQ(run("submit_graph", {"--name", "cli", "--app", "example", "--expression", expression}), 1)
       << "the name is taken";
   EXPECT_EQ(run("graph_scheduler", {"--one_pass", "--prefer_seconds", "soon"}), 2);
+}
+
+// Found by bench/chaos.sh: `submit_graph --wait` died at its first poll after the database
+// went away ("Server has gone away"), leaving the submitter without the result of a graph
+// that went on running. It waits the outage out now, as the daemons do.
+TEST(SubmitGraphWait, WaitsOutADatabaseRestart) {
+  testing::DedicatedServer server;
+  testing::TempDir dir("tharsis-graphwait");
+  MakeProjectOptions options;
+  options.project_dir = dir.path() + "/p";
+  options.name = "gw";
+  options.url_base = "http://127.0.0.1:1/";
+  options.db = server.admin();
+  options.db.name = "gwproj";
+  options.key_bits = 512;
+  options.uldl_dir_fanout = 4;
+  auto made = make_project(options);
+  ASSERT_TRUE(made.ok()) << made.error();
+  std::string app_file = dir.path() + "/example_app";
+  ASSERT_TRUE(write_text_file(app_file, "#!/bin/sh\n").ok());
+  std::string log = dir.path() + "/tools.log";
+  ASSERT_EQ(ChildProcess("add_app", {"--project_dir", made->project_dir, "--app", "example", "--file", app_file}, log)
+                .wait(60),
+            0);
+  auto db = Database::open(made->db);
+
+  ChildProcess submit("submit_graph",
+                      {"--project_dir", made->project_dir, "--name", "waiting", "--app", "example", "--expression",
+                       "a = rand(seed=1, shape=(20,20), chunk=(10,10)); result = a.sum()", "--wait", "--poll", "0.2"},
+                      log);
+  auto submitted = [&] { return fetch_graph_by_name(*db, "waiting").has_value(); };
+  for (int i = 0; i < 300 && !submitted(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_TRUE(submitted()) << "no graph submitted";
+  db.reset();
+
+  server.halt();
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  EXPECT_TRUE(submit.running()) << "submit_graph --wait gave up when the database went away";
+  server.start();
+  // The graph ends (as the graph scheduler would end it): the waiter must see that.
+  db = Database::open(made->db);
+  int64_t id = fetch_graph_by_name(*db, "waiting")->id;
+  ASSERT_TRUE(update_graph_state(*db, id, GraphState::Running, GraphState::Failed, std::time(nullptr)));
+  EXPECT_EQ(submit.wait(60), 1);
+  auto text = read_text_file(log);
+  ASSERT_TRUE(text.ok());
+  EXPECT_NE(text->find("database unreachable"), std::string::npos) << *text;
+  EXPECT_NE(text->find("graph " + std::to_string(id) + " failed"), std::string::npos) << *text;
 }
 
 }  // namespace

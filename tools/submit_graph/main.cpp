@@ -6,6 +6,7 @@
 // result tensor as .npy (default <name>.npy); exit 1 if the graph failed or was cancelled.
 // --verify then also evaluates the expression directly (whole tensors, no chunks, on this
 // machine) and fails unless the two agree to 1e-9 relative.
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <ctime>
@@ -53,10 +54,26 @@ int verify_against_direct(const std::string& expression, const operand::NdArray&
   return agree ? 0 : 1;
 }
 
+// Runs `step` until it gets through to the database: a DB restart while we wait (an
+// admin's maintenance, a crash) must not end the wait for a graph that is still running —
+// the daemons wait it out too. Other errors are thrown on.
+template <class Step>
+auto while_database_down(Step&& step, double poll) {
+  for (bool said = false;; said = true) {
+    try {
+      return step();
+    } catch (const DbError& e) {
+      if (!e.connection_lost()) throw;
+      if (!said) std::cerr << "\nsubmit_graph: database unreachable (" << e.what() << "); still waiting\n";
+    }
+    std::this_thread::sleep_for(std::chrono::duration<double>(std::max(poll, 0.5)));
+  }
+}
+
 int wait_for(Database& db, const ProjectConfig& config, int64_t graph_id, const std::string& out, double poll,
              const std::string* verify_expression) {
   for (;;) {
-    auto progress = graph_progress(db, graph_id);
+    auto progress = while_database_down([&] { return graph_progress(db, graph_id); }, poll);
     if (!progress.ok()) {
       std::cerr << "\nsubmit_graph: " << progress.error() << "\n";
       return 1;
@@ -71,7 +88,7 @@ int wait_for(Database& db, const ProjectConfig& config, int64_t graph_id, const 
     std::this_thread::sleep_for(std::chrono::duration<double>(poll));
   }
   std::cerr << "\n";
-  auto result = collect_graph_result(db, config, graph_id);
+  auto result = while_database_down([&] { return collect_graph_result(db, config, graph_id); }, poll);
   if (!result.ok()) {
     std::cerr << "submit_graph: " << result.error() << "\n";
     return 1;
