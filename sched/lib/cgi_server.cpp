@@ -25,6 +25,21 @@ const char* reason(int status) {
   return "Status";
 }
 
+// Under plain CGI, Apache (mod_cgid) writes the whole request body into our stdin before
+// it reads our answer; if we exit with part of an over-limit body unread, its write fails
+// (EPIPE) and the client gets no answer at all, not our error reply. So the rest is read
+// and dropped — up to a bound past which the sender gets the reset it asked for (Apache's
+// Timeout bounds how slowly it can send).
+void discard_unread_body() {
+  constexpr size_t kMaxDiscardBytes = size_t{1} << 30;
+  static char buffer[1 << 16];
+  for (size_t discarded = 0; discarded < kMaxDiscardBytes;) {
+    size_t n = std::fread(buffer, 1, sizeof buffer, stdin);
+    if (n == 0) break;
+    discarded += n;
+  }
+}
+
 }  // namespace
 
 HttpRequest read_http_request(const std::function<std::string(const char*)>& param,
@@ -78,6 +93,7 @@ int serve_cgi_or_fastcgi(const RequestHandler& handler, size_t max_body, int64_t
     };
     auto read_body = [](char* buffer, size_t n) { return std::fread(buffer, 1, n, stdin); };
     HttpResponse response = handler(read_http_request(param, read_body, max_body));
+    discard_unread_body();
     std::string out = render_http_response(response);
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);

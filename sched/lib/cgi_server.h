@@ -2,7 +2,8 @@
 // process is FastCGI (stdin is a listening socket) and loops over requests; under plain
 // CGI it handles exactly one. Bodies are read with a hard size limit; a request over it,
 // or with a bad Content-Length, gets an error response from the caller's `too_large`
-// handler without the body being read. Handlers never see raw I/O.
+// handler without the body being kept (under CGI the rest is read and dropped, so the
+// web server can deliver that response). Handlers never see raw I/O.
 #pragma once
 
 #include <cstdint>
