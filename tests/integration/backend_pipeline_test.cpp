@@ -4,9 +4,11 @@
 // too many errors; each run ends with tools/check's settled checks clean.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <thread>
 
 #include "daemons/assimilator/lib/assimilator_pass.h"
 #include "daemons/assimilator/lib/results_store.h"
@@ -233,6 +235,76 @@ TEST_F(BackendPipeline, DbPurgeArchivesFinishedWorkunitsOnlyAfterTheirAge) {
   EXPECT_NE(archive.find("<name>finished</name>"), std::string::npos);
   EXPECT_NE(archive.find("<name>" + r.name + "</name>"), std::string::npos);
   EXPECT_EQ(archive.find("<name>pending</name>"), std::string::npos);
+}
+
+// Found by bench/chaos.sh: check read a workunit and, a moment later, its results; a
+// validator commit in between gave a state that never existed ("validate_state 1 but the
+// workunit has no canonical result"). Here a writer flips one workunit between its states
+// before and after validation, each flip one transaction, while check runs again and
+// again: it must see one state or the other, never a mix.
+TEST_F(BackendPipeline, CheckOnALiveDatabaseNeverSeesAHalfCommittedState) {
+  int64_t wu = create("torn", 2, 2);
+  run_daemons();
+  auto results = results_of(wu);
+  ASSERT_EQ(results.size(), 2u);
+  send(results[0], 11);
+  send(results[1], 12);
+  now_ += 10;
+  report(results[0], 11, "answer 42\n");
+  report(results[1], 12, "answer 42\n");
+  DaemonOptions options;
+  DaemonContext context{project_.config(), options, Shard{}, 1000};
+  TransitionerPass(project_.config()).do_pass(*db_, context, now_);
+
+  struct State {
+    int64_t canonical = 0, assimilate = 0, need_validate = 0, transition_time = 0;
+    std::vector<int64_t> validate;
+  };
+  auto read_state = [&] {
+    State s;
+    auto row = db_->query("SELECT canonical_resultid, assimilate_state, need_validate, transition_time "
+                          "FROM workunit WHERE id = ?", wu);
+    EXPECT_TRUE(row->next());
+    s.canonical = row->getInt64(1), s.assimilate = row->getInt64(2), s.need_validate = row->getInt64(3);
+    s.transition_time = row->getInt64(4);
+    for (const auto& r : results_of(wu)) s.validate.push_back(static_cast<int64_t>(r.validate_state));
+    return s;
+  };
+  auto write_state = [&](Database& db, const State& s) {
+    db.transaction([&](Database& d) {
+      d.exec("UPDATE workunit SET canonical_resultid = ?, assimilate_state = ?, need_validate = ?, "
+             "transition_time = ? WHERE id = ?", s.canonical, s.assimilate, s.need_validate, s.transition_time, wu);
+      for (size_t i = 0; i < results.size(); ++i) {
+        d.exec("UPDATE result SET validate_state = ? WHERE id = ?", s.validate[i], results[i].id);
+      }
+    });
+  };
+  State before = read_state();
+  ASSERT_EQ(before.need_validate, 1);
+  ValidatorPass validator(project_.config());
+  ASSERT_TRUE(validator.validate_one(*db_, wu, now_));
+  State after = read_state();
+  ASSERT_NE(after.canonical, 0);
+  for (const State* s : {&before, &after}) {  // each state alone is clean
+    write_state(*db_, *s);
+    for (const auto& v : check_project(*db_, project_.config(), now_, false).violations) ADD_FAILURE() << v;
+  }
+
+  std::atomic<bool> stop{false};
+  std::thread writer([&] {
+    auto db = project_.open();
+    for (int i = 0; !stop; ++i) write_state(*db, i % 2 ? before : after);
+  });
+  size_t torn = 0;
+  std::string first;
+  for (int i = 0; i < 300; ++i) {
+    auto violations = check_project(*db_, project_.config(), now_, false).violations;
+    torn += violations.size();
+    if (first.empty() && !violations.empty()) first = violations.front();
+  }
+  stop = true;
+  writer.join();
+  EXPECT_EQ(torn, 0u) << "first: " << first;
 }
 
 }  // namespace

@@ -37,6 +37,23 @@ class Checker {
       : db_(db), config_(config), now_(now), settled_(settled) {}
 
   CheckReport run() {
+    // One consistent snapshot of the whole database: read piecewise (the session is READ
+    // COMMITTED), a live project shows a workunit before a daemon's commit and its results
+    // after it — a state that never existed, reported as a violation. The chaos run found
+    // that (results VALID "without" a canonical result). SET TRANSACTION applies to the
+    // next transaction only.
+    db_.exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+    db_.transaction([&](Database&) { check_snapshot(); });
+    confirm_missing_files();
+    return report_;
+  }
+
+ private:
+  void check_snapshot() {
+    report_ = CheckReport{};
+    assimilation_records_.clear();
+    seen_done_.clear();
+    missing_file_suspects_.clear();
     load_assimilation_records();
     int64_t after = 0;
     for (;;) {
@@ -56,10 +73,32 @@ class Checker {
       }
     }
     report_.cluster = check_cluster_tasks(db_, config_, report_.violations);
-    return report_;
   }
 
- private:
+  // A file found missing that the snapshot says is still needed may have been deleted,
+  // rightly, after the snapshot. Deletions are final and the states that allow them never
+  // go back, so a fresh read of the workunit taken after the file was seen missing
+  // decides: if it still says the file is needed, it was needed when it went missing.
+  void confirm_missing_files() {
+    std::set<int64_t> suspects;
+    suspects.swap(missing_file_suspects_);
+    confirming_ = true;
+    for (int64_t id : suspects) {
+      auto wu = fetch_workunit(db_, id);
+      if (!wu) continue;
+      auto results = fetch_results_of_workunit(db_, id);
+      check_input_files(*wu, results);
+      for (const auto& r : results) check_output_files(*wu, r);
+    }
+    confirming_ = false;
+  }
+
+  // A missing-file violation: reported when confirming, else held for confirmation.
+  void add_missing_file(int64_t wu_id, const std::string& rule, const std::string& message) {
+    if (confirming_) add(rule, message);
+    else missing_file_suspects_.insert(wu_id);
+  }
+
   void check_graphs() {
     auto ids = db_.query("SELECT id FROM graph ORDER BY id");
     std::vector<int64_t> graph_ids;
@@ -117,7 +156,7 @@ class Checker {
       std::string path = fanout_path(config_.download_dir, file.name, config_.uldl_dir_fanout);
       bool present = exists(path);
       if (may_still_be_sent_or_run && !present) {
-        add("input_not_deleted_early", id_text("workunit", wu.id) + " input " + file.name +
+        add_missing_file(wu.id, "input_not_deleted_early", id_text("workunit", wu.id) + " input " + file.name +
                                            " is missing while results are unsent or in progress");
       }
       if (wu.file_delete_state == FileDeleteState::Done && present && !file.no_delete &&
@@ -141,7 +180,7 @@ class Checker {
     for (const auto& file : *outputs) {
       bool present = exists(fanout_path(config_.upload_dir, file.name, config_.uldl_dir_fanout));
       if (r.id == wu.canonical_resultid && wu.assimilate_state != AssimilateState::Done && !present) {
-        add("canonical_kept_until_assimilated", id_text("result", r.id) + " (canonical of workunit " +
+        add_missing_file(wu.id, "canonical_kept_until_assimilated", id_text("result", r.id) + " (canonical of workunit " +
                                                     std::to_string(wu.id) + ") output " + file.name +
                                                     " is missing before assimilation");
       }
@@ -183,6 +222,8 @@ class Checker {
   CheckReport report_;
   std::map<int64_t, int64_t> assimilation_records_;
   std::set<int64_t> seen_done_;
+  std::set<int64_t> missing_file_suspects_;
+  bool confirming_ = false;
 };
 
 }  // namespace
