@@ -167,6 +167,11 @@ bool claim_unsent_result(Database& db, const SendClaim& c) {
                  c.workunit_id, c.result_id, ServerState::Unsent) > 0;
 }
 
+bool host_has_result_of(Database& db, int64_t workunit_id, int64_t host_id) {
+  // The few rows of one workunit, by res_wuid.
+  return db.query_int("SELECT COUNT(*) FROM result WHERE workunitid = ? AND hostid = ?", workunit_id, host_id) > 0;
+}
+
 bool mark_result_sent(Database& db, int64_t result_id, int64_t host_id, int64_t user_id, int64_t now,
                       int delay_bound, int64_t app_version_id) {
   int64_t wu_id = db.query_int("SELECT workunitid FROM result WHERE id = ?", result_id);

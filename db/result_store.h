@@ -51,6 +51,9 @@ struct SendClaim {
   int64_t app_version_id = 0;
 };
 bool claim_unsent_result(Database& db, const SendClaim& claim);
+// Whether `host_id` was ever sent a result of `workunit_id`, in progress or over: a host
+// gets one result of a workunit at most (it would otherwise check its own answer).
+bool host_has_result_of(Database& db, int64_t workunit_id, int64_t host_id);
 // The same for a caller that knows only the result id (one more statement: its workunit).
 bool mark_result_sent(Database& db, int64_t result_id, int64_t host_id, int64_t user_id, int64_t now,
                       int delay_bound, int64_t app_version_id);

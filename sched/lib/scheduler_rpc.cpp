@@ -368,12 +368,20 @@ void send_work(Database& db, const SchedulerRequest& req, const HostRow& host,
     std::vector<CandidateResult> by_workunit = selection.chosen;
     std::sort(by_workunit.begin(), by_workunit.end(),
               [](const CandidateResult& a, const CandidateResult& b) { return a.workunit_id < b.workunit_id; });
-    std::set<int64_t> won;
+    std::set<int64_t> won, had;
     db.transaction([&](Database& d) {
       won.clear();
+      had.clear();
       for (const auto& c : by_workunit) {
         auto version = version_of_result.find(c.result_id);
         if (version == version_of_result.end()) continue;  // nothing to run it with (an empty platform name)
+        // Never two results of one workunit to one host (DESIGN §5), also after it reported
+        // the first: workunits_held knows only the results it holds. (Found by the chaos
+        // run: a graph operand's two results, reserved for one host, both went to it.)
+        if (host_has_result_of(d, c.workunit_id, host.id)) {
+          had.insert(c.workunit_id);
+          continue;
+        }
         SendClaim claim{c.result_id, c.workunit_id, host.id, host.userid, now, c.delay_bound, version->second};
         if (claim_unsent_result(d, claim)) won.insert(c.result_id);
       }
@@ -381,7 +389,8 @@ void send_work(Database& db, const SchedulerRequest& req, const HostRow& host,
     });
     for (const auto& chosen : selection.chosen) {
       gone.insert(chosen.result_id);
-      if (!won.count(chosen.result_id)) continue;  // another scheduler process sent it first
+      if (had.count(chosen.workunit_id)) view.workunits_held.insert(chosen.workunit_id);  // choose again
+      if (!won.count(chosen.result_id)) continue;  // another scheduler process sent it first, or had
       // What this send covers no longer needs covering in a later round.
       view.workunits_held.insert(chosen.workunit_id);
       view.work_request_seconds -= estimated_runtime(view, chosen) / view.ncpus;

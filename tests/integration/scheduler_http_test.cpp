@@ -237,6 +237,38 @@ std::string success_report(const std::string& result_name) {
          "</file_info>\n</result>\n";
 }
 
+// Found by bench/chaos.sh: a host that had reported one result of a quorum-2 workunit was
+// sent the other one too (the check looked only at results still in progress), so it
+// could validate its own answer. Both results at the top of the send order here.
+TEST_F(SchedulerHttp, AHostNeverGetsTwoResultsOfOneWorkunitEvenAfterReportingTheFirst) {
+  JobSpec job;
+  job.name = "pair";
+  job.appid = project_.appid();
+  job.inputs = {InputFile{"pair.in", "in", "seed pair", false}};
+  job.output_template_file = project_.output_template();
+  job.min_quorum = job.target_nresults = 2;
+  job.priority = 10;
+  job.delay_bound = 3600;
+  job.rsc_fpops_est = 1e9;
+  auto pair = create_workunit(*db_, project_.config(), job, std::time(nullptr));
+  ASSERT_TRUE(pair.ok()) << pair.error();
+  DaemonOptions options;
+  DaemonContext context{project_.config(), options, Shard{}, 1000};
+  TransitionerPass(project_.config()).do_pass(*db_, context, std::time(nullptr));
+
+  // One result per request (1 s of work at 1 GFLOPS, 1e9 flops each).
+  auto first = rpc(request("good_key_0123456789", 0, "", 1)).child("scheduler_reply");
+  int64_t hostid = first.child("hostid").text().as_llong();
+  std::string r1 = first.child("result").child_value("name");
+  ASSERT_EQ(fetch_result_by_name(*db_, r1)->workunitid, *pair) << "the pair's results lead the send order";
+  auto second = rpc(request("good_key_0123456789", hostid, success_report(r1), 1)).child("scheduler_reply");
+  EXPECT_STREQ(second.child("result_ack").child_value("name"), r1.c_str());
+  std::string r2 = second.child("result").child_value("name");
+  ASSERT_FALSE(r2.empty()) << "no work sent after the report, though three jobs wait";
+  EXPECT_NE(fetch_result_by_name(*db_, r2)->workunitid, *pair) << "sent " << r2 << " after " << r1;
+  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM result WHERE workunitid = ? AND hostid = ?", *pair, hostid), 1);
+}
+
 TEST_F(SchedulerHttp, FastCgiProcessServesManyRpcsAndSurvivesHostileOnes) {
   const std::string program = project_.config().project_dir + "/cgi-bin/fcgi";
   // A new host gets one result (work for 1 s at 1 GFLOPS; each job is 1e9 flops).
