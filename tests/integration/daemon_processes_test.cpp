@@ -256,15 +256,7 @@ TEST_F(DaemonProcesses, Daemon_TwoInstancesOfEachDaemonShareTheBacklogWithNoRowT
 TEST(DaemonWithDeadDatabase, KeepsRunningWithBackoffAndResumesWhenTheServerReturns) {
   testing::DedicatedServer server;
   testing::TempDir dir("tharsis-deaddb");
-  MakeProjectOptions options;
-  options.project_dir = dir.path() + "/p";
-  options.name = "dead";
-  options.url_base = "http://127.0.0.1:1/";
-  options.db = server.admin();
-  options.db.name = "deadproj";
-  options.key_bits = 512;
-  options.uldl_dir_fanout = 4;
-  auto made = make_project(options);
+  auto made = make_project(testing::dedicated_project_options(server, dir.path(), "dead"));
   ASSERT_TRUE(made.ok()) << made.error();
   std::string log = made->log_dir + "/transitioner.log";
   ChildProcess daemon("transitioner", {"--project_dir", made->project_dir, "--sleep", "0.1"}, log);

@@ -302,15 +302,7 @@ TEST(DaemonSkeletonDeadDatabase, Daemon_WaitsOutALostDatabaseWithBackoffAndStops
   ASSERT_TRUE(dedicated.has_value()) << "no dedicated MariaDB could be started";
   testing::DedicatedServer& server = *dedicated;
   testing::TempDir dir("tharsis-toy-deaddb");
-  MakeProjectOptions options;
-  options.project_dir = dir.path() + "/p";
-  options.name = "toy";
-  options.url_base = "http://127.0.0.1:1/";
-  options.db = server.admin();
-  options.db.name = "toyproj";
-  options.key_bits = 512;
-  options.uldl_dir_fanout = 4;
-  auto made = make_project(options);
+  auto made = make_project(testing::dedicated_project_options(server, dir.path(), "toy"));
   ASSERT_TRUE(made.ok()) << made.error();
   std::string journal = made->project_dir + "/toy.journal";
   std::string log = made->log_dir + "/toy.log";

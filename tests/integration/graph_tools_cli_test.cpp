@@ -11,7 +11,6 @@
 #include "tests/support/child_process.h"
 #include "tests/support/test_database.h"
 #include "tests/support/test_project.h"
-#include "tools/lib/make_project.h"
 
 namespace tharsis {
 namespace {
@@ -71,15 +70,7 @@ TEST_F(GraphToolsCli, SubmitScheduleStatusCancel) {
 TEST(SubmitGraphWait, WaitsOutADatabaseRestart) {
   testing::DedicatedServer server;
   testing::TempDir dir("tharsis-graphwait");
-  MakeProjectOptions options;
-  options.project_dir = dir.path() + "/p";
-  options.name = "gw";
-  options.url_base = "http://127.0.0.1:1/";
-  options.db = server.admin();
-  options.db.name = "gwproj";
-  options.key_bits = 512;
-  options.uldl_dir_fanout = 4;
-  auto made = make_project(options);
+  auto made = make_project(testing::dedicated_project_options(server, dir.path(), "gw"));
   ASSERT_TRUE(made.ok()) << made.error();
   std::string app_file = dir.path() + "/example_app";
   ASSERT_TRUE(write_text_file(app_file, "#!/bin/sh\n").ok());

@@ -29,4 +29,17 @@ TestProject::TestProject(const std::string& url_base) : dir_("tharsis-project") 
   output_template_ = *templ;
 }
 
+MakeProjectOptions dedicated_project_options(const DedicatedServer& server, const std::string& dir,
+                                             const std::string& name) {
+  MakeProjectOptions options;
+  options.project_dir = dir + "/p";
+  options.name = name;
+  options.url_base = "http://127.0.0.1:1/";
+  options.db = server.admin();
+  options.db.name = name + "proj";
+  options.key_bits = 512;
+  options.uldl_dir_fanout = 4;
+  return options;
+}
+
 }  // namespace tharsis::testing

@@ -8,6 +8,7 @@
 
 #include "lib/project_config.h"
 #include "tests/support/test_database.h"
+#include "tools/lib/make_project.h"
 
 namespace tharsis::testing {
 
@@ -29,5 +30,10 @@ class TestProject {
   int64_t appid_ = 0;
   std::string output_template_;
 };
+
+// make_project's options for project `name` in `dir`/p with its own database on a
+// dedicated server (512-bit keys, fan-out 4, no web server): for tests that stop the DB.
+MakeProjectOptions dedicated_project_options(const DedicatedServer& server, const std::string& dir,
+                                             const std::string& name);
 
 }  // namespace tharsis::testing
