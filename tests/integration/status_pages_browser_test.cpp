@@ -1,28 +1,23 @@
 // The four status pages as a visitor sees them: CGI programs under a real Apache on
 // 127.0.0.1, reading a populated MariaDB with the read-only account, loaded in headless
 // Chromium. Every number checked on a page is read back from the database here, from the
-// DOM Chromium rendered; screenshots go to a fresh /tmp/tharsis-status-pages-* directory
-// (kept for a human to look at, never committed). Skipped only when Chromium is absent.
+// DOM Chromium rendered (tests/support/status_pages.h); screenshots go to a fresh
+// /tmp/tharsis-status-pages-* directory (kept for a human to look at, never committed).
+// Skipped only when Chromium is absent. status_pages_live_test.cpp loads the same pages
+// during a running demo.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <filesystem>
-#include <iostream>
 #include <map>
 #include <string>
 
 #include "daemons/census/lib/census_pass.h"
 #include "db/heartbeat_store.h"
-#include "db/schema_loader.h"
 #include "db/states.h"
 #include "lib/text_file.h"
-#include "lib/web/graph_progress.h"
 #include "lib/web/page.h"
-#include "lib/web/server_status_render.h"
-#include "lib/web/status_model.h"
 #include "tests/support/headless_chromium.h"
+#include "tests/support/status_pages.h"
 #include "tests/support/test_web_server.h"
-#include "tools/lib/make_project.h"
 
 namespace tharsis {
 namespace {
@@ -30,13 +25,6 @@ namespace {
 using testing::node_text;
 
 const std::string kHostile = "<script>alert('x')</script> & \"q\"";
-
-// A database DOUBLE as the pages print it: fixed, with `decimals` digits.
-std::string fixed(long double value, int decimals) {
-  char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, static_cast<double>(value));
-  return buffer;
-}
 
 class StatusPagesBrowser : public ::testing::Test {
  protected:
@@ -50,21 +38,9 @@ class StatusPagesBrowser : public ::testing::Test {
     server_ = std::make_unique<testing::TestWebServer>(project_);
     // The pages read with the read-only account, and link to where this server really is.
     ProjectConfig config = project_.config();
-    config.other["web_db_user"] = read_only_user_name(config.db.name);
-    config.other["web_db_passwd"] = "statuspages42";
-    create_read_only_user(testing::shared_server_admin(), config.db.name, config.other["web_db_user"],
-                          config.other["web_db_passwd"]);
-    config.master_url = server_->url("test/");
-    config.cgi_url = server_->url("test_cgi/");
+    read_only_ = testing::configure_status_pages(config, server_->url(""), /*cache_off=*/false);
     ASSERT_TRUE(
         write_text_file(config.project_dir + "/config.xml", render_project_config(config), 0644).ok());
-    read_only_ = config.db;
-    read_only_.user = config.other["web_db_user"];
-    read_only_.password = config.other["web_db_passwd"];
-  }
-
-  void TearDown() override {
-    if (!screenshots_.empty()) std::cout << "screenshots of the status pages: " << screenshots_ << "\n";
   }
 
   void populate() {
@@ -154,29 +130,10 @@ class StatusPagesBrowser : public ::testing::Test {
     }
   }
 
-  // Loads a page in Chromium and parses its DOM; fails the test on a load or parse error.
-  bool load(const std::string& path, const std::string& shot, pugi::xml_document& doc) {
-    const testing::BrowserPage page =
-        testing::load_in_chromium(server_->url("test_cgi/" + path), screenshots_ + "/" + shot + ".png");
-    EXPECT_TRUE(page.error.empty()) << page.error;
-    if (!page.error.empty()) return false;
-    // Escaping: a hostile name never becomes an element, on any page.
-    EXPECT_EQ(page.dom.find("<script"), std::string::npos) << path;
-    std::string error;
-    EXPECT_TRUE(testing::parse_dom(page.dom, doc, error)) << path << ": " << error << "\n" << page.dom;
-    EXPECT_TRUE(std::filesystem::file_size(screenshots_ + "/" + shot + ".png") > 1000) << shot;
-    return error.empty();
-  }
-
-  static std::string text_at(const pugi::xml_document& doc, const std::string& xpath) {
-    return node_text(doc.select_node(xpath.c_str()).node());
-  }
-
   testing::TestProject project_;
   std::unique_ptr<Database> db_;
   std::unique_ptr<testing::TestWebServer> server_;
   DbConfig read_only_;
-  std::string screenshots_;
   int64_t now_ = 0;
   int64_t graph_ = 0;
 };
@@ -191,159 +148,73 @@ TEST_F(StatusPagesBrowser, ReadOnlyAccountCanReadButNotWrite) {
 
 TEST_F(StatusPagesBrowser, EachPageShowsTheDatabaseNumbers) {
   Database& db = *db_;
+  testing::StatusPageBrowser browser(server_->url("test_cgi/"));
   pugi::xml_document doc;
-  char pattern[] = "/tmp/tharsis-status-pages-XXXXXX";
-  ASSERT_NE(mkdtemp(pattern), nullptr);
-  screenshots_ = pattern;
 
   // Server status: every (server_state, outcome) row and the total.
-  ASSERT_TRUE(load("server_status", "server_status", doc));
-  EXPECT_EQ(text_at(doc, "//tfoot//td"), std::to_string(db.query_int("SELECT COUNT(*) FROM result")));
-  EXPECT_NE(text_at(doc, "//p[contains(@class,'banner')]").find("reachable"), std::string::npos);
-  {
-    auto rows = db.query("SELECT server_state, outcome, COUNT(*) FROM result GROUP BY server_state, outcome");
-    size_t shown =
-        doc.select_nodes("//h2[text()='Results by state']/following-sibling::table[1]/tbody/tr").size();
-    size_t expected = 0;
-    while (rows->next()) ++expected;
-    EXPECT_EQ(shown, expected);
-  }
+  ASSERT_TRUE(browser.load("server_status", "server_status", doc));
+  const testing::ShownServerStatus status = testing::read_server_status_html(doc);
+  testing::expect_server_status_matches_db(status, db);
+  EXPECT_EQ(status.results.size(), 5u);
 
-  // Graph list: per-state operand counts and progress of each graph.
-  ASSERT_TRUE(load("graphs", "graphs", doc));
-  {
-    auto rows = db.query("SELECT graph_id, state, COUNT(*) FROM operand GROUP BY graph_id, state");
-    std::map<int64_t, int64_t> total, done;
-    int checked = 0;
-    while (rows->next()) {
-      const int64_t graph = rows->getInt64(1);
-      const int state = rows->getInt(2);
-      const std::string row = "//tr[@data-graph='" + std::to_string(graph) + "']";
-      // Columns: id, name, state, progress, then one per state in code order.
-      EXPECT_EQ(text_at(doc, row + "/td[" + std::to_string(5 + state) + "]"),
-                std::to_string(rows->getInt64(3)))
-          << "graph " << graph << " state " << state;
-      total[graph] += rows->getInt64(3);
-      if (state == code(OperandState::Finished) || state == code(OperandState::Freed))
-        done[graph] += rows->getInt64(3);
-      ++checked;
-    }
-    EXPECT_GE(checked, 5);
-    for (const auto& [graph, count] : total) {
-      const std::string row = "//tr[@data-graph='" + std::to_string(graph) + "']";
-      EXPECT_EQ(text_at(doc, row + "//span[@class='pct']"), std::to_string(100 * done[graph] / count) + "%");
-    }
-    EXPECT_EQ(text_at(doc, "//tr[@data-graph='" + std::to_string(graph_) + "']/td[2]"), "g " + kHostile);
-    auto states = db.query("SELECT id, state FROM graph");
-    while (states->next()) {
-      EXPECT_EQ(text_at(doc, "//tr[@data-graph='" + std::to_string(states->getInt64(1)) + "']/td[3]"),
-                graph_state_name(static_cast<GraphState>(states->getInt(2))));
-    }
-  }
+  // Graph list: per-state operand counts and progress of each graph; the name escaped.
+  ASSERT_TRUE(browser.load("graphs", "graphs", doc));
+  const auto graphs = testing::read_graph_list(doc);
+  testing::expect_graph_list_matches_db(graphs, db);
+  ASSERT_EQ(graphs.count(graph_), 1u);
+  EXPECT_EQ(graphs.at(graph_).name, "g " + kHostile);
+  EXPECT_EQ(graphs.at(graph_).percent, "50%");
 
   // One graph: its DAG (a node per operand, coloured by state), counts and staged bytes.
-  ASSERT_TRUE(load("graphs?id=" + std::to_string(graph_), "graph_detail", doc));
-  {
-    auto rows = db.query(
-        "SELECT state, COUNT(*), SUM(output_nbytes) FROM operand WHERE graph_id = ? GROUP BY state", graph_);
-    int64_t operands = 0, staged = 0;
-    while (rows->next()) {
-      const auto state = static_cast<OperandState>(rows->getInt(1));
-      operands += rows->getInt64(2);
-      if (state == OperandState::Finished) staged += rows->getInt64(3);
-      const std::string name(operand_state_name(state));
-      EXPECT_EQ(text_at(doc, "//*[@id='operand-counts']/span[@data-state='" + name + "']"),
-                std::to_string(rows->getInt64(2)));
-      EXPECT_EQ(doc.select_nodes(("//g[@class='node'][@data-state='" + name + "']").c_str()).size(),
-                static_cast<size_t>(rows->getInt64(2)));
-    }
-    EXPECT_EQ(doc.select_nodes("//g[@class='node']").size(), static_cast<size_t>(operands));
-    EXPECT_EQ(doc.select_nodes("//line[@class='edge']").size(),
-              static_cast<size_t>(db.query_int("SELECT COUNT(*) FROM operand_dependency")));
-    EXPECT_EQ(text_at(doc, "//*[@id='staged-bytes']"), std::to_string(staged) + " bytes");
-    EXPECT_EQ(doc.select_nodes("//g[@data-series='staged output']/polyline").size(), 1u);
-  }
+  ASSERT_TRUE(browser.load("graphs?id=" + std::to_string(graph_), "graph_detail", doc));
+  const testing::ShownGraphDetail detail = testing::read_graph_detail(doc);
+  testing::expect_graph_detail_matches_db(detail, db, graph_);
+  EXPECT_EQ(detail.nodes.size(), 6u);
+  EXPECT_EQ(detail.edges, 5u);
 
-  // Reclustering: the latest estimate's k, α and β, and the M(k) curve.
-  ASSERT_TRUE(load("reclustering", "reclustering", doc));
-  {
-    auto rows = db.query(
-        "SELECT cluster_size, alpha, beta FROM failure_stat WHERE appid = ? ORDER BY time DESC LIMIT 1",
-        project_.appid());
-    ASSERT_TRUE(rows->next());
-    const std::string row = "//tr[@data-app='example']";
-    EXPECT_EQ(text_at(doc, row + "/td[3]"), std::to_string(rows->getInt(1)));
-    EXPECT_EQ(text_at(doc, row + "/td[4]"), fixed(rows->getDouble(2), 4));
-    EXPECT_EQ(text_at(doc, row + "/td[5]"), fixed(rows->getDouble(3), 4));
-    const std::string note = text_at(doc, "//p[@data-app='example']");
-    EXPECT_NE(
-        note.find("n = " + std::to_string(db.query_int("SELECT COUNT(*) FROM cluster_task WHERE state = 0"))),
-        std::string::npos)
-        << note;
-    EXPECT_EQ(doc.select_nodes("//g[@data-series='M(k)']/polyline").size(), 1u);
-  }
+  // Reclustering: the latest estimate's k, α and β, the tasks waiting and the M(k) curve.
+  ASSERT_TRUE(browser.load("reclustering", "reclustering", doc));
+  const auto reclustering = testing::read_reclustering(doc);
+  testing::expect_reclustering_matches_db(reclustering, db);
+  ASSERT_EQ(reclustering.count("example"), 1u);
+  EXPECT_EQ(reclustering.at("example").k, "7");
 
   // Volunteers: counts, and the top lists in the database's order with their credits.
-  ASSERT_TRUE(load("volunteers", "volunteers", doc));
-  {
-    EXPECT_EQ(text_at(doc, "//*[@id='user-count']"),
-              std::to_string(db.query_int("SELECT COUNT(*) FROM user")));
-    EXPECT_EQ(text_at(doc, "//*[@id='host-count']"),
-              std::to_string(db.query_int("SELECT COUNT(*) FROM host")));
-    auto users = db.query("SELECT name, total_credit FROM user ORDER BY total_credit DESC, id DESC LIMIT 10");
-    int rank = 0;
-    while (users->next()) {
-      const std::string row = "//table[@id='top-users-total']/tbody/tr[" + std::to_string(++rank) + "]";
-      EXPECT_EQ(text_at(doc, row + "/td[3]"), users->getString(1)) << rank;
-      EXPECT_EQ(text_at(doc, row + "/td[4]"), fixed(users->getDouble(2), 2)) << rank;
-    }
-    EXPECT_EQ(rank, 10);
-    auto hosts = db.query("SELECT id, expavg_credit FROM host ORDER BY expavg_credit DESC, id DESC LIMIT 10");
-    rank = 0;
-    while (hosts->next()) {
-      const std::string row = "//table[@id='top-hosts-recent']/tbody/tr[" + std::to_string(++rank) + "]";
-      EXPECT_EQ(text_at(doc, row + "/td[2]"), std::to_string(hosts->getInt64(1))) << rank;
-      EXPECT_EQ(text_at(doc, row + "/td[6]"), fixed(hosts->getDouble(2), 2)) << rank;
-    }
-    EXPECT_EQ(doc.select_nodes("//table[@id='all-hosts']/tbody/tr").size(), 15u);
-    EXPECT_NE(node_text(doc).find("vol " + kHostile), std::string::npos);
-    EXPECT_NE(node_text(doc).find("host " + kHostile), std::string::npos);
-  }
+  ASSERT_TRUE(browser.load("volunteers", "volunteers", doc));
+  const testing::ShownVolunteers volunteers = testing::read_volunteers(doc);
+  testing::expect_volunteers_match_db(volunteers, db);
+  EXPECT_EQ(volunteers.top_users_total.size(), 10u);
+  EXPECT_EQ(volunteers.hosts.size(), 15u);
+  EXPECT_NE(node_text(doc).find("vol " + kHostile), std::string::npos);
+  EXPECT_NE(node_text(doc).find("host " + kHostile), std::string::npos);
 }
 
 TEST_F(StatusPagesBrowser, ServerStatusShowsTheCensusSnapshotWithItsTime) {
+  testing::StatusPageBrowser browser(server_->url("test_cgi/"));
   pugi::xml_document doc;
-  char pattern[] = "/tmp/tharsis-status-pages-XXXXXX";
-  ASSERT_NE(mkdtemp(pattern), nullptr);
-  screenshots_ = pattern;
   // No snapshot yet: counted live, and the page says so.
-  ASSERT_TRUE(load("server_status", "server_status_live", doc));
-  EXPECT_EQ(std::string(doc.select_node("//section[@id='results']").node().attribute("data-source").value()),
-            "live");
-  EXPECT_NE(text_at(doc, "//p[@class='census live']").find("Counted live"), std::string::npos);
+  ASSERT_TRUE(browser.load("server_status", "server_status_live", doc));
+  const testing::ShownServerStatus live = testing::read_server_status_html(doc);
+  EXPECT_EQ(live.source, "live");
+  testing::expect_server_status_matches_db(live, *db_);
+  EXPECT_NE(testing::text_at(doc, "//p[@class='census live']").find("Counted live"), std::string::npos);
 
   // The census counts (as its daemon would, heartbeat included); then more results arrive.
   const int64_t taken_at = static_cast<int64_t>(std::time(nullptr));
-  const CensusSnapshot snapshot = CensusPass(60).take_snapshot(*db_, taken_at);
+  CensusPass(60).take_snapshot(*db_, taken_at);
   record_heartbeat(*db_, HeartbeatRow{"census", Shard{}, "h", 1, taken_at, taken_at, 1});
-  const int64_t counted = db_->query_int("SELECT COUNT(*) FROM result");
   db_->exec(
       "INSERT INTO result (workunitid, appid, name, server_state, outcome, xml_doc_in, xml_doc_out, "
       "stderr_out) VALUES (1, ?, 'after_census', 2, 0, '', '', '')",
       project_.appid());
 
   // The page shows the snapshot's numbers and time, read with the read-only account.
-  ASSERT_TRUE(load("server_status", "server_status_census", doc));
-  const auto section = doc.select_node("//section[@id='results']").node();
-  EXPECT_EQ(std::string(section.attribute("data-source").value()), "census");
-  EXPECT_EQ(std::string(section.attribute("data-as-of").value()), std::to_string(taken_at));
-  EXPECT_EQ(text_at(doc, "//tfoot//td"), std::to_string(counted));
-  for (const auto& [key, count] : snapshot.results) {
-    const std::string row = "//section[@id='results']//tbody/tr[td[1]='" + server_state_name(key.first) +
-                            "' and td[2]='" + outcome_name(key.second) + "']/td[3]";
-    EXPECT_EQ(text_at(doc, row), std::to_string(count)) << row;
-  }
-  const std::string note = text_at(doc, "//p[@class='census']");
+  ASSERT_TRUE(browser.load("server_status", "server_status_census", doc));
+  const testing::ShownServerStatus census = testing::read_server_status_html(doc);
+  testing::expect_server_status_shows_census(census, *db_);
+  EXPECT_EQ(census.as_of, taken_at);
+  EXPECT_EQ(census.total + 1, db_->query_int("SELECT COUNT(*) FROM result"));
+  const std::string note = testing::text_at(doc, "//p[@class='census']");
   EXPECT_NE(note.find("Counted by the census daemon at " + format_utc_time(taken_at)), std::string::npos)
       << note;
 }

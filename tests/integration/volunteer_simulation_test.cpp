@@ -44,17 +44,8 @@ TEST(VolunteerSimulation, TwoHundredWorkunitsEightFaultyHostsAllSettleCorrectly)
       "ncpus=2,slowness=4",                                    // simhost6: slow
       "ncpus=2,task_failure=0.1,job_failure=0.1,garbage=0.1",  // simhost7: a bit of everything
   };
-  std::vector<std::string> args{"--project_url",       live.master_url(),
-                                "--max_request_delay", "0",
-                                "--max_backoff",       "0.5",
-                                "--transfer_backoff",  "0.2",
-                                "--summary",           "--until_settled",
-                                "--project_dir",       live.config().project_dir,
-                                "--max_seconds",       "150"};
-  for (size_t i = 0; i < faults.size(); ++i) {
-    args.push_back("--host");
-    args.push_back("auth=" + live.add_volunteer("sim" + std::to_string(i)) + "," + faults[i]);
-  }
+  std::vector<std::string> args = live.simulation_args("sim", faults, 150);
+  args.insert(args.end(), {"--summary", "--until_settled"});
   live.start_daemons();
   testing::TempDir data("tharsis-sim");
   auto client = live.start_client("simulation", data.path(), args);

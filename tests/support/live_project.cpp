@@ -45,8 +45,10 @@ void LiveProject::edit_config(const std::function<void(ProjectConfig&)>& edit) {
 
 void LiveProject::publish_app(const std::string& app, const std::string& program) {
   auto appid = ensure_app(*db_, app, "bitwise");
-  auto published = appid.ok() ? publish_app_version(*db_, config_, {app, kPlatform, 100, {built_programs_dir() + "/" + program}})
-                              : Result<int64_t>(make_error(appid.error()));
+  auto published =
+      appid.ok()
+          ? publish_app_version(*db_, config_, {app, kPlatform, 100, {built_programs_dir() + "/" + program}})
+          : Result<int64_t>(make_error(appid.error()));
   if (!published.ok()) throw std::runtime_error("live project: " + published.error());
 }
 
@@ -87,21 +89,44 @@ std::string LiveProject::expected_output(const std::string& wu_name) {
 }
 
 void LiveProject::start_daemons(const std::vector<std::string>& extra) {
-  std::vector<std::string> names = kDaemons;
-  names.insert(names.end(), extra.begin(), extra.end());
-  for (const auto& name : names) {
-    daemons_.push_back(std::make_unique<ChildProcess>(
-        name, std::vector<std::string>{"--project_dir", config().project_dir, "--sleep", "0.05"},
-        config().log_dir + "/" + name + ".log"));
-  }
+  for (const auto& name : kDaemons) start_daemon(name);
+  for (const auto& name : extra) start_daemon(name);
+}
+
+void LiveProject::start_daemon(const std::string& name, const std::vector<std::string>& args) {
+  std::vector<std::string> all{"--project_dir", config().project_dir, "--sleep", "0.05"};
+  all.insert(all.end(), args.begin(), args.end());
+  daemons_[name] = std::make_unique<ChildProcess>(name, all, config().log_dir + "/" + name + ".log");
+}
+
+std::map<std::string, int> LiveProject::daemon_pids() const {
+  std::map<std::string, int> pids;
+  for (const auto& [name, d] : daemons_) pids[name] = d->pid();
+  return pids;
 }
 
 bool LiveProject::stop_daemons() {
   bool clean = true;
-  for (auto& d : daemons_) d->signal(SIGTERM);
-  for (auto& d : daemons_) clean &= d->wait(20) == 0;
+  for (auto& [name, d] : daemons_) d->signal(SIGTERM);
+  for (auto& [name, d] : daemons_) clean &= d->wait(20) == 0;
   daemons_.clear();
   return clean;
+}
+
+std::vector<std::string> LiveProject::simulation_args(const std::string& prefix,
+                                                      const std::vector<std::string>& host_faults,
+                                                      int max_seconds) {
+  std::vector<std::string> args{"--project_url",       master_url(),
+                                "--max_request_delay", "0",
+                                "--max_backoff",       "0.5",
+                                "--transfer_backoff",  "0.2",
+                                "--project_dir",       config().project_dir,
+                                "--max_seconds",       std::to_string(max_seconds)};
+  for (size_t i = 0; i < host_faults.size(); ++i) {
+    args.push_back("--host");
+    args.push_back("auth=" + add_volunteer(prefix + std::to_string(i)) + "," + host_faults[i]);
+  }
+  return args;
 }
 
 std::unique_ptr<ChildProcess> LiveProject::start_client(const std::string& name, const std::string& data_dir,

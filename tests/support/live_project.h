@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,8 @@ class LiveProject {
   void publish_app(const std::string& app, const std::string& program);
   Database& db() { return *db_; }
   std::string master_url() const { return config().master_url; }
+  // http://127.0.0.1:<its Apache's port>/<path>
+  std::string url(const std::string& path) const { return server_->url(path); }
 
   // A volunteer account; returns its authenticator.
   std::string add_volunteer(const std::string& name);
@@ -42,8 +45,19 @@ class LiveProject {
   // transitioner, validator, assimilator, file_deleter and the `extra` ones (e.g.
   // "clusterer") with a short --sleep.
   void start_daemons(const std::vector<std::string>& extra = {});
+  // One more daemon with a short --sleep and `args` (e.g. graph_scheduler
+  // --prefer_seconds 2); stopped with the others.
+  void start_daemon(const std::string& name, const std::vector<std::string>& args = {});
+  // The pid of each daemon running from here, by name.
+  std::map<std::string, int> daemon_pids() const;
   // Stops them with SIGTERM; true when each exited cleanly.
   bool stop_daemons();
+  // tharsis-client arguments for simulated hosts: this project's URL, quick retries (no
+  // request delay, backoffs of 0.5 s and 0.2 s for transfers), --project_dir (for
+  // progress lines), --max_seconds, and one --host per entry of `host_faults` (e.g.
+  // "ncpus=2,job_failure=0.1"), each for a new volunteer "<prefix><i>".
+  std::vector<std::string> simulation_args(const std::string& prefix,
+                                           const std::vector<std::string>& host_faults, int max_seconds);
   // Starts tharsis-client with `args` (after --data_dir DIR), logging to log/<name>.log.
   std::unique_ptr<ChildProcess> start_client(const std::string& name, const std::string& data_dir,
                                              const std::vector<std::string>& args);
@@ -56,7 +70,7 @@ class LiveProject {
   ProjectConfig config_;
   std::unique_ptr<TestWebServer> server_;
   std::unique_ptr<Database> db_;
-  std::vector<std::unique_ptr<ChildProcess>> daemons_;
+  std::map<std::string, std::unique_ptr<ChildProcess>> daemons_;
 };
 
 }  // namespace tharsis::testing
