@@ -83,7 +83,7 @@ CREATE TABLE IF NOT EXISTS host (
   nresults_day  INT NOT NULL DEFAULT 0,   -- the day (unix time / 86400) nresults_today counts
   max_results_day INT NOT NULL DEFAULT 0, -- daily quota; 0 = project default
   error_rate    DOUBLE NOT NULL DEFAULT 0,
-  KEY host_user (userid),
+  KEY host_user (userid, host_cpid),     -- the scheduler finds a host by owner and cpid
   KEY host_total_credit (total_credit),
   KEY host_expavg_credit (expavg_credit), -- volunteers page: top hosts by recent credit
   KEY host_rpc_time (rpc_time)            -- reclustering page: hosts active lately (r)

@@ -163,5 +163,24 @@ TEST(HostStore, DailyCountAddsWithinADayAndRestartsOnTheNext) {
   EXPECT_EQ(fetch_host(*db, id)->nresults_today, 1);
 }
 
+// A host's first RPC looks for its cpid among its owner's hosts: an index lookup, not a
+// read of every host the account has (rows counted by the server, not timed).
+TEST(HostStore, FindingByCpidReadsFewRowsWhateverTheOwnersHostCount) {
+  TestDatabase tdb;
+  auto db = tdb.open();
+  db->exec("INSERT INTO host (userid, host_cpid) SELECT 7, CONCAT('cpid', seq) FROM seq_1_to_3000");
+  db->query("ANALYZE TABLE host");  // (it returns rows: query, not exec)
+  auto rows_read = [&] {
+    return db->query_int("SELECT SUM(VARIABLE_VALUE) FROM information_schema.SESSION_STATUS "
+                         "WHERE VARIABLE_NAME LIKE 'HANDLER_READ%'");
+  };
+  int64_t start = rows_read();
+  int64_t overhead = rows_read() - start;
+  int64_t before = rows_read();
+  EXPECT_FALSE(fetch_host_by_cpid(*db, 7, "a-new-cpid").has_value());
+  EXPECT_EQ(fetch_host_by_cpid(*db, 7, "cpid1500")->host_cpid, "cpid1500");
+  EXPECT_LT(rows_read() - before - 2 * overhead, 20) << "looking up a cpid read the owner's 3000 hosts";
+}
+
 }  // namespace
 }  // namespace tharsis
