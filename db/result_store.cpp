@@ -154,18 +154,31 @@ bool write_report(Database& db, int64_t wu_id, const std::string& key_column, co
 
 }  // namespace
 
-bool claim_unsent_result(Database& db, const SendClaim& c) {
+namespace {
+
+// The send as one statement; `once_per_host` adds "this host never had a result of this
+// workunit" (read under the workunit's lock, so no concurrent send slips between).
+bool claim(Database& db, const SendClaim& c, bool once_per_host) {
   int64_t deadline = c.now + c.delay_bound;
+  const std::string sql = "UPDATE " + kWorkunitThenResult +
+                          " SET r.server_state = ?, r.hostid = ?, r.userid = ?, r.sent_time = ?, "
+                          "r.report_deadline = ?, r.app_version_id = ?, "
+                          "w.transition_time = LEAST(w.transition_time, ?) "
+                          "WHERE w.id = ? AND r.id = ? AND r.server_state = ?";
   // Matched rows (CLIENT_FOUND_ROWS): 2 when the result was UNSENT and of this workunit,
   // 0 when another scheduler process claimed it first.
-  return db.exec("UPDATE " + kWorkunitThenResult +
-                     " SET r.server_state = ?, r.hostid = ?, r.userid = ?, r.sent_time = ?, "
-                     "r.report_deadline = ?, r.app_version_id = ?, "
-                     "w.transition_time = LEAST(w.transition_time, ?) "
-                     "WHERE w.id = ? AND r.id = ? AND r.server_state = ?",
+  if (!once_per_host) {
+    return db.exec(sql, ServerState::InProgress, c.host_id, c.user_id, c.now, deadline, c.app_version_id, deadline,
+                   c.workunit_id, c.result_id, ServerState::Unsent) > 0;
+  }
+  return db.exec(sql + " AND NOT EXISTS (SELECT 1 FROM result h WHERE h.workunitid = w.id AND h.hostid = ?)",
                  ServerState::InProgress, c.host_id, c.user_id, c.now, deadline, c.app_version_id, deadline,
-                 c.workunit_id, c.result_id, ServerState::Unsent) > 0;
+                 c.workunit_id, c.result_id, ServerState::Unsent, c.host_id) > 0;
 }
+
+}  // namespace
+
+bool claim_unsent_result(Database& db, const SendClaim& c) { return claim(db, c, /*once_per_host=*/true); }
 
 bool host_has_result_of(Database& db, int64_t workunit_id, int64_t host_id) {
   // The few rows of one workunit, by res_wuid.
@@ -176,7 +189,8 @@ bool mark_result_sent(Database& db, int64_t result_id, int64_t host_id, int64_t 
                       int delay_bound, int64_t app_version_id) {
   int64_t wu_id = db.query_int("SELECT workunitid FROM result WHERE id = ?", result_id);
   if (wu_id == 0) return false;
-  return claim_unsent_result(db, SendClaim{result_id, wu_id, host_id, user_id, now, delay_bound, app_version_id});
+  return claim(db, SendClaim{result_id, wu_id, host_id, user_id, now, delay_bound, app_version_id},
+               /*once_per_host=*/false);
 }
 
 bool refresh_sent_result(Database& db, int64_t result_id, int64_t workunit_id, int64_t host_id, int64_t now,

@@ -40,7 +40,9 @@ namespace tharsis {
 //
 // Send: UNSENT -> IN_PROGRESS to the host, deadline now + delay_bound, transition_time =
 // min(.., deadline). False when the result is no longer UNSENT (another scheduler process
-// claimed it first: a result never goes to two hosts) or is not of `workunit_id`.
+// claimed it first: a result never goes to two hosts), is not of `workunit_id`, or the
+// host was ever sent a result of this workunit (DESIGN §5: never two to one host; checked
+// in the same statement, under the workunit's lock).
 struct SendClaim {
   int64_t result_id = 0;
   int64_t workunit_id = 0;
@@ -52,9 +54,11 @@ struct SendClaim {
 };
 bool claim_unsent_result(Database& db, const SendClaim& claim);
 // Whether `host_id` was ever sent a result of `workunit_id`, in progress or over: a host
-// gets one result of a workunit at most (it would otherwise check its own answer).
+// gets one result of a workunit at most (it would otherwise check its own answer). The
+// scheduler asks only when a claim failed, to know why.
 bool host_has_result_of(Database& db, int64_t workunit_id, int64_t host_id);
-// The same for a caller that knows only the result id (one more statement: its workunit).
+// The send for a caller that knows only the result id (one more statement: its workunit),
+// without the once-per-host check (simulated hosts and tests send as they are told).
 bool mark_result_sent(Database& db, int64_t result_id, int64_t host_id, int64_t user_id, int64_t now,
                       int delay_bound, int64_t app_version_id);
 // Resend of a lost result still IN_PROGRESS for the host: sent_time = now, a fresh deadline.

@@ -375,15 +375,16 @@ void send_work(Database& db, const SchedulerRequest& req, const HostRow& host,
       for (const auto& c : by_workunit) {
         auto version = version_of_result.find(c.result_id);
         if (version == version_of_result.end()) continue;  // nothing to run it with (an empty platform name)
-        // Never two results of one workunit to one host (DESIGN §5), also after it reported
-        // the first: workunits_held knows only the results it holds. (Found by the chaos
-        // run: a graph operand's two results, reserved for one host, both went to it.)
-        if (host_has_result_of(d, c.workunit_id, host.id)) {
-          had.insert(c.workunit_id);
-          continue;
-        }
         SendClaim claim{c.result_id, c.workunit_id, host.id, host.userid, now, c.delay_bound, version->second};
-        if (claim_unsent_result(d, claim)) won.insert(c.result_id);
+        if (claim_unsent_result(d, claim)) {
+          won.insert(c.result_id);
+        } else if (host_has_result_of(d, c.workunit_id, host.id)) {
+          // Never two results of one workunit to one host (DESIGN §5), also after it
+          // reported the first: workunits_held knows only the results it holds. (Found by
+          // the chaos run: a graph operand's two results, reserved for one host, both went
+          // to it.) The claim refused it; asked only now, the common path pays nothing.
+          had.insert(c.workunit_id);
+        }
       }
       if (!won.empty()) add_results_sent(d, host.id, now, static_cast<int>(won.size()));
     });

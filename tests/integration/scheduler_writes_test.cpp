@@ -124,6 +124,23 @@ TEST_F(SchedulerWrites, ClaimNamingTheWrongWorkunitOrASentResultChangesNothing) 
   EXPECT_EQ(fetch_result(*db_, ids[0])->hostid, 5);
 }
 
+// DESIGN §5: never two results of one workunit to one host, also once the first is over.
+TEST_F(SchedulerWrites, ClaimRefusesASecondResultOfAWorkunitToTheSameHost) {
+  std::vector<int64_t> ids = add_unsent(1);
+  int64_t wu = workunit_of(ids[0]);
+  db_->exec("INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out, stderr_out) "
+            "VALUES (?, 1, 'second', 2, '', '', '')",
+            wu);
+  int64_t second = db_->query_int("SELECT id FROM result WHERE name = 'second'");
+  ASSERT_TRUE(claim(*db_, ids[0], 5));
+  ASSERT_TRUE(db_->transaction([&](Database& d) {
+    return mark_result_reported_by_name(d, fetch_result(d, ids[0])->name, 5, kNow, ResultReport{});
+  }));
+  EXPECT_FALSE(claim(*db_, second, 5)) << "the host that computed the first result got the second";
+  EXPECT_TRUE(db_->transaction([&](Database& d) { return host_has_result_of(d, wu, 5); }));
+  EXPECT_TRUE(claim(*db_, second, 6));
+}
+
 TEST_F(SchedulerWrites, ReportCountsOnceOnlyForItsHostWhileInProgress) {
   std::vector<int64_t> ids = add_unsent(1);
   std::string name = fetch_result(*db_, ids[0])->name;
