@@ -110,7 +110,7 @@ struct ShownGraphDetail {
   std::map<int64_t, std::string> nodes;   // the DAG's nodes: operand id -> state name
   size_t edges = 0;
   std::string staged;        // "N bytes"
-  size_t staged_series = 0;  // polylines of the staged-data chart
+  size_t staged_points = 0;  // points the staged-data chart draws (one alone is a dot)
 };
 ShownGraphDetail read_graph_detail(const pugi::xml_node& doc);
 
