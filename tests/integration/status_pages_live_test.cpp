@@ -76,13 +76,13 @@ double credit_shown(const std::string& text) { return std::stod(text); }
 // A credit as the page prints it, back to the number it shows (rounding keeps order).
 double printed(double credit) { return std::stod(testing::fixed(credit, 2)); }
 
-// What the database says at one moment, of everything the pages show.
 // Live result counts read at some moment: started reading at `start`, done by `end`.
 struct LiveCount {
   int64_t start = 0, end = 0;
   int64_t results = 0, over = 0;
 };
 
+// What the database says at one moment, of everything the pages show.
 struct DbSnapshot {
   int64_t start = 0;  // when this read began
   int64_t time = 0;   // when it ended
