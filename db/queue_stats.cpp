@@ -83,6 +83,7 @@ WorkunitProgress workunit_progress(Database& db) {
     p.files_deleted = rows->getInt64(5);
   }
   p.results_not_over = db.query_int("SELECT COUNT(*) FROM result WHERE server_state <> 5");
+  p.result_files_pending = db.query_int("SELECT COUNT(*) FROM result WHERE file_delete_state = 1");
   return p;
 }
 

@@ -44,8 +44,13 @@ struct WorkunitProgress {
   int64_t assimilated = 0;       // assimilate_state DONE
   int64_t files_deleted = 0;     // file_delete_state DONE
   int64_t results_not_over = 0;  // results UNSENT or IN_PROGRESS
-  // Every workunit finished, assimilated, its files deleted, and no result pending.
-  bool settled() const { return total > 0 && files_deleted == total && results_not_over == 0; }
+  int64_t result_files_pending = 0;  // results whose output files wait for the file deleter
+  // Every workunit finished, assimilated, its files deleted, no result pending and no
+  // result's outputs left to delete: what `check --settled` demands. (The file deleter
+  // clears a pass's workunits before its results, so workunits alone settle too early.)
+  bool settled() const {
+    return total > 0 && files_deleted == total && results_not_over == 0 && result_files_pending == 0;
+  }
 };
 WorkunitProgress workunit_progress(Database& db);
 
