@@ -1,6 +1,7 @@
 #include "lib/json_reader.h"
 
 #include <cstdlib>
+#include <stdexcept>
 
 namespace tharsis {
 
@@ -185,6 +186,22 @@ const JsonValue* JsonValue::find(std::string_view key) const {
     if (name == key) return &value;
   }
   return nullptr;
+}
+
+const JsonValue& JsonValue::at(std::string_view key) const {
+  const JsonValue* value = find(key);
+  if (value == nullptr)
+    throw std::out_of_range("JSON " + std::string(json_kind_name(kind)) + " has no member '" +
+                            std::string(key) + "'");
+  return *value;
+}
+
+const JsonValue& JsonValue::at(size_t index) const {
+  if (index >= items.size()) {
+    throw std::out_of_range("JSON " + std::string(json_kind_name(kind)) + " has no item " +
+                            std::to_string(index));
+  }
+  return items[index];
 }
 
 std::string_view json_kind_name(JsonValue::Kind kind) {

@@ -4,6 +4,7 @@
 // kMaxJsonDepth are errors that give the line and column.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -26,6 +27,10 @@ struct JsonValue {
 
   // The member named `key`, or nullptr (also when this is not an object).
   const JsonValue* find(std::string_view key) const;
+  // The member named `key` / the item at `index`; std::out_of_range naming the key or
+  // index when there is none (also when this is not an object / array).
+  const JsonValue& at(std::string_view key) const;
+  const JsonValue& at(size_t index) const;
 };
 
 // "object", "array", "string", "number", "true/false", "null": for error messages.

@@ -2,6 +2,9 @@
 // same graphs, and bad submissions get messages that say where and what.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <string>
+
 #include "lib/json_reader.h"
 #include "lib/operand/direct_evaluator.h"
 #include "lib/operand/graph_compiler.h"
@@ -150,6 +153,22 @@ TEST(JsonReader, ReadsNestedDocumentsInOrderAndRejectsTrailingData) {
     EXPECT_FALSE(parse_json(bad).ok()) << bad;
   }
   EXPECT_FALSE(parse_json(std::string(100, '[') + std::string(100, ']')).ok());
+}
+
+TEST(JsonReader, AtFindsMembersAndItemsAndNamesWhatIsMissing) {
+  auto doc = parse_json(R"({"list": [10, {"k": "v"}]})");
+  ASSERT_TRUE(doc.ok()) << doc.error();
+  EXPECT_EQ(doc->at("list").at(0).number, 10);
+  EXPECT_EQ(doc->at("list").at(1).at("k").text, "v");
+  try {
+    (void)doc->at("nope");
+    ADD_FAILURE() << "no exception for a missing member";
+  } catch (const std::out_of_range& e) {
+    EXPECT_NE(std::string(e.what()).find("'nope'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)doc->at("list").at(2), std::out_of_range);
+  EXPECT_THROW((void)doc->at("list").at("k"), std::out_of_range);  // an array has no members
+  EXPECT_THROW((void)doc->at(0), std::out_of_range);               // an object has no items
 }
 
 }  // namespace

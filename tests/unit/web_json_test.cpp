@@ -5,16 +5,23 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
+#include "lib/json_reader.h"
 #include "lib/web/json_writer.h"
 #include "lib/web/server_status_render.h"
-#include "tests/unit/web_test_json_parser.h"
 
 namespace tharsis {
 namespace {
 
-using test::JsonValue;
-using test::parse_json;
+// The document (the project's strict reader); invalid JSON throws, failing the test with
+// the reader's error.
+JsonValue parsed(const std::string& text) {
+  auto doc = parse_json(text);
+  if (!doc.ok()) throw std::runtime_error("invalid JSON: " + doc.error() + "\n" + text);
+  return std::move(*doc);
+}
 
 TEST(WebJson, Quote_EscapesQuotesBackslashesAndEveryControlCharacter) {
   EXPECT_EQ(json_quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
@@ -67,8 +74,8 @@ TEST(WebJson, Writer_StringsRoundTripThroughAParser) {
   const std::string nasty = "<script>\"&'\\\n\x01 ok";
   JsonWriter json;
   json.begin_object().key(nasty).value(nasty).end_object();
-  const JsonValue parsed = parse_json(json.str());
-  EXPECT_EQ(parsed[nasty].text, nasty);
+  const JsonValue doc = parsed(json.str());
+  EXPECT_EQ(doc.at(nasty).text, nasty);
 }
 
 ServerStatus hostile_status() {
@@ -86,62 +93,62 @@ ServerStatus hostile_status() {
 
 TEST(WebJson, ServerStatus_ParsesBackWithEveryField) {
   const ServerStatus status = hostile_status();
-  const JsonValue doc = parse_json(render_server_status_json(status, 1060));
-  EXPECT_EQ(doc["generated_at"].number, 1060);
-  EXPECT_TRUE(doc["db_reachable"].boolean);
-  ASSERT_EQ(doc["daemons"].items.size(), 2u);
-  EXPECT_EQ(doc["daemons"][0]["name"].text, status.daemons[0].name);
-  EXPECT_EQ(doc["daemons"][0]["host"].text, "host&'1");
-  EXPECT_EQ(doc["daemons"][0]["pid"].number, 4242);
-  EXPECT_TRUE(doc["daemons"][0]["running"].boolean);
-  EXPECT_EQ(doc["daemons"][0]["heartbeat_age"].number, 60);
-  EXPECT_FALSE(doc["daemons"][1]["running"].boolean);
-  EXPECT_EQ(doc["daemons"][1]["heartbeat_age"].kind, JsonValue::Kind::Null);  // never beat
-  ASSERT_EQ(doc["queues"].items.size(), 2u);
-  EXPECT_EQ(doc["queues"][0]["name"].text, "transition");
-  EXPECT_EQ(doc["queues"][0]["count"].number, 3);
-  EXPECT_EQ(doc["queues"][0]["oldest_age_seconds"].number, 120);
-  ASSERT_EQ(doc["results"].items.size(), 3u);
-  EXPECT_EQ(doc["results"][0]["server_state_name"].text, "IN_PROGRESS");
-  EXPECT_EQ(doc["results"][1]["outcome_name"].text, "SUCCESS");
-  EXPECT_EQ(doc["results"][1]["count"].number, 40);
-  EXPECT_EQ(doc["results"][2]["outcome_name"].text, "9");  // unknown code shows as its number
+  const JsonValue doc = parsed(render_server_status_json(status, 1060));
+  EXPECT_EQ(doc.at("generated_at").number, 1060);
+  EXPECT_TRUE(doc.at("db_reachable").boolean);
+  ASSERT_EQ(doc.at("daemons").items.size(), 2u);
+  EXPECT_EQ(doc.at("daemons").at(0).at("name").text, status.daemons.at(0).name);
+  EXPECT_EQ(doc.at("daemons").at(0).at("host").text, "host&'1");
+  EXPECT_EQ(doc.at("daemons").at(0).at("pid").number, 4242);
+  EXPECT_TRUE(doc.at("daemons").at(0).at("running").boolean);
+  EXPECT_EQ(doc.at("daemons").at(0).at("heartbeat_age").number, 60);
+  EXPECT_FALSE(doc.at("daemons").at(1).at("running").boolean);
+  EXPECT_EQ(doc.at("daemons").at(1).at("heartbeat_age").kind, JsonValue::Kind::Null);  // never beat
+  ASSERT_EQ(doc.at("queues").items.size(), 2u);
+  EXPECT_EQ(doc.at("queues").at(0).at("name").text, "transition");
+  EXPECT_EQ(doc.at("queues").at(0).at("count").number, 3);
+  EXPECT_EQ(doc.at("queues").at(0).at("oldest_age_seconds").number, 120);
+  ASSERT_EQ(doc.at("results").items.size(), 3u);
+  EXPECT_EQ(doc.at("results").at(0).at("server_state_name").text, "IN_PROGRESS");
+  EXPECT_EQ(doc.at("results").at(1).at("outcome_name").text, "SUCCESS");
+  EXPECT_EQ(doc.at("results").at(1).at("count").number, 40);
+  EXPECT_EQ(doc.at("results").at(2).at("outcome_name").text, "9");  // unknown code shows as its number
 }
 
 TEST(WebJson, ServerStatus_CarriesTheCensusTimeAndCappedQueues) {
   ServerStatus status = hostile_status();
-  status.queues[0] = {"transition", 10000, 120, true, 250000};
+  status.queues.at(0) = {"transition", 10000, 120, true, 250000};
   status.census = {true, 1000, 0.5, 60, true, "the census daemon is not running"};
-  const JsonValue doc = parse_json(render_server_status_json(status, 1060));
-  EXPECT_EQ(doc["results_source"].text, "census");
-  EXPECT_EQ(doc["results_as_of"].number, 1000);
-  EXPECT_TRUE(doc["census"]["present"].boolean);
-  EXPECT_EQ(doc["census"]["taken_at"].number, 1000);
-  EXPECT_EQ(doc["census"]["age_seconds"].number, 60);
-  EXPECT_EQ(doc["census"]["duration_seconds"].number, 0.5);
-  EXPECT_EQ(doc["census"]["interval_seconds"].number, 60);
-  EXPECT_TRUE(doc["census"]["stale"].boolean);
-  EXPECT_EQ(doc["census"]["stale_reason"].text, status.census.stale_reason);
-  EXPECT_TRUE(doc["queues"][0]["count_capped"].boolean);
-  EXPECT_EQ(doc["queues"][0]["census_count"].number, 250000);
-  EXPECT_FALSE(doc["queues"][1]["count_capped"].boolean);
-  EXPECT_EQ(doc["queues"][1]["census_count"].kind, JsonValue::Kind::Null);
+  const JsonValue doc = parsed(render_server_status_json(status, 1060));
+  EXPECT_EQ(doc.at("results_source").text, "census");
+  EXPECT_EQ(doc.at("results_as_of").number, 1000);
+  EXPECT_TRUE(doc.at("census").at("present").boolean);
+  EXPECT_EQ(doc.at("census").at("taken_at").number, 1000);
+  EXPECT_EQ(doc.at("census").at("age_seconds").number, 60);
+  EXPECT_EQ(doc.at("census").at("duration_seconds").number, 0.5);
+  EXPECT_EQ(doc.at("census").at("interval_seconds").number, 60);
+  EXPECT_TRUE(doc.at("census").at("stale").boolean);
+  EXPECT_EQ(doc.at("census").at("stale_reason").text, status.census.stale_reason);
+  EXPECT_TRUE(doc.at("queues").at(0).at("count_capped").boolean);
+  EXPECT_EQ(doc.at("queues").at(0).at("census_count").number, 250000);
+  EXPECT_FALSE(doc.at("queues").at(1).at("count_capped").boolean);
+  EXPECT_EQ(doc.at("queues").at(1).at("census_count").kind, JsonValue::Kind::Null);
   // Without a snapshot: counted live, as of the page's own time.
-  const JsonValue live = parse_json(render_server_status_json(hostile_status(), 1060));
-  EXPECT_EQ(live["results_source"].text, "live");
-  EXPECT_EQ(live["results_as_of"].number, 1060);
-  EXPECT_FALSE(live["census"]["present"].boolean);
-  EXPECT_EQ(live["census"].members.count("taken_at"), 0u);  // no snapshot, no time
+  const JsonValue live = parsed(render_server_status_json(hostile_status(), 1060));
+  EXPECT_EQ(live.at("results_source").text, "live");
+  EXPECT_EQ(live.at("results_as_of").number, 1060);
+  EXPECT_FALSE(live.at("census").at("present").boolean);
+  EXPECT_EQ(live.at("census").find("taken_at"), nullptr);  // no snapshot, no time
 }
 
 TEST(WebJson, ServerStatus_UnreachableDatabaseCarriesTheReason) {
   ServerStatus status;
   status.db_reachable = false;
   status.db_error = "Can't connect to \"db\"\n(111)";
-  const JsonValue doc = parse_json(render_server_status_json(status, 5));
-  EXPECT_FALSE(doc["db_reachable"].boolean);
-  EXPECT_EQ(doc["db_error"].text, status.db_error);
-  EXPECT_TRUE(doc["daemons"].items.empty());
+  const JsonValue doc = parsed(render_server_status_json(status, 5));
+  EXPECT_FALSE(doc.at("db_reachable").boolean);
+  EXPECT_EQ(doc.at("db_error").text, status.db_error);
+  EXPECT_TRUE(doc.at("daemons").items.empty());
 }
 
 }  // namespace
