@@ -70,11 +70,13 @@ std::optional<HostRow> fetch_host(Database& db, int64_t id, bool for_update) {
                            id));
 }
 
-std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const std::string& host_cpid) {
+std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const std::string& host_cpid,
+                                          bool for_update) {
   // Served by the host_user (userid, host_cpid) index: a key lookup however many hosts
   // the user has (a new cpid used to read them all).
   return read_one(db.query("SELECT " + kColumns +
-                               " FROM host WHERE userid = ? AND host_cpid = ? ORDER BY id DESC LIMIT 1",
+                               " FROM host WHERE userid = ? AND host_cpid = ? ORDER BY id DESC LIMIT 1" +
+                               (for_update ? " FOR UPDATE" : ""),
                            userid, host_cpid));
 }
 

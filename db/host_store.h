@@ -15,8 +15,10 @@ namespace tharsis {
 int64_t insert_host(Database& db, const HostRow& host);  // returns the new id
 // for_update: lock the row (SELECT .. FOR UPDATE) inside a transaction.
 std::optional<HostRow> fetch_host(Database& db, int64_t id, bool for_update = false);
-// The newest host of `userid` with this host_cpid (a client that lost its host id).
-std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const std::string& host_cpid);
+// The newest host of `userid` with this host_cpid (a client that lost its host id);
+// for_update as for fetch_host.
+std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const std::string& host_cpid,
+                                          bool for_update = false);
 // Writes every column but id, create_time and the quota counters (see count_results_sent).
 void update_host(Database& db, const HostRow& host);
 // Adds n results sent at `now` to the host's count for today (unix day now / 86400),

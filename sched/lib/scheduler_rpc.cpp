@@ -61,7 +61,11 @@ HostRow find_host(Database& db, const SchedulerRequest& req, const UserRow& user
     host = fetch_host(db, req.hostid, /*for_update=*/true);
     if (host && host->userid != user.id) host.reset();  // not this account's host
   }
-  if (!host && !req.host.host_cpid.empty()) host = fetch_host_by_cpid(db, user.id, req.host.host_cpid);
+  // Locked either way: the host row is written back whole at the end of the transaction,
+  // and a credit the validator adds meanwhile must not be overwritten.
+  if (!host && !req.host.host_cpid.empty()) {
+    host = fetch_host_by_cpid(db, user.id, req.host.host_cpid, /*for_update=*/true);
+  }
   HostRow h = host.value_or(HostRow{});
   h.userid = user.id;
   h.rpc_seqno = req.rpc_seqno;

@@ -182,5 +182,20 @@ TEST(HostStore, FindingByCpidReadsFewRowsWhateverTheOwnersHostCount) {
   EXPECT_LT(rows_read() - before - 2 * overhead, 20) << "looking up a cpid read the owner's 3000 hosts";
 }
 
+// The scheduler writes the host row back whole: found by cpid (a client that lost its id),
+// the row is locked like one found by id, so a credit added meanwhile waits, not lost.
+TEST(HostStore, FindingByCpidForUpdateLocksTheRow) {
+  TestDatabase tdb;
+  auto db = tdb.open();
+  auto other = tdb.open();
+  int64_t id = insert_host(*db, sample_host(7, "cpid1"));
+  db->transaction([&](Database& d) {
+    ASSERT_EQ(fetch_host_by_cpid(d, 7, "cpid1", /*for_update=*/true)->id, id);
+    EXPECT_THROW(other->query_int("SELECT id FROM host WHERE id = ? FOR UPDATE NOWAIT", id), DbError)
+        << "the host row is not locked";
+  });
+  EXPECT_EQ(other->query_int("SELECT id FROM host WHERE id = ? FOR UPDATE NOWAIT", id), id);
+}
+
 }  // namespace
 }  // namespace tharsis
