@@ -48,6 +48,10 @@ std::optional<HostRow> read_one(std::unique_ptr<sql::ResultSet> rows) {
 
 constexpr int64_t kSecondsPerDay = 86400;
 
+// Adds ? results to today's count (? = today, twice), a fresh count on a new day.
+// Assignments run left to right in MariaDB: nresults_today must read the old day.
+const std::string kCountSent = "nresults_today = IF(nresults_day = ?, nresults_today, 0) + ?, nresults_day = ?";
+
 }  // namespace
 
 int64_t insert_host(Database& db, const HostRow& h) {
@@ -80,23 +84,20 @@ std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const st
                            userid, host_cpid));
 }
 
-void update_host(Database& db, const HostRow& h) {
-  db.exec("UPDATE host SET userid = ?, rpc_seqno = ?, rpc_time = ?, total_credit = ?, "
-          "expavg_credit = ?, expavg_time = ?, domain_name = ?, host_cpid = ?, platform_name = ?, "
-          "p_ncpus = ?, p_vendor = ?, p_model = ?, p_fpops = ?, p_iops = ?, os_name = ?, "
-          "os_version = ?, m_nbytes = ?, m_swap = ?, d_total = ?, d_free = ?, max_results_day = ?, "
-          "error_rate = ? WHERE id = ?",
-          h.userid, h.rpc_seqno, h.rpc_time, h.total_credit, h.expavg_credit, h.expavg_time,
-          h.domain_name, h.host_cpid, h.platform_name, h.p_ncpus, h.p_vendor, h.p_model,
-          h.p_fpops, h.p_iops, h.os_name, h.os_version, h.m_nbytes, h.m_swap, h.d_total,
-          h.d_free, h.max_results_day, h.error_rate, h.id);
+void update_host(Database& db, const HostRow& h, int64_t now, int results_sent) {
+  int64_t today = now / kSecondsPerDay;
+  db.exec("UPDATE host SET userid = ?, rpc_seqno = ?, rpc_time = ?, domain_name = ?, host_cpid = ?, "
+          "platform_name = ?, p_ncpus = ?, p_vendor = ?, p_model = ?, p_fpops = ?, p_iops = ?, "
+          "os_name = ?, os_version = ?, m_nbytes = ?, m_swap = ?, d_total = ?, d_free = ?, "
+          "max_results_day = ?, " + kCountSent + " WHERE id = ?",
+          h.userid, h.rpc_seqno, h.rpc_time, h.domain_name, h.host_cpid, h.platform_name, h.p_ncpus,
+          h.p_vendor, h.p_model, h.p_fpops, h.p_iops, h.os_name, h.os_version, h.m_nbytes, h.m_swap,
+          h.d_total, h.d_free, h.max_results_day, today, results_sent, today, h.id);
 }
 
 void add_results_sent(Database& db, int64_t host_id, int64_t now, int n) {
   int64_t today = now / kSecondsPerDay;
-  // Assignments run left to right in MariaDB: nresults_today must read the old day.
-  db.exec("UPDATE host SET nresults_today = IF(nresults_day = ?, nresults_today, 0) + ?, "
-          "nresults_day = ? WHERE id = ?",
+  db.exec("UPDATE host SET " + kCountSent + " WHERE id = ?",
           today, n, today, host_id);
 }
 

@@ -19,8 +19,11 @@ std::optional<HostRow> fetch_host(Database& db, int64_t id, bool for_update = fa
 // for_update as for fetch_host.
 std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const std::string& host_cpid,
                                           bool for_update = false);
-// Writes every column but id, create_time and the quota counters (see count_results_sent).
-void update_host(Database& db, const HostRow& host);
+// An RPC's one write of its host row: what the request says of the host (owner, rpc
+// seqno and time, description), the daily quota, and results_sent added to today's count
+// as add_results_sent does. Credit (total, expavg and its time) and error_rate are not
+// written: they belong to the validator, which may have changed them since `host` was read.
+void update_host(Database& db, const HostRow& host, int64_t now, int results_sent);
 // Adds n results sent at `now` to the host's count for today (unix day now / 86400),
 // starting a fresh count on a new day, in one statement so concurrent RPCs add up.
 // add_results_sent only adds; count_results_sent also returns the count for today after.

@@ -129,9 +129,14 @@ void log_refused_report(Database& db, const std::string& name, const HostRow& ho
 }
 
 // Steps 3 and 4 in one transaction (the caller's): the host found or created, the reports
-// taken, the quota adjusted for the accepted ones, and the host row written once.
-HostRow record_host_and_reports(Database& db, const SchedulerRequest& req, const UserRow& user, int64_t now,
-                                const SchedulerContext& ctx) {
+// taken, and the quota adjusted for the accepted ones. The row is written here only when
+// write_host; otherwise once, later in the RPC, with the results sent (see send_work).
+struct RecordedHost {
+  HostRow row;
+  bool created = false;  // inserted by this request: the row is fresh
+};
+RecordedHost record_host_and_reports(Database& db, const SchedulerRequest& req, const UserRow& user, int64_t now,
+                                     const SchedulerContext& ctx, bool write_host) {
   HostRow host = find_host(db, req, user, now);
   bool is_new = host.id == 0;
   if (is_new) {
@@ -150,8 +155,8 @@ HostRow record_host_and_reports(Database& db, const SchedulerRequest& req, const
   for (int i = 0; i < errors; ++i) quota = quota_after_error(quota, ctx.config.daily_result_quota);
   if (errors == 0 && successes > 0) quota = quota_after_success(quota, ctx.config.daily_result_quota);
   host.max_results_day = quota;
-  if (!is_new) update_host(db, host);
-  return host;
+  if (!is_new && write_host) update_host(db, host, now, 0);
+  return RecordedHost{host, is_new};
 }
 
 // Results the host holds according to the server, read once for steps 5 and 6.
@@ -288,8 +293,10 @@ class HostVersions {
   std::map<int64_t, AppVersionCache::Choice> chosen_;
 };
 
-// Step 6: new work (and the resends of step 5).
-void send_work(Database& db, const SchedulerRequest& req, const HostRow& host,
+// Step 6: new work (and the resends of step 5). Writes the host row once (update_host): in
+// the first transaction that claims work, or alone if none does; not a new host's without
+// sends (inserted whole just before).
+void send_work(Database& db, const SchedulerRequest& req, const HostRow& host, bool host_created,
                const std::vector<HostResultRow>& in_progress, const std::vector<HostResultRow>& lost,
                int64_t now, const SchedulerContext& ctx, SchedulerReply& reply) {
   std::vector<std::string> platforms{req.platform_name};
@@ -315,7 +322,8 @@ void send_work(Database& db, const SchedulerRequest& req, const HostRow& host,
   }
 
   double request_seconds = std::max(req.work_req_seconds, req.cpu_req_secs);
-  if (req.dont_send_work || request_seconds <= 0) return;
+  if (req.dont_send_work || request_seconds <= 0) return;  // the host row was written with the reports
+  bool host_written = host_created;
   HostForScheduling view;
   view.id = host.id;
   view.platforms.insert(platforms.begin(), platforms.end());
@@ -390,8 +398,16 @@ void send_work(Database& db, const SchedulerRequest& req, const HostRow& host,
           had.insert(c.workunit_id);
         }
       }
-      if (!won.empty()) add_results_sent(d, host.id, now, static_cast<int>(won.size()));
+      if (won.empty()) return;
+      // After the claims: the workunit and result rows are locked before the host's, as
+      // the validator locks them.
+      if (host_written) {
+        add_results_sent(d, host.id, now, static_cast<int>(won.size()));
+      } else {
+        update_host(d, host, now, static_cast<int>(won.size()));
+      }
     });
+    if (!won.empty()) host_written = true;
     for (const auto& chosen : selection.chosen) {
       gone.insert(chosen.result_id);
       if (had.count(chosen.workunit_id)) view.workunits_held.insert(chosen.workunit_id);  // choose again
@@ -415,6 +431,7 @@ void send_work(Database& db, const SchedulerRequest& req, const HostRow& host,
     // times over when this process was not scheduled for a while): read it again.
     candidates = load_candidates(window);
   }
+  if (!host_written) update_host(db, host, now, 0);
   if (sent == 0) {
     if (selection.quota_reached) {
       reply.messages.push_back({MessagePriority::Low, "This computer has reached its daily task limit"});
@@ -442,7 +459,11 @@ SchedulerReply handle_scheduler_request(const std::string& body, Database& db, c
     return make_error_reply(project, "Invalid or missing account key. To fix, remove and add this project.", 3600);
   }
   SchedulerReply reply = base_reply(ctx);
-  HostRow host = db.transaction([&](Database& d) { return record_host_and_reports(d, req, *user, now, ctx); });
+  bool asks_for_work = !req.dont_send_work && std::max(req.work_req_seconds, req.cpu_req_secs) > 0;
+  // A request for work writes its host row with the claim, one write per RPC (send_work).
+  RecordedHost recorded = db.transaction(
+      [&](Database& d) { return record_host_and_reports(d, req, *user, now, ctx, !asks_for_work); });
+  const HostRow& host = recorded.row;
   // Every report named is acknowledged: the client may forget it, changed or not.
   for (const auto& reported : req.results) reply.result_acks.push_back(reported.name);
   // Only a newly created host record is announced: a client that already has a hostid and
@@ -458,10 +479,9 @@ SchedulerReply handle_scheduler_request(const std::string& body, Database& db, c
   // whitespace) makes the 7.20 client log "Missing code sign key signature".
   if (!same_key_text(req.code_sign_key, ctx.code_sign_public)) reply.code_sign_key = ctx.code_sign_public;
 
-  bool asks_for_work = !req.dont_send_work && std::max(req.work_req_seconds, req.cpu_req_secs) > 0;
   std::vector<HostResultRow> in_progress = results_at_host(db, req, host, asks_for_work);
   std::vector<HostResultRow> lost = abort_and_find_lost(db, req, host, in_progress, now, reply);
-  send_work(db, req, host, in_progress, lost, now, ctx, reply);
+  send_work(db, req, host, recorded.created, in_progress, lost, now, ctx, reply);
   return reply;
 }
 

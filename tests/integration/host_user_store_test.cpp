@@ -133,7 +133,7 @@ TEST(HostStore, RoundTripsAndFindsByCpid) {
   h.rpc_time = 700;
   h.d_free = 100e9;
   h.os_version = "6.2";
-  update_host(*db, h);
+  update_host(*db, h, 700, 0);
   auto updated = db->transaction([&](Database& d) { return fetch_host(d, h.id, true); });
   ASSERT_TRUE(updated.has_value());
   EXPECT_EQ(updated->rpc_seqno, 4);
@@ -156,11 +156,21 @@ TEST(HostStore, DailyCountAddsWithinADayAndRestartsOnTheNext) {
   EXPECT_EQ(h->nresults_day, 20001);
   set_max_results_day(*db, id, 12);
   EXPECT_EQ(fetch_host(*db, id)->max_results_day, 12);
-  // update_host leaves the counters to count_results_sent.
+  // update_host adds to the count in the database, whatever the row it was given says,
+  // and leaves the validator's credit alone.
+  db->exec("UPDATE host SET total_credit = 50, expavg_credit = 5, error_rate = 0.25 WHERE id = ?", id);
   HostRow stale = *h;
   stale.nresults_today = 0;
-  update_host(*db, stale);
-  EXPECT_EQ(fetch_host(*db, id)->nresults_today, 1);
+  stale.os_version = "7.0";
+  update_host(*db, stale, day + 86400, 2);
+  auto after = fetch_host(*db, id);
+  EXPECT_EQ(after->nresults_today, 3);
+  EXPECT_EQ(after->os_version, "7.0");
+  EXPECT_DOUBLE_EQ(after->total_credit, 50);
+  EXPECT_DOUBLE_EQ(after->expavg_credit, 5);
+  EXPECT_DOUBLE_EQ(after->error_rate, 0.25);
+  update_host(*db, stale, day + 2 * 86400, 0);  // the next day's first RPC
+  EXPECT_EQ(fetch_host(*db, id)->nresults_today, 0);
 }
 
 // A host's first RPC looks for its cpid among its owner's hosts: an index lookup, not a
