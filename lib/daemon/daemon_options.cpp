@@ -20,6 +20,7 @@ Result<DaemonOptions> parse_daemon_options(const std::string& program, int argc,
       "mod", po::value(&o.shard.n)->default_value(1), "number of shards")(
       "mod_id", po::value(&o.shard.id)->default_value(0), "this instance's shard, 0..mod-1")(
       "batch", po::value(&o.batch)->default_value(100), "rows per pass")(
+      "units_per_commit", po::value(&o.units_per_commit)->default_value(50), "units of work per transaction")(
       "log_level", po::value(&log_level)->default_value("info"), "debug|info|warning|error");
   std::vector<std::string> extra_values(extra_options.size());
   for (size_t i = 0; i < extra_options.size(); ++i) {
@@ -47,6 +48,9 @@ Result<DaemonOptions> parse_daemon_options(const std::string& program, int argc,
   }
   if (o.batch < 1 || o.batch > 100000) {
     return make_error(program + ": --batch expected 1..100000, found " + std::to_string(o.batch));
+  }
+  if (o.units_per_commit < 1 || o.units_per_commit > 1000) {
+    return make_error(program + ": --units_per_commit expected 1..1000, found " + std::to_string(o.units_per_commit));
   }
   if (!parse_log_level(log_level, o.log_level)) {
     return make_error(program + ": --log_level expected debug, info, warning or error, found '" + log_level + "'");

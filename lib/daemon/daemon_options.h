@@ -4,6 +4,8 @@
 //   --sleep SECONDS     pause after a pass that found nothing (default 5)
 //   --mod N --mod_id I  handle only rows with id % N == I (0 <= I < N)
 //   --batch ROWS        rows fetched per pass (default 100)
+//   --units_per_commit N  units of work sharing one transaction (default 50; 1 = one
+//                       transaction per unit), for daemons that batch (batch_commit.h)
 //   --log_level LEVEL   debug, info, warning or error
 #pragma once
 
@@ -22,6 +24,7 @@ struct DaemonOptions {
   double sleep_seconds = 5;
   Shard shard;
   int batch = 100;
+  int units_per_commit = 50;  // up to 50 units, a few ms of row locks, per commit
   LogLevel log_level = LogLevel::Info;
   bool help = false;        // --help given: print help_text and exit 0
   std::string help_text;

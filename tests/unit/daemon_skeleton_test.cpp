@@ -30,6 +30,8 @@ TEST(DaemonOptions, ParsesSharedOptions) {
   EXPECT_EQ(o->shard.n, 3);
   EXPECT_EQ(o->shard.id, 2);
   EXPECT_EQ(o->batch, 50);
+  EXPECT_EQ(o->units_per_commit, 50);  // the default
+  EXPECT_EQ(parse({"--units_per_commit", "1"})->units_per_commit, 1);
   EXPECT_EQ(o->project_dir, "/p");
 }
 
@@ -43,6 +45,8 @@ TEST(DaemonOptions, RejectsBadShardsWithClearMessages) {
   EXPECT_FALSE(parse({"--log_level", "loud"}).ok());
   EXPECT_FALSE(parse({"--no_such_option"}).ok());
   EXPECT_FALSE(parse({"--batch", "0"}).ok());
+  EXPECT_FALSE(parse({"--units_per_commit", "0"}).ok());
+  EXPECT_FALSE(parse({"--units_per_commit", "1001"}).ok());
   auto no_shards = parse({"--mod", "0"});
   EXPECT_NE(no_shards.error().find("--mod expected a number >= 1, found 0"), std::string::npos) << no_shards.error();
   auto negative_id = parse({"--mod", "4", "--mod_id", "-1"});
@@ -64,7 +68,7 @@ TEST(DaemonOptions, HelpListsTheSharedOptions) {
   auto o = parse({"--help"});
   ASSERT_TRUE(o.ok()) << o.error();
   EXPECT_TRUE(o->help);
-  for (const char* name : {"--project_dir", "--one_pass", "--sleep", "--mod", "--mod_id", "--batch", "--log_level"}) {
+  for (const char* name : {"--project_dir", "--one_pass", "--sleep", "--mod", "--mod_id", "--batch", "--units_per_commit", "--log_level"}) {
     EXPECT_NE(o->help_text.find(name), std::string::npos) << name;
   }
 }

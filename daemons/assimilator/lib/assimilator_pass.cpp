@@ -6,6 +6,7 @@
 #include "db/result_store.h"
 #include "db/stale_row.h"
 #include "db/workunit_store.h"
+#include "lib/daemon/batch_commit.h"
 #include "lib/log.h"
 #include "lib/output_files.h"
 
@@ -23,40 +24,34 @@ AssimilationHandler results_store_handler(const ProjectConfig& config) {
   };
 }
 
-bool AssimilatorPass::assimilate_one(Database& db, int64_t wu_id, int64_t now) {
-  try {
-    return db.transaction([&](Database& d) {
-      auto wu = fetch_workunit(d, wu_id, /*for_update=*/true);
-      if (!wu || wu->assimilate_state != AssimilateState::Ready) return false;
-      std::optional<ResultRow> canonical;
-      if (wu->canonical_resultid != 0) canonical = fetch_result(d, wu->canonical_resultid);
-      Status handled = handler_(d, *wu, canonical ? &*canonical : nullptr, now);
-      if (!handled.ok()) {
-        log_error("workunit ", wu_id, " (", wu->name, "): handler failed: ", handled.error(),
-                  "; left READY for the next pass");
-        return false;
-      }
-      require_written(record_assimilation(d, wu_id, now, wu->canonical_resultid, wu->error_mask),
-                      "assimilation record of workunit " + std::to_string(wu_id));
-      WorkunitRow done = *wu;
-      done.assimilate_state = AssimilateState::Done;
-      done.transition_time = now;
-      require_written(update_workunit_guarded(d, *wu, done), "workunit " + std::to_string(wu_id));
-      return true;
-    });
-  } catch (const StaleRow& e) {
-    log_warning(e.what());
+bool AssimilatorPass::assimilate_in_transaction(Database& d, int64_t wu_id, int64_t now) {
+  auto wu = fetch_workunit(d, wu_id, /*for_update=*/true);
+  if (!wu || wu->assimilate_state != AssimilateState::Ready) return false;
+  std::optional<ResultRow> canonical;
+  if (wu->canonical_resultid != 0) canonical = fetch_result(d, wu->canonical_resultid);
+  Status handled = handler_(d, *wu, canonical ? &*canonical : nullptr, now);
+  if (!handled.ok()) {
+    log_error("workunit ", wu_id, " (", wu->name, "): handler failed: ", handled.error(),
+              "; left READY for the next pass");
     return false;
   }
+  require_written(record_assimilation(d, wu_id, now, wu->canonical_resultid, wu->error_mask),
+                  "assimilation record of workunit " + std::to_string(wu_id));
+  WorkunitRow done = *wu;
+  done.assimilate_state = AssimilateState::Done;
+  done.transition_time = now;
+  require_written(update_workunit_guarded(d, *wu, done), "workunit " + std::to_string(wu_id));
+  return true;
 }
 
 int AssimilatorPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
-  int done = 0;
-  for (const auto& wu : fetch_assimilate_ready(db, context.shard, context.batch)) {
-    if (context.stop_requested()) break;  // units read and copy files: stop between them
-    done += assimilate_one(db, wu.id, now) ? 1 : 0;
-  }
-  return done;
+  std::vector<int64_t> ids;
+  for (const auto& wu : fetch_assimilate_ready(db, context.shard, context.batch)) ids.push_back(wu.id);
+  // Units read and copy files: stop between batches.
+  return commit_in_batches(
+      db, ids, context.options.units_per_commit,
+      [&](Database& d, int64_t id) { return assimilate_in_transaction(d, id, now); },
+      [&] { return context.stop_requested(); });
 }
 
 }  // namespace tharsis

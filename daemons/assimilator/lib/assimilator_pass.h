@@ -1,5 +1,7 @@
 // The assimilator's shell: for each workunit with assimilate_state READY in its shard,
-// one transaction that locks it, runs the handler — by default the results store
+// inside a transaction shared by up to --units_per_commit workunits (batch_commit.h; a
+// workunit whose row changed meanwhile is skipped alone, its handler's files kept, as
+// they are idempotent), lock it, runs the handler — by default the results store
 // (results_store.h: canonical outputs copied with a MANIFEST, or an ERROR record) —
 // records the assimilation and sets DONE with transition_time = now (so the transitioner
 // schedules file deletion). The handler's effect is idempotent and the DONE commit is the
@@ -29,9 +31,8 @@ class AssimilatorPass final : public DaemonWork {
   AssimilatorPass(const ProjectConfig& config, AssimilationHandler handler)
       : config_(config), handler_(std::move(handler)) {}
   int do_pass(Database& db, const DaemonContext& context, int64_t now) override;
-  bool assimilate_one(Database& db, int64_t wu_id, int64_t now);
-
  private:
+  bool assimilate_in_transaction(Database& d, int64_t wu_id, int64_t now);
   const ProjectConfig& config_;
   AssimilationHandler handler_;
 };

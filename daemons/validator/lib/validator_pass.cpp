@@ -7,6 +7,7 @@
 #include "db/result_store.h"
 #include "db/stale_row.h"
 #include "db/workunit_store.h"
+#include "lib/daemon/batch_commit.h"
 #include "lib/log.h"
 #include "lib/output_files.h"
 
@@ -26,36 +27,34 @@ ResultComparator& ValidatorPass::comparator_for(Database& db, int64_t appid) {
   return *comparators_.emplace(appid, std::move(*comparator)).first->second;
 }
 
-bool ValidatorPass::validate_one(Database& db, int64_t wu_id, int64_t now) {
-  try {
-    return db.transaction([&](Database& d) {
-      auto wu = fetch_workunit(d, wu_id, /*for_update=*/true);
-      if (!wu || !wu->need_validate) return false;
-      auto results = fetch_results_of_workunit(d, wu_id, /*for_update=*/true);
-      ValidationPlan plan = plan_validation(*wu, results, comparator_for(d, wu->appid), now);
-      for (const auto& update : plan.result_updates) {
-        require_written(update_result_guarded(d, update), "result " + std::to_string(update.after.id));
-      }
-      // need_validate is not in the guard: it is this daemon's own flag.
-      WorkunitRow before = *wu;
-      require_written(update_workunit_guarded(d, before, plan.workunit), "workunit " + std::to_string(wu_id));
-      for (const auto& grant : plan.credit_grants) add_credit(d, grant.host_id, grant.user_id, grant.credit);
-      for (const auto& note : plan.notes) log_debug("workunit ", wu_id, ": ", note);
-      return true;
-    });
-  } catch (const StaleRow& e) {
-    log_warning(e.what());
-    return false;
+bool ValidatorPass::validate_in_transaction(Database& d, int64_t wu_id, int64_t now) {
+  auto wu = fetch_workunit(d, wu_id, /*for_update=*/true);
+  if (!wu || !wu->need_validate) return false;
+  auto results = fetch_results_of_workunit(d, wu_id, /*for_update=*/true);
+  ValidationPlan plan = plan_validation(*wu, results, comparator_for(d, wu->appid), now);
+  for (const auto& update : plan.result_updates) {
+    require_written(update_result_guarded(d, update), "result " + std::to_string(update.after.id));
   }
+  // need_validate is not in the guard: it is this daemon's own flag.
+  WorkunitRow before = *wu;
+  require_written(update_workunit_guarded(d, before, plan.workunit), "workunit " + std::to_string(wu_id));
+  for (const auto& grant : plan.credit_grants) add_credit(d, grant.host_id, grant.user_id, grant.credit);
+  for (const auto& note : plan.notes) log_debug("workunit ", wu_id, ": ", note);
+  return true;
+}
+
+bool ValidatorPass::validate_one(Database& db, int64_t wu_id, int64_t now) {
+  return commit_in_batches(db, std::vector<int64_t>{wu_id}, 1, [&](Database& d, int64_t id) { return validate_in_transaction(d, id, now); }) == 1;
 }
 
 int ValidatorPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
-  int done = 0;
-  for (const auto& wu : fetch_need_validate(db, context.shard, context.batch)) {
-    if (context.stop_requested()) break;  // units read and copy files: stop between them
-    done += validate_one(db, wu.id, now) ? 1 : 0;
-  }
-  return done;
+  std::vector<int64_t> ids;
+  for (const auto& wu : fetch_need_validate(db, context.shard, context.batch)) ids.push_back(wu.id);
+  // Units read and compare files: stop between batches.
+  return commit_in_batches(
+      db, ids, context.options.units_per_commit,
+      [&](Database& d, int64_t id) { return validate_in_transaction(d, id, now); },
+      [&] { return context.stop_requested(); });
 }
 
 }  // namespace tharsis

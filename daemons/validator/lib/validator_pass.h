@@ -1,5 +1,6 @@
-// The validator's shell: for each need_validate workunit of its shard, one transaction
-// that locks the workunit and its results, runs plan_validation with the app's file
+// The validator's shell: for each need_validate workunit of its shard, inside a
+// transaction shared by up to --units_per_commit workunits (batch_commit.h; a workunit
+// whose rows changed meanwhile is skipped alone), lock the workunit and its results, runs plan_validation with the app's file
 // comparator (app.comparator: bitwise, numeric or trivial), and writes the plan guarded
 // on the loaded state, with the credit it grants.
 #pragma once
@@ -16,9 +17,11 @@ class ValidatorPass final : public DaemonWork {
  public:
   explicit ValidatorPass(const ProjectConfig& config) : config_(config) {}
   int do_pass(Database& db, const DaemonContext& context, int64_t now) override;
+  // One workunit in its own transaction; returns whether anything was written.
   bool validate_one(Database& db, int64_t wu_id, int64_t now);
 
  private:
+  bool validate_in_transaction(Database& d, int64_t wu_id, int64_t now);
   ResultComparator& comparator_for(Database& db, int64_t appid);
   const ProjectConfig& config_;
   std::map<int64_t, std::unique_ptr<ResultComparator>> comparators_;
