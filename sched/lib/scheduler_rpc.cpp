@@ -61,8 +61,8 @@ HostRow find_host(Database& db, const SchedulerRequest& req, const UserRow& user
     host = fetch_host(db, req.hostid, /*for_update=*/true);
     if (host && host->userid != user.id) host.reset();  // not this account's host
   }
-  // Locked either way: the host row is written back whole at the end of the transaction,
-  // and a credit the validator adds meanwhile must not be overwritten.
+  // Locked either way: concurrent requests of one host take their reports one after the
+  // other. The RPC's one write of the row (update_host) leaves the validator's credit alone.
   if (!host && !req.host.host_cpid.empty()) {
     host = fetch_host_by_cpid(db, user.id, req.host.host_cpid, /*for_update=*/true);
   }
