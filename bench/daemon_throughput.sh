@@ -3,7 +3,8 @@
 # driven through every daemon in turn, each run as `<daemon> --one_pass` and timed from
 # start to exit. The volunteers' part (send, upload, report) is done in bulk SQL between
 # stages so only daemon work is timed. Prints units/s per daemon stage, and the statements
-# (server status Questions) and commits (Com_commit) the stage cost per unit.
+# (server status Questions) and commits (Com_commit) the stage cost per unit, and the CPU
+# time per unit the daemon and the database server spent.
 # With OLD_BUILD_DIR, the same pipeline runs again on a fresh database with that build's
 # daemons, right after, for a side-by-side comparison under the same load.
 #   bench/daemon_throughput.sh BUILD_DIR [N] [OLD_BUILD_DIR]
@@ -37,17 +38,26 @@ XML
     sql "SELECT GROUP_CONCAT(VARIABLE_VALUE ORDER BY VARIABLE_NAME DESC SEPARATOR ' ') FROM information_schema.GLOBAL_STATUS
          WHERE VARIABLE_NAME IN ('QUESTIONS', 'COM_COMMIT')"
   }
+  server_cpu() {  # mariadbd's user + system CPU so far, in clock ticks
+    awk '{ print $14 + $15 }' "/proc/$(cat "$base/db/mysqld.pid")/stat"
+  }
   stage() {  # stage NAME DAEMON: time one --one_pass run
-    local start end before after
+    local start end before after cpu0 cpu1
     before=$(counters)
+    cpu0=$(server_cpu)
     start=$(date +%s.%N)
-    "$build/$2" --project_dir "$base/p" --one_pass --batch 1000 --log_level warning
+    /usr/bin/time -o "$base/time" -f "%U %S" \
+      "$build/$2" --project_dir "$base/p" --one_pass --batch 1000 --log_level warning
     end=$(date +%s.%N)
+    cpu1=$(server_cpu)
     after=$(counters)
+    # CPU per unit (daemon and server) is steadier than units/s on a shared machine.
     awk -v n="$n" -v s="$start" -v e="$end" -v name="$1" -v b="$before" -v a="$after" \
-      'BEGIN { split(b, x, " "); split(a, y, " ")
-               printf "%-36s %8d units in %7.2f s = %8.0f units/s, %5.2f statements and %5.2f commits per unit\n",
-                      name, n, e - s, n / (e - s), (y[1] - x[1]) / n, (y[2] - x[2]) / n }'
+        -v t="$(cat "$base/time")" -v c0="$cpu0" -v c1="$cpu1" -v hz="$(getconf CLK_TCK)" \
+      'BEGIN { split(b, x, " "); split(a, y, " "); split(t, u, " ")
+               printf "%-36s %7d units/s, %5.2f statements, %4.2f commits, CPU us: daemon %4.0f, server %4.0f per unit\n",
+                      name, n / (e - s), (y[1] - x[1]) / n, (y[2] - x[2]) / n,
+                      (u[1] + u[2]) * 1e6 / n, (c1 - c0) / hz * 1e6 / n }'
   }
 
   stage "transitioner (create results)" transitioner

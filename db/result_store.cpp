@@ -1,6 +1,8 @@
 // Implementation of db/result_store.h.
 #include "db/result_store.h"
 
+#include "db/id_list.h"
+
 namespace tharsis {
 namespace {
 
@@ -79,6 +81,13 @@ std::vector<ResultRow> fetch_results_of_workunit(Database& db, int64_t wu_id, bo
   return read_all(db.query("SELECT " + kColumns + " FROM result WHERE workunitid = ? ORDER BY id" +
                                (for_update ? " FOR UPDATE" : ""),
                            wu_id));
+}
+
+std::vector<ResultRow> fetch_results_of_workunits(Database& db, const std::vector<int64_t>& wu_ids, bool for_update) {
+  return read_all(db.query("SELECT " + kColumns + " FROM " + kIdListTable +
+                               " STRAIGHT_JOIN result FORCE INDEX (res_wuid) ON result.workunitid = wanted.wanted_id ORDER BY workunitid, id" +
+                               (for_update ? " FOR UPDATE" : ""),
+                           id_list_json(wu_ids)));
 }
 
 std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit) {

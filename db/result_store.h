@@ -18,6 +18,9 @@ int64_t insert_result(Database& db, const ResultRow& result);  // returns the ne
 std::optional<ResultRow> fetch_result(Database& db, int64_t id, bool for_update = false);
 std::optional<ResultRow> fetch_result_by_name(Database& db, const std::string& name, bool for_update = false);
 std::vector<ResultRow> fetch_results_of_workunit(Database& db, int64_t wu_id, bool for_update = false);
+// The results of these workunits, by workunit then id, in one statement.
+std::vector<ResultRow> fetch_results_of_workunits(Database& db, const std::vector<int64_t>& wu_ids,
+                                                  bool for_update = false);
 // Results with file_delete_state READY, except the canonical result of a graph operand's
 // current workunit while the operand may still need its output (not FREED/FATAL/CANCELLED).
 std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit);

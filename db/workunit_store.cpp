@@ -1,6 +1,8 @@
 // Implementation of db/workunit_store.h.
 #include "db/workunit_store.h"
 
+#include "db/id_list.h"
+
 namespace tharsis {
 namespace {
 
@@ -72,6 +74,13 @@ std::optional<WorkunitRow> fetch_workunit(Database& db, int64_t id, bool for_upd
                        id);
   if (!rows->next()) return std::nullopt;
   return read_row(*rows);
+}
+
+std::vector<WorkunitRow> fetch_workunits(Database& db, const std::vector<int64_t>& ids, bool for_update) {
+  return read_all(db.query("SELECT " + kColumns + " FROM " + kIdListTable +
+                               " STRAIGHT_JOIN workunit FORCE INDEX (PRIMARY) ON workunit.id = wanted.wanted_id ORDER BY id" +
+                               (for_update ? " FOR UPDATE" : ""),
+                           id_list_json(ids)));
 }
 
 std::optional<WorkunitRow> fetch_workunit_by_name(Database& db, const std::string& name) {

@@ -12,54 +12,68 @@ namespace {
 
 constexpr int kLockWaitTimeout = 1205;
 
-// Thrown inside the batch's transaction to roll it back and re-run it without unit `index`.
+// Thrown inside the batch's transaction to roll it back and re-run it without one unit.
 struct SkipUnit {
-  size_t index;
+  int64_t id;
 };
 
 }  // namespace
 
-int commit_in_batches(Database& db, size_t count, int per_commit, const std::function<bool(Database&, size_t)>& unit,
-                      const std::function<bool()>& stop) {
+int commit_in_batches(Database& db, const std::vector<int64_t>& ids, int per_commit, const UnitOfWork& unit,
+                      const std::function<bool()>& stop, const BatchLock& lock_batch) {
   const size_t step = static_cast<size_t>(std::max(per_commit, 1));
   int written = 0;
-  for (size_t first = 0; first < count; first += step) {
+  for (size_t first = 0; first < ids.size(); first += step) {
     if (first > 0 && stop && stop()) break;
-    const size_t last = std::min(count, first + step);
-    std::set<size_t> skipped;
+    std::vector<int64_t> batch(ids.begin() + first, ids.begin() + std::min(ids.size(), first + step));
     // Each skip removes one unit, so this ends after at most step + 1 runs.
-    for (;;) {
+    while (!batch.empty()) {
       try {
         written += db.transaction([&](Database& d) {
-          int batch_written = 0;
-          for (size_t i = first; i < last; ++i) {
-            if (skipped.count(i)) continue;
+          if (lock_batch) {
             try {
-              batch_written += unit(d, i) ? 1 : 0;
-            } catch (const StaleRow& e) {
-              log_warning(e.what());
-              throw SkipUnit{i};
+              lock_batch(d, batch);
             } catch (const DbError& e) {
               if (e.code() != kLockWaitTimeout) throw;
-              log_warning(e.what(), "; unit left for the next pass");
-              throw SkipUnit{i};
+              log_warning(e.what(), "; locking this batch's units one by one");
+            }
+          }
+          int batch_written = 0;
+          for (int64_t id : batch) {
+            try {
+              batch_written += unit(d, id) ? 1 : 0;
+            } catch (const StaleRow& e) {
+              log_warning(e.what());
+              throw SkipUnit{id};
+            } catch (const DbError& e) {
+              if (e.code() != kLockWaitTimeout) throw;
+              log_warning(e.what(), "; unit ", id, " left for the next pass");
+              throw SkipUnit{id};
             }
           }
           return batch_written;
         });
         break;
       } catch (const SkipUnit& skip) {
-        skipped.insert(skip.index);
+        batch.erase(std::find(batch.begin(), batch.end(), skip.id));
       }
     }
   }
   return written;
 }
 
-int commit_in_batches(Database& db, const std::vector<int64_t>& ids, int per_commit,
-                      const std::function<bool(Database&, int64_t)>& unit, const std::function<bool()>& stop) {
-  return commit_in_batches(
-      db, ids.size(), per_commit, [&](Database& d, size_t i) { return unit(d, ids[i]); }, stop);
+int commit_workunit_batches(Database& db, const std::vector<int64_t>& wu_ids, int per_commit, LockedWorkunits& locked,
+                            const UnitOfWork& unit, const std::function<bool()>& stop) {
+  locked.clear();
+  try {
+    int written = commit_in_batches(db, wu_ids, per_commit, unit, stop,
+                                    [&](Database& d, const std::vector<int64_t>& ids) { locked.lock(d, ids); });
+    locked.clear();
+    return written;
+  } catch (...) {
+    locked.clear();
+    throw;
+  }
 }
 
 }  // namespace tharsis

@@ -8,25 +8,33 @@
 //  - a deadlock or a lost connection re-runs the whole batch (Database::transaction);
 //  - a process killed at any instant loses the open batch whole (never commits a part of
 //    a unit), and the next pass finds those units due again.
-// `unit(db, i)` does unit i inside the open transaction and returns whether it wrote;
+// `unit(db, id)` does one unit inside the open transaction and returns whether it wrote;
 // it may be run more than once, so it must only touch the database or be idempotent.
-// Returns the number of units written. `stop` (optional) is checked between batches.
+// `lock_batch(db, ids)` (optional) runs first in each attempt, with the batch's ids, to
+// lock their rows in a few statements; if it times out on a lock, the units run anyway
+// (each must then lock its own rows). Returns the number of units written. `stop`
+// (optional) is checked between batches. The ids should be distinct.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
 
 #include "db/database.h"
+#include "db/locked_workunits.h"
 
 namespace tharsis {
 
-int commit_in_batches(Database& db, size_t count, int per_commit, const std::function<bool(Database&, size_t)>& unit,
-                      const std::function<bool()>& stop = {});
+using UnitOfWork = std::function<bool(Database&, int64_t id)>;
+using BatchLock = std::function<void(Database&, const std::vector<int64_t>& ids)>;
 
-// The same over row ids: `unit(db, id)` for each id.
-int commit_in_batches(Database& db, const std::vector<int64_t>& ids, int per_commit,
-                      const std::function<bool(Database&, int64_t)>& unit, const std::function<bool()>& stop = {});
+int commit_in_batches(Database& db, const std::vector<int64_t>& ids, int per_commit, const UnitOfWork& unit,
+                      const std::function<bool()>& stop = {}, const BatchLock& lock_batch = {});
+
+// commit_in_batches over workunit ids, each batch's workunits and results locked by
+// `locked` (db/locked_workunits.h), which the units read with locked.load(); `locked` is
+// empty again on return, so no row of a finished transaction is ever planned on.
+int commit_workunit_batches(Database& db, const std::vector<int64_t>& wu_ids, int per_commit, LockedWorkunits& locked,
+                            const UnitOfWork& unit, const std::function<bool()>& stop = {});
 
 }  // namespace tharsis

@@ -1,15 +1,18 @@
-// commit_in_batches against a real MariaDB: units share a commit, and a unit whose row
-// changed under it, or whose row another transaction holds locked, is skipped alone
-// while the rest of its batch commits.
+// commit_in_batches and the batch reads against a real MariaDB: units share a commit, a
+// unit whose row changed under it, or whose row another transaction holds locked, is
+// skipped alone while the rest of its batch commits, and a batch read locks only its rows.
 #include "lib/daemon/batch_commit.h"
 
 #include <gtest/gtest.h>
 
 #include <future>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "db/locked_workunits.h"
+#include "db/result_store.h"
 #include "db/stale_row.h"
 #include "db/workunit_store.h"
 #include "tests/support/test_database.h"
@@ -18,6 +21,30 @@ namespace tharsis {
 namespace {
 
 using testing::TestDatabase;
+
+// Holds one workunit row locked from another connection while `body` runs.
+template <class Body>
+void with_workunit_locked_elsewhere(const TestDatabase& tdb, int64_t id, Body body) {
+  std::promise<void> locked, done;
+  std::thread holder([&] {
+    auto other = tdb.open();
+    other->transaction([&](Database& d) {
+      d.query_int("SELECT id FROM workunit WHERE id = ? FOR UPDATE", id);
+      locked.set_value();
+      done.get_future().wait();
+    });
+  });
+  locked.get_future().wait();
+  try {
+    body();
+  } catch (...) {
+    done.set_value();
+    holder.join();
+    throw;
+  }
+  done.set_value();
+  holder.join();
+}
 
 class BatchCommit : public ::testing::Test {
  protected:
@@ -33,9 +60,8 @@ class BatchCommit : public ::testing::Test {
     }
   }
   // The unit of work: move workunit i from 1000 to 2000, guarded like the daemons' writes.
-  bool advance(Database& d, size_t i) {
+  bool advance(Database& d, int64_t id) {
     ++runs_;
-    int64_t id = ids_[i];
     require_written(d.exec("UPDATE workunit SET transition_time = 2000 WHERE id = ? AND transition_time = 1000", id) > 0,
                     "workunit " + std::to_string(id));
     return true;
@@ -51,18 +77,18 @@ class BatchCommit : public ::testing::Test {
 
 TEST_F(BatchCommit, UnitsShareOneCommitPerBatch) {
   int64_t before = commits();
-  int written = commit_in_batches(*db_, 5, 2, [&](Database& d, size_t i) { return advance(d, i); });
+  int written = commit_in_batches(*db_, ids_, 2, [&](Database& d, int64_t id) { return advance(d, id); });
   EXPECT_EQ(written, 5);
   EXPECT_EQ(advanced(), 5);
   EXPECT_EQ(commits() - before, 3);  // batches {1,2} {3,4} {5}
   // A re-run (as after a lost COMMIT acknowledgement) writes nothing: every unit is stale.
-  EXPECT_EQ(commit_in_batches(*db_, 5, 50, [&](Database& d, size_t i) { return advance(d, i); }), 0);
+  EXPECT_EQ(commit_in_batches(*db_, ids_, 50, [&](Database& d, int64_t id) { return advance(d, id); }), 0);
   EXPECT_EQ(advanced(), 5);
 }
 
 TEST_F(BatchCommit, AUnitWhoseRowChangedIsSkippedAloneAndTheRestOfTheBatchCommits) {
   db_->exec("UPDATE workunit SET transition_time = 1500 WHERE id = ?", ids_[2]);  // changed after planning
-  int written = commit_in_batches(*db_, 5, 50, [&](Database& d, size_t i) { return advance(d, i); });
+  int written = commit_in_batches(*db_, ids_, 50, [&](Database& d, int64_t id) { return advance(d, id); });
   EXPECT_EQ(written, 4);
   EXPECT_EQ(advanced(), 4);
   EXPECT_EQ(db_->query_int("SELECT transition_time FROM workunit WHERE id = ?", ids_[2]), 1500);
@@ -70,31 +96,21 @@ TEST_F(BatchCommit, AUnitWhoseRowChangedIsSkippedAloneAndTheRestOfTheBatchCommit
 }
 
 TEST_F(BatchCommit, AUnitWhoseRowIsLockedElsewhereIsSkippedAloneAndTheRestOfTheBatchCommits) {
-  // Another connection holds workunit 4 locked until the batch is done.
-  std::promise<void> locked, done;
-  std::thread holder([&] {
-    auto other = tdb_.open();
-    other->transaction([&](Database& d) {
-      d.query_int("SELECT id FROM workunit WHERE id = ? FOR UPDATE", ids_[3]);
-      locked.set_value();
-      done.get_future().wait();
-    });
-  });
-  locked.get_future().wait();
   db_->exec("SET SESSION innodb_lock_wait_timeout = 1");
-  int written = commit_in_batches(*db_, 5, 50, [&](Database& d, size_t i) { return advance(d, i); });
-  done.set_value();
-  holder.join();
+  int written = 0;
+  with_workunit_locked_elsewhere(tdb_, ids_[3], [&] {
+    written = commit_in_batches(*db_, ids_, 50, [&](Database& d, int64_t id) { return advance(d, id); });
+  });
   EXPECT_EQ(written, 4);
   EXPECT_EQ(advanced(), 4);
   EXPECT_EQ(db_->query_int("SELECT transition_time FROM workunit WHERE id = ?", ids_[3]), 1000);
 }
 
 TEST_F(BatchCommit, AnErrorOtherThanAConflictRollsBackTheBatchAndPropagates) {
-  EXPECT_THROW(commit_in_batches(*db_, 5, 50,
-                                 [&](Database& d, size_t i) {
-                                   if (i == 2) throw std::runtime_error("handler bug");
-                                   return advance(d, i);
+  EXPECT_THROW(commit_in_batches(*db_, ids_, 50,
+                                 [&](Database& d, int64_t id) {
+                                   if (id == ids_[2]) throw std::runtime_error("handler bug");
+                                   return advance(d, id);
                                  }),
                std::runtime_error);
   EXPECT_EQ(advanced(), 0);  // units 0 and 1 of the same batch did not commit either
@@ -102,9 +118,66 @@ TEST_F(BatchCommit, AnErrorOtherThanAConflictRollsBackTheBatchAndPropagates) {
 
 TEST_F(BatchCommit, StopIsCheckedBetweenBatches) {
   int written = commit_in_batches(
-      *db_, 5, 2, [&](Database& d, size_t i) { return advance(d, i); }, [] { return true; });
+      *db_, ids_, 2, [&](Database& d, int64_t id) { return advance(d, id); }, [] { return true; });
   EXPECT_EQ(written, 2);  // the first batch always runs
   EXPECT_EQ(advanced(), 2);
+}
+
+TEST_F(BatchCommit, ABatchReadLocksOnlyItsOwnWorkunits) {
+  db_->exec("SET SESSION innodb_lock_wait_timeout = 1");
+  // Another transaction holds workunit 2: reading 1, 3 and 5 for update does not wait
+  // (each row read by its key: without FORCE INDEX, a small table was scanned and waited)...
+  with_workunit_locked_elsewhere(tdb_, ids_[1], [&] {
+    db_->transaction([&](Database& d) {
+      auto rows = fetch_workunits(d, {ids_[4], ids_[0], ids_[2], 999999}, /*for_update=*/true);
+      ASSERT_EQ(rows.size(), 3u);  // by id, the missing one left out
+      EXPECT_EQ(rows[0].id, ids_[0]);
+      EXPECT_EQ(rows[2].id, ids_[4]);
+    });
+    // ...while a read that includes it times out (outside Database::transaction, which
+    // would retry it).
+    EXPECT_THROW(fetch_workunits(*db_, {ids_[0], ids_[1]}, /*for_update=*/true), DbError);
+  });
+}
+
+TEST_F(BatchCommit, WorkunitBatchesHandOutEachWorkunitWithItsResults) {
+  for (int k = 0; k < 2; ++k) {
+    ResultRow r;
+    r.workunitid = ids_[1];
+    r.appid = 1;
+    r.name = "r" + std::to_string(k);
+    insert_result(*db_, r);
+  }
+  LockedWorkunits locked;
+  std::map<int64_t, size_t> results_seen;
+  int written = commit_workunit_batches(*db_, ids_, 3, locked, [&](Database& d, int64_t id) {
+    auto [wu, results] = locked.load(d, id);
+    EXPECT_TRUE(wu.has_value());
+    results_seen[id] = results.size();
+    return advance(d, id);
+  });
+  EXPECT_EQ(written, 5);
+  EXPECT_EQ(results_seen[ids_[1]], 2u);
+  EXPECT_EQ(results_seen[ids_[0]], 0u);
+  // Nothing is kept after the batches: a later single load reads afresh.
+  auto again = locked.load(*db_, ids_[1]);
+  EXPECT_EQ(again.workunit->transition_time, 2000);
+}
+
+TEST_F(BatchCommit, WhenTheBatchReadTimesOutEachUnitLocksItsOwnAndOnlyTheLockedOneIsSkipped) {
+  db_->exec("SET SESSION innodb_lock_wait_timeout = 1");
+  LockedWorkunits locked;
+  int written = 0;
+  with_workunit_locked_elsewhere(tdb_, ids_[3], [&] {
+    written = commit_workunit_batches(*db_, ids_, 50, locked, [&](Database& d, int64_t id) {
+      auto rows = locked.load(d, id);
+      if (!rows.workunit) return false;
+      return advance(d, id);
+    });
+  });
+  EXPECT_EQ(written, 4);
+  EXPECT_EQ(advanced(), 4);
+  EXPECT_EQ(db_->query_int("SELECT transition_time FROM workunit WHERE id = ?", ids_[3]), 1000);
 }
 
 }  // namespace

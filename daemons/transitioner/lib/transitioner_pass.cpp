@@ -22,9 +22,8 @@ const std::string& TransitionerPass::output_template(const std::string& file) {
 }
 
 bool TransitionerPass::transition_in_transaction(Database& d, int64_t wu_id, int64_t now) {
-  auto wu = fetch_workunit(d, wu_id, /*for_update=*/true);
+  auto [wu, results] = locked_.load(d, wu_id);
   if (!wu || wu->transition_time > now) return false;  // someone else got there first
-  auto results = fetch_results_of_workunit(d, wu_id, /*for_update=*/true);
   TransitionPlan plan = plan_transition(*wu, results, now);
   for (const auto& update : plan.result_updates) {
     require_written(update_result_guarded(d, update), "result " + std::to_string(update.after.id));
@@ -45,8 +44,8 @@ bool TransitionerPass::transition_one(Database& db, int64_t wu_id, int64_t now) 
 
 int TransitionerPass::transition_batch(Database& db, const std::vector<int64_t>& wu_ids, int64_t now,
                                        int per_commit) {
-  return commit_in_batches(db, wu_ids, per_commit,
-                           [&](Database& d, int64_t id) { return transition_in_transaction(d, id, now); });
+  return commit_workunit_batches(db, wu_ids, per_commit, locked_,
+                                 [&](Database& d, int64_t id) { return transition_in_transaction(d, id, now); });
 }
 
 int TransitionerPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "db/locked_workunits.h"
 #include "lib/daemon/daemon_loop.h"
 
 namespace tharsis {
@@ -28,6 +29,7 @@ class TransitionerPass final : public DaemonWork {
   const std::string& output_template(const std::string& file);
   const ProjectConfig& config_;
   std::map<std::string, std::string> templates_;
+  LockedWorkunits locked_;  // the open batch's rows
 };
 
 }  // namespace tharsis

@@ -28,9 +28,8 @@ ResultComparator& ValidatorPass::comparator_for(Database& db, int64_t appid) {
 }
 
 bool ValidatorPass::validate_in_transaction(Database& d, int64_t wu_id, int64_t now) {
-  auto wu = fetch_workunit(d, wu_id, /*for_update=*/true);
+  auto [wu, results] = locked_.load(d, wu_id);
   if (!wu || !wu->need_validate) return false;
-  auto results = fetch_results_of_workunit(d, wu_id, /*for_update=*/true);
   ValidationPlan plan = plan_validation(*wu, results, comparator_for(d, wu->appid), now);
   for (const auto& update : plan.result_updates) {
     require_written(update_result_guarded(d, update), "result " + std::to_string(update.after.id));
@@ -44,15 +43,16 @@ bool ValidatorPass::validate_in_transaction(Database& d, int64_t wu_id, int64_t 
 }
 
 bool ValidatorPass::validate_one(Database& db, int64_t wu_id, int64_t now) {
-  return commit_in_batches(db, std::vector<int64_t>{wu_id}, 1, [&](Database& d, int64_t id) { return validate_in_transaction(d, id, now); }) == 1;
+  return commit_workunit_batches(db, {wu_id}, 1, locked_,
+                                 [&](Database& d, int64_t id) { return validate_in_transaction(d, id, now); }) == 1;
 }
 
 int ValidatorPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
   std::vector<int64_t> ids;
   for (const auto& wu : fetch_need_validate(db, context.shard, context.batch)) ids.push_back(wu.id);
   // Units read and compare files: stop between batches.
-  return commit_in_batches(
-      db, ids, context.options.units_per_commit,
+  return commit_workunit_batches(
+      db, ids, context.options.units_per_commit, locked_,
       [&](Database& d, int64_t id) { return validate_in_transaction(d, id, now); },
       [&] { return context.stop_requested(); });
 }

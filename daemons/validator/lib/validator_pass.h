@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "daemons/validator/comparator.h"
+#include "db/locked_workunits.h"
 #include "lib/daemon/daemon_loop.h"
 
 namespace tharsis {
@@ -25,6 +26,7 @@ class ValidatorPass final : public DaemonWork {
   ResultComparator& comparator_for(Database& db, int64_t appid);
   const ProjectConfig& config_;
   std::map<int64_t, std::unique_ptr<ResultComparator>> comparators_;
+  LockedWorkunits locked_;  // the open batch's rows
 };
 
 }  // namespace tharsis

@@ -1,0 +1,33 @@
+// Implementation of db/locked_workunits.h.
+#include "db/locked_workunits.h"
+
+#include "db/result_store.h"
+#include "db/workunit_store.h"
+
+namespace tharsis {
+
+void LockedWorkunits::lock(Database& db, const std::vector<int64_t>& wu_ids) {
+  rows_.clear();
+  std::map<int64_t, LockedWorkunit> rows;
+  for (int64_t id : wu_ids) rows[id];  // a missing workunit stays nullopt: known absent
+  for (auto& wu : fetch_workunits(db, wu_ids, /*for_update=*/true)) rows[wu.id].workunit = std::move(wu);
+  for (auto& result : fetch_results_of_workunits(db, wu_ids, /*for_update=*/true)) {
+    rows[result.workunitid].results.push_back(std::move(result));
+  }
+  rows_ = std::move(rows);
+}
+
+LockedWorkunit LockedWorkunits::load(Database& db, int64_t wu_id) {
+  auto it = rows_.find(wu_id);
+  if (it != rows_.end()) {
+    LockedWorkunit out = std::move(it->second);
+    rows_.erase(it);
+    return out;
+  }
+  LockedWorkunit out;
+  out.workunit = fetch_workunit(db, wu_id, /*for_update=*/true);
+  if (out.workunit) out.results = fetch_results_of_workunit(db, wu_id, /*for_update=*/true);
+  return out;
+}
+
+}  // namespace tharsis
