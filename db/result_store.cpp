@@ -52,6 +52,11 @@ std::vector<ResultRow> read_all(std::unique_ptr<sql::ResultSet> rows) {
 }  // namespace
 
 int64_t insert_result(Database& db, const ResultRow& x) {
+  insert_result_row(db, x);
+  return db.last_insert_id();
+}
+
+void insert_result_row(Database& db, const ResultRow& x) {
   db.exec("INSERT INTO result (create_time, workunitid, appid, name, server_state, outcome, "
           "client_state, file_delete_state, validate_state, report_deadline, hostid, userid, "
           "sent_time, received_time, app_version_id, exit_status, cpu_time, elapsed_time, xml_doc_in, "
@@ -61,7 +66,6 @@ int64_t insert_result(Database& db, const ResultRow& x) {
           x.file_delete_state, x.validate_state, x.report_deadline, x.hostid, x.userid, x.sent_time,
           x.received_time, x.app_version_id, x.exit_status, x.cpu_time, x.elapsed_time, x.xml_doc_in,
           x.xml_doc_out, x.stderr_out, x.claimed_credit, x.granted_credit, x.random, x.priority);
-  return db.last_insert_id();
 }
 
 std::optional<ResultRow> fetch_result(Database& db, int64_t id, bool for_update) {

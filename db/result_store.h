@@ -15,6 +15,7 @@
 namespace tharsis {
 
 int64_t insert_result(Database& db, const ResultRow& result);  // returns the new id
+void insert_result_row(Database& db, const ResultRow& result);  // the same, one round trip less
 std::optional<ResultRow> fetch_result(Database& db, int64_t id, bool for_update = false);
 std::optional<ResultRow> fetch_result_by_name(Database& db, const std::string& name, bool for_update = false);
 std::vector<ResultRow> fetch_results_of_workunit(Database& db, int64_t wu_id, bool for_update = false);

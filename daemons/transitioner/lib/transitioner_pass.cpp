@@ -31,7 +31,7 @@ bool TransitionerPass::transition_in_transaction(Database& d, int64_t wu_id, int
   const std::string& templ = output_template(wu->result_template_file);
   for (ResultRow result : plan.new_results) {
     result.xml_doc_in = expand_output_template(templ, result.name, config_.upload_url);
-    insert_result(d, result);
+    insert_result_row(d, result);  // the new id is not needed
   }
   require_written(update_workunit_guarded(d, *wu, plan.workunit), "workunit " + std::to_string(wu_id));
   for (const auto& note : plan.notes) log_debug("workunit ", wu_id, ": ", note);
