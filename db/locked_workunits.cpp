@@ -1,6 +1,8 @@
 // Implementation of db/locked_workunits.h.
 #include "db/locked_workunits.h"
 
+#include <algorithm>
+
 #include "db/result_store.h"
 #include "db/workunit_store.h"
 
@@ -8,10 +10,14 @@ namespace tharsis {
 
 void LockedWorkunits::lock(Database& db, const std::vector<int64_t>& wu_ids) {
   rows_.clear();
+  // The join locks rows in the list's order: ascending ids, so that two daemons locking
+  // overlapping batches take them in the same order and cannot deadlock on them.
+  std::vector<int64_t> ids = wu_ids;
+  std::sort(ids.begin(), ids.end());
   std::map<int64_t, LockedWorkunit> rows;
-  for (int64_t id : wu_ids) rows[id];  // a missing workunit stays nullopt: known absent
-  for (auto& wu : fetch_workunits(db, wu_ids, /*for_update=*/true)) rows[wu.id].workunit = std::move(wu);
-  for (auto& result : fetch_results_of_workunits(db, wu_ids, /*for_update=*/true)) {
+  for (int64_t id : ids) rows[id];  // a missing workunit stays nullopt: known absent
+  for (auto& wu : fetch_workunits(db, ids, /*for_update=*/true)) rows[wu.id].workunit = std::move(wu);
+  for (auto& result : fetch_results_of_workunits(db, ids, /*for_update=*/true)) {
     rows[result.workunitid].results.push_back(std::move(result));
   }
   rows_ = std::move(rows);

@@ -3,7 +3,7 @@
 // of each attempt; load() then hands out a workunit's rows from that read, or — for a
 // workunit lock() did not cover (a single-unit call, or lock() failed) — reads and locks
 // them itself, so the rows a rule plans on are always ones locked by the open transaction.
-// Locks are taken in the daemons' order: workunits (by id) before results.
+// Locks are taken in the daemons' order: workunits (by ascending id) before results.
 #pragma once
 
 #include <cstdint>
