@@ -25,11 +25,13 @@ AssimilationHandler results_store_handler(const ProjectConfig& config) {
 }
 
 bool AssimilatorPass::assimilate_in_transaction(Database& d, int64_t wu_id, int64_t now) {
-  auto wu = fetch_workunit(d, wu_id, /*for_update=*/true);
+  auto [wu, results] = locked_.load(d, wu_id);
   if (!wu || wu->assimilate_state != AssimilateState::Ready) return false;
-  std::optional<ResultRow> canonical;
-  if (wu->canonical_resultid != 0) canonical = fetch_result(d, wu->canonical_resultid);
-  Status handled = handler_(d, *wu, canonical ? &*canonical : nullptr, now);
+  const ResultRow* canonical = nullptr;
+  for (const auto& result : results) {
+    if (wu->canonical_resultid != 0 && result.id == wu->canonical_resultid) canonical = &result;
+  }
+  Status handled = handler_(d, *wu, canonical, now);
   if (!handled.ok()) {
     log_error("workunit ", wu_id, " (", wu->name, "): handler failed: ", handled.error(),
               "; left READY for the next pass");
@@ -48,8 +50,8 @@ int AssimilatorPass::do_pass(Database& db, const DaemonContext& context, int64_t
   std::vector<int64_t> ids;
   for (const auto& wu : fetch_assimilate_ready(db, context.shard, context.batch)) ids.push_back(wu.id);
   // Units read and copy files: stop between batches.
-  return commit_in_batches(
-      db, ids, context.options.units_per_commit,
+  return commit_workunit_batches(
+      db, ids, context.options.units_per_commit, locked_,
       [&](Database& d, int64_t id) { return assimilate_in_transaction(d, id, now); },
       [&] { return context.stop_requested(); });
 }

@@ -1,7 +1,7 @@
 // The assimilator's shell: for each workunit with assimilate_state READY in its shard,
 // inside a transaction shared by up to --units_per_commit workunits (batch_commit.h; a
 // workunit whose row changed meanwhile is skipped alone, its handler's files kept, as
-// they are idempotent), lock it, runs the handler — by default the results store
+// they are idempotent), lock it and its results (locked_workunits.h), runs the handler — by default the results store
 // (results_store.h: canonical outputs copied with a MANIFEST, or an ERROR record) —
 // records the assimilation and sets DONE with transition_time = now (so the transitioner
 // schedules file deletion). The handler's effect is idempotent and the DONE commit is the
@@ -13,6 +13,7 @@
 #include <string>
 
 #include "db/rows.h"
+#include "db/locked_workunits.h"
 #include "lib/daemon/daemon_loop.h"
 
 namespace tharsis {
@@ -35,6 +36,7 @@ class AssimilatorPass final : public DaemonWork {
   bool assimilate_in_transaction(Database& d, int64_t wu_id, int64_t now);
   const ProjectConfig& config_;
   AssimilationHandler handler_;
+  LockedWorkunits locked_;  // the open batch's rows (the canonical result among them)
 };
 
 }  // namespace tharsis
