@@ -1,6 +1,9 @@
 // Implementation of db/file_store.h.
 #include "db/file_store.h"
 
+#include "db/id_list.h"
+#include "db/states.h"
+
 namespace tharsis {
 
 void record_workunit_inputs(Database& db, int64_t wu_id, const std::vector<std::string>& file_names) {
@@ -9,17 +12,25 @@ void record_workunit_inputs(Database& db, int64_t wu_id, const std::vector<std::
   }
 }
 
-std::set<std::string> live_file_references(Database& db, const std::vector<std::string>& file_names,
-                                           int64_t except_wu_id) {
-  std::set<std::string> live;
-  for (const auto& name : file_names) {
-    int64_t users = db.query_int(
-        "SELECT COUNT(*) FROM workunit_input i JOIN workunit w ON w.id = i.workunitid "
-        "WHERE i.file_name = ? AND i.workunitid <> ? AND w.file_delete_state = 0",
-        name, except_wu_id);
-    if (users > 0) live.insert(name);
-  }
-  return live;
+std::map<std::string, std::set<int64_t>> live_file_users(Database& db, const std::vector<std::string>& file_names) {
+  std::map<std::string, std::set<int64_t>> users;
+  if (file_names.empty()) return users;
+  auto rows = db.query("SELECT i.file_name, i.workunitid FROM " + kNameListTable +
+                           " STRAIGHT_JOIN workunit_input i FORCE INDEX (workunit_input_file) "
+                           "ON i.file_name = wanted.wanted_name "
+                           "STRAIGHT_JOIN workunit w ON w.id = i.workunitid WHERE w.file_delete_state = ?",
+                       name_list_json(file_names), FileDeleteState::Init);
+  while (rows->next()) users[rows->getString("file_name")].insert(rows->getInt64("workunitid"));
+  return users;
+}
+
+int64_t mark_files_deleted(Database& db, FileOwner owner, const std::vector<int64_t>& ids) {
+  if (ids.empty()) return 0;
+  const std::string table = owner == FileOwner::Workunit ? "workunit" : "result";
+  return db.exec("UPDATE " + kIdListTable + " STRAIGHT_JOIN " + table + " FORCE INDEX (PRIMARY) ON " + table +
+                     ".id = wanted.wanted_id SET " + table + ".file_delete_state = ? WHERE " + table +
+                     ".file_delete_state = ?",
+                 id_list_json(ids), FileDeleteState::Done, FileDeleteState::Ready);
 }
 
 }  // namespace tharsis

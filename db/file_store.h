@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -13,9 +14,15 @@ namespace tharsis {
 
 void record_workunit_inputs(Database& db, int64_t wu_id, const std::vector<std::string>& file_names);
 
-// Of `file_names`, those named by a workunit other than `except_wu_id` whose
-// file_delete_state is still INIT (it may still be sent or run).
-std::set<std::string> live_file_references(Database& db, const std::vector<std::string>& file_names,
-                                           int64_t except_wu_id);
+// Of `file_names`, each one named by a workunit whose file_delete_state is still INIT (it
+// may still be sent or run), with the ids of those workunits: one statement for a whole
+// batch of rows' files (a caller excludes the row's own workunit).
+std::map<std::string, std::set<int64_t>> live_file_users(Database& db, const std::vector<std::string>& file_names);
+
+enum class FileOwner { Workunit, Result };
+
+// Records DONE for these workunits or results that are still READY, in one statement;
+// returns how many it changed (a row another deleter finished meanwhile is left alone).
+int64_t mark_files_deleted(Database& db, FileOwner owner, const std::vector<int64_t>& ids);
 
 }  // namespace tharsis

@@ -1,4 +1,4 @@
-// A list of row ids bound as ONE statement parameter, so a batch of any size reads its rows
+// A list of row ids (or file names) bound as ONE statement parameter, so a batch of any size reads its rows
 // in one prepared statement (one cached text): the ids go in as a JSON array and
 // kIdListTable turns it into a table `wanted(id)` to join on its `id` column. The join
 // reads each wanted row by its index (eq_ref / ref), so FOR UPDATE locks only those rows.
@@ -14,9 +14,36 @@ namespace tharsis {
 // drives the join, never a scan of t).
 inline const std::string kIdListTable = "JSON_TABLE(?, '$[*]' COLUMNS (wanted_id BIGINT PATH '$')) wanted";
 
+// The same for names: kNameListTable is a table `wanted(wanted_name)`.
+inline const std::string kNameListTable =
+    "JSON_TABLE(?, '$[*]' COLUMNS (wanted_name VARCHAR(254) PATH '$')) wanted";
+
 inline std::string id_list_json(const std::vector<int64_t>& ids) {
   std::string json = "[";
   for (size_t i = 0; i < ids.size(); ++i) json += (i ? "," : "") + std::to_string(ids[i]);
+  return json + "]";
+}
+
+// A JSON array of strings; quotes, backslashes and control characters escaped.
+inline std::string name_list_json(const std::vector<std::string>& names) {
+  std::string json = "[";
+  for (size_t i = 0; i < names.size(); ++i) {
+    json += i ? ",\"" : "\"";
+    for (unsigned char c : names[i]) {
+      if (c == '"' || c == '\\') {
+        json += '\\';
+        json += static_cast<char>(c);
+      } else if (c < 0x20) {
+        static const char kHex[] = "0123456789abcdef";
+        json += "\\u00";
+        json += kHex[c >> 4];
+        json += kHex[c & 15];
+      } else {
+        json += static_cast<char>(c);
+      }
+    }
+    json += '"';
+  }
   return json + "]";
 }
 

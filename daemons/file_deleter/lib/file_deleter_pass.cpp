@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -32,67 +33,98 @@ std::vector<FileAttempt> unlink_all(const std::string& base, int fanout, const s
   return attempts;
 }
 
-std::vector<std::string> names_of(const std::vector<StoredFile>& files) {
-  std::vector<std::string> names;
-  for (const auto& f : files) names.push_back(f.name);
-  return names;
+// What differs between a workunit's inputs and a result's outputs.
+std::string key_of(const WorkunitRow& wu) { return "wu" + std::to_string(wu.id); }
+std::string key_of(const ResultRow& r) { return "r" + std::to_string(r.id); }
+std::string label_of(const WorkunitRow& wu) { return "workunit " + std::to_string(wu.id); }
+std::string label_of(const ResultRow& r) { return "result " + std::to_string(r.id); }
+const std::string& doc_of(const WorkunitRow& wu) { return wu.xml_doc; }
+const std::string& doc_of(const ResultRow& r) { return r.xml_doc_in; }
+int64_t workunit_of(const WorkunitRow& wu) { return wu.id; }
+int64_t workunit_of(const ResultRow& r) { return r.workunitid; }
+FileOwner owner_of(const WorkunitRow&) { return FileOwner::Workunit; }
+FileOwner owner_of(const ResultRow&) { return FileOwner::Result; }
+FileSelection select_for(const WorkunitRow& wu, const std::vector<StoredFile>& files,
+                         const std::set<std::string>& live) {
+  return select_input_files(wu, files, live);
 }
+FileSelection select_for(const ResultRow& r, const std::vector<StoredFile>& files, const std::set<std::string>& live) {
+  return select_output_files(r, files, live);
+}
+const std::string& dir_for(const WorkunitRow&, const ProjectConfig& config) { return config.download_dir; }
+const std::string& dir_for(const ResultRow&, const ProjectConfig& config) { return config.upload_dir; }
 
 }  // namespace
 
-bool FileDeleterPass::delete_workunit_files(Database& db, int64_t wu_id) {
-  auto wu = fetch_workunit(db, wu_id);
-  if (!wu || wu->file_delete_state != FileDeleteState::Ready) return false;
-  auto inputs = file_infos_in(wu->xml_doc);
-  std::vector<StoredFile> files = inputs.ok() ? *inputs : std::vector<StoredFile>{};
-  if (!inputs.ok()) log_error("workunit ", wu_id, ": ", inputs.error(), "; no input files deleted");
-  FileSelection selection = select_input_files(*wu, files, live_file_references(db, names_of(files), wu_id));
-  if (!selection.eligible) return false;
-  FileDeletionDecision decision = decide_after_deletion(
-      "workunit " + std::to_string(wu_id),
-      unlink_all(config_.download_dir, config_.uldl_dir_fanout, selection.delete_now));
-  for (const auto& message : decision.messages) log_error(message);
-  if (decision.retry) return false;
-  return db.exec("UPDATE workunit SET file_delete_state = ? WHERE id = ? AND file_delete_state = ?",
-                 decision.new_state, wu_id, FileDeleteState::Ready) > 0;
-}
-
-bool FileDeleterPass::delete_result_files(Database& db, int64_t result_id) {
-  auto result = fetch_result(db, result_id);
-  if (!result || result->file_delete_state != FileDeleteState::Ready) return false;
-  auto outputs = file_infos_in(result->xml_doc_in);
-  std::vector<StoredFile> files = outputs.ok() ? *outputs : std::vector<StoredFile>{};
-  if (!outputs.ok()) log_error("result ", result_id, ": ", outputs.error(), "; no output files deleted");
-  FileSelection selection =
-      select_output_files(*result, files, live_file_references(db, names_of(files), result->workunitid));
-  if (!selection.eligible) return false;
-  FileDeletionDecision decision = decide_after_deletion(
-      "result " + std::to_string(result_id),
-      unlink_all(config_.upload_dir, config_.uldl_dir_fanout, selection.delete_now));
-  for (const auto& message : decision.messages) log_error(message);
-  if (decision.retry) return false;
-  return db.exec("UPDATE result SET file_delete_state = ? WHERE id = ? AND file_delete_state = ?",
-                 decision.new_state, result_id, FileDeleteState::Ready) > 0;
+template <class Row>
+int FileDeleterPass::delete_chunk(Database& db, const std::vector<Row>& rows, int64_t now) {
+  std::vector<std::vector<StoredFile>> files(rows.size());
+  std::vector<std::string> all_names;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    auto parsed = file_infos_in(doc_of(rows[i]));
+    if (parsed.ok()) {
+      files[i] = *parsed;
+    } else {
+      log_error(label_of(rows[i]), ": ", parsed.error(), "; no files deleted");
+    }
+    for (const auto& f : files[i]) all_names.push_back(f.name);
+  }
+  // Read before any unlink: a file a live workunit names is never deleted.
+  auto users = live_file_users(db, all_names);
+  std::vector<int64_t> done;
+  std::vector<std::string> retry;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row& row = rows[i];
+    std::set<std::string> live;
+    for (const auto& f : files[i]) {
+      auto it = users.find(f.name);
+      if (it == users.end()) continue;
+      const auto& ids = it->second;
+      if (ids.size() > 1 || ids.count(workunit_of(row)) == 0) live.insert(f.name);
+    }
+    FileSelection selection = select_for(row, files[i], live);
+    if (!selection.eligible) {
+      retry.push_back(key_of(row));
+      continue;
+    }
+    FileDeletionDecision decision = decide_after_deletion(
+        label_of(row), unlink_all(dir_for(row, config_), config_.uldl_dir_fanout, selection.delete_now));
+    for (const auto& message : decision.messages) log_error(message);
+    if (decision.retry) {
+      retry.push_back(key_of(row));
+    } else {
+      done.push_back(row.id);
+    }
+  }
+  int recorded = static_cast<int>(mark_files_deleted(db, owner_of(rows.front()), done));
+  for (const Row& row : rows) retry_after_.erase(key_of(row));
+  for (const auto& key : retry) retry_after_[key] = now + kRetryDelaySeconds;
+  return recorded;
 }
 
 int FileDeleterPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
-  int done = 0;
-  auto attempt = [&](const std::string& key, const std::function<bool()>& work) {
+  const size_t per_commit = static_cast<size_t>(std::max(1, context.options.units_per_commit));
+  auto due = [&](const std::string& key) {
     auto it = retry_after_.find(key);
-    if (it != retry_after_.end() && it->second > now) return;
-    if (work()) {
-      ++done;
-      retry_after_.erase(key);
-    } else {
-      retry_after_[key] = now + kRetryDelaySeconds;
-    }
+    return it == retry_after_.end() || it->second <= now;
   };
-  for (const auto& wu : fetch_file_delete_ready_workunits(db, context.shard, context.batch)) {
-    attempt("wu" + std::to_string(wu.id), [&] { return delete_workunit_files(db, wu.id); });
-  }
-  for (const auto& result : fetch_file_delete_ready_results(db, context.shard, context.batch)) {
-    attempt("r" + std::to_string(result.id), [&] { return delete_result_files(db, result.id); });
-  }
+  auto in_chunks = [&](const auto& ready) {
+    using Row = typename std::decay_t<decltype(ready)>::value_type;
+    int recorded = 0;
+    std::vector<Row> chunk;
+    for (const Row& row : ready) {
+      if (!due(key_of(row))) continue;
+      chunk.push_back(row);
+      if (chunk.size() == per_commit) {
+        recorded += delete_chunk(db, chunk, now);
+        chunk.clear();
+      }
+    }
+    if (!chunk.empty()) recorded += delete_chunk(db, chunk, now);
+    return recorded;
+  };
+  int done = in_chunks(fetch_file_delete_ready_workunits(db, context.shard, context.batch));
+  done += in_chunks(fetch_file_delete_ready_results(db, context.shard, context.batch));
   return done;
 }
 

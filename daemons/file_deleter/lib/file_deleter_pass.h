@@ -1,12 +1,17 @@
-// The file deleter's shell: for each workunit (inputs, in download/) and result (outputs,
-// in upload/) of its shard with file_delete_state READY, select the files the rules allow
-// (file_deleter_rules.h: never a file a live workunit still names), unlink them, then
-// record DONE — or, when an unlink failed, keep READY and log, so it is retried on a
-// later pass and never forgotten. Unlinking before the commit makes a crash harmless: the
-// re-run finds the files already gone.
+// The file deleter's shell: for the workunits (inputs, in download/) and results (outputs,
+// in upload/) of its shard with file_delete_state READY, read in batches of --batch rows
+// and handled --units_per_commit rows at a time: select the files the rules allow
+// (file_deleter_rules.h: never a file a live workunit still names; the live references of
+// a whole chunk are read in one statement), unlink them, then record DONE for the chunk's
+// rows in one statement — except a row whose unlink failed, which stays READY and is
+// logged, so it is retried on a later pass and never forgotten. Unlinking before the
+// commit makes a crash harmless: the re-run finds the files already gone. DONE is written
+// only where the row is still READY, so a row another deleter finished is left alone.
 #pragma once
 
 #include <map>
+#include <string>
+#include <vector>
 
 #include "lib/daemon/daemon_loop.h"
 
@@ -16,10 +21,13 @@ class FileDeleterPass final : public DaemonWork {
  public:
   explicit FileDeleterPass(const ProjectConfig& config) : config_(config) {}
   int do_pass(Database& db, const DaemonContext& context, int64_t now) override;
-  bool delete_workunit_files(Database& db, int64_t wu_id);
-  bool delete_result_files(Database& db, int64_t result_id);
 
  private:
+  // Deletes one chunk's files, records DONE for the rows whose files are all gone, and
+  // notes the others for a retry; returns how many rows it recorded DONE.
+  template <class Row>
+  int delete_chunk(Database& db, const std::vector<Row>& rows, int64_t now);
+
   const ProjectConfig& config_;
   // Rows whose deletion failed: retried no sooner than kRetryDelaySeconds later.
   std::map<std::string, int64_t> retry_after_;
