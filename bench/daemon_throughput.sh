@@ -4,7 +4,7 @@
 # start to exit. The volunteers' part (send, upload, report) is done in bulk SQL between
 # stages so only daemon work is timed. Prints units/s per daemon stage, and the statements
 # (server status Questions) and commits (Com_commit) the stage cost per unit, and the CPU
-# time per unit the daemon and the database server spent.
+# time per unit the daemon and the database server spent, and the daemon's peak RSS.
 # With OLD_BUILD_DIR, the same pipeline runs again on a fresh database with that build's
 # daemons, right after, for a side-by-side comparison under the same load.
 #   bench/daemon_throughput.sh BUILD_DIR [N] [OLD_BUILD_DIR]
@@ -46,7 +46,7 @@ XML
     before=$(counters)
     cpu0=$(server_cpu)
     start=$(date +%s.%N)
-    /usr/bin/time -o "$base/time" -f "%U %S" \
+    /usr/bin/time -o "$base/time" -f "%U %S %M" \
       "$build/$2" --project_dir "$base/p" --one_pass --batch 1000 --log_level warning
     end=$(date +%s.%N)
     cpu1=$(server_cpu)
@@ -55,9 +55,9 @@ XML
     awk -v n="$n" -v s="$start" -v e="$end" -v name="$1" -v b="$before" -v a="$after" \
         -v t="$(cat "$base/time")" -v c0="$cpu0" -v c1="$cpu1" -v hz="$(getconf CLK_TCK)" \
       'BEGIN { split(b, x, " "); split(a, y, " "); split(t, u, " ")
-               printf "%-36s %7d units/s, %5.2f statements, %4.2f commits, CPU us: daemon %4.0f, server %4.0f per unit\n",
+               printf "%-36s %7d units/s, %5.2f statements, %4.2f commits, CPU us: daemon %4.0f, server %4.0f per unit, peak RSS %5.1f MiB\n",
                       name, n / (e - s), (y[1] - x[1]) / n, (y[2] - x[2]) / n,
-                      (u[1] + u[2]) * 1e6 / n, (c1 - c0) / hz * 1e6 / n }'
+                      (u[1] + u[2]) * 1e6 / n, (c1 - c0) / hz * 1e6 / n, u[3] / 1024 }'
   }
 
   stage "transitioner (create results)" transitioner
