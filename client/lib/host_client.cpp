@@ -272,6 +272,39 @@ void HostClient::note_transfer_failure(ClientFile& f, const TransferResult& atte
   }
 }
 
+HostClient::TransferSweep HostClient::transfer_files(const std::vector<ClientFileRef>& refs,
+                                                     TransferDirection direction, double now, bool& did) {
+  const bool download = direction == TransferDirection::Download;
+  const ClientFile::Status done = download ? ClientFile::Status::Present : ClientFile::Status::Uploaded;
+  TransferSweep sweep;
+  for (const auto& ref : refs) {
+    ClientFile* f = state_.file(ref.file_name);
+    if (!f) {
+      if (!download) continue;
+      sweep.failure = "no file_info for " + ref.file_name;
+      break;
+    }
+    if (f->status == done) continue;
+    sweep.all_done = false;
+    if (f->status == ClientFile::Status::Failed) {
+      sweep.failure = f->error;
+      break;
+    }
+    if (now < f->next_attempt) continue;
+    did = dirty_ = true;
+    TransferResult attempt = download ? download_file(http_, *f, file_path(f->name), state_.code_sign_key)
+                                      : upload_file(http_, *f, file_path(f->name));
+    if (attempt.outcome == TransferOutcome::Done) {
+      f->status = done;
+      ++(download ? counters_.downloads : counters_.uploads);
+      continue;
+    }
+    if (!download) f->upload_started = true;  // the next attempt asks the server how much it has
+    note_transfer_failure(*f, attempt, download ? "download" : "upload", now);
+  }
+  return sweep;
+}
+
 bool HostClient::download_inputs(double now) {
   bool did = false;
   for (auto& r : state_.results) {
@@ -287,35 +320,12 @@ bool HostClient::download_inputs(double now) {
     }
     std::vector<ClientFileRef> needed = version->file_refs;
     needed.insert(needed.end(), wu->file_refs.begin(), wu->file_refs.end());
-    bool all_present = true;
-    std::string failure;
-    for (const auto& ref : needed) {
-      ClientFile* f = state_.file(ref.file_name);
-      if (!f) {
-        failure = "no file_info for " + ref.file_name;
-        break;
-      }
-      if (f->status == ClientFile::Status::Present) continue;
-      all_present = false;
-      if (f->status == ClientFile::Status::Failed) {
-        failure = f->error;
-        break;
-      }
-      if (now < f->next_attempt) continue;
-      did = dirty_ = true;
-      TransferResult got = download_file(http_, *f, file_path(f->name), state_.code_sign_key);
-      if (got.outcome == TransferOutcome::Done) {
-        f->status = ClientFile::Status::Present;
-        ++counters_.downloads;
-        continue;
-      }
-      note_transfer_failure(*f, got, "download", now);
-    }
-    if (!failure.empty()) {
+    TransferSweep sweep = transfer_files(needed, TransferDirection::Download, now, did);
+    if (!sweep.failure.empty()) {
       ++counters_.transfer_errors;
-      finish(r, kReportComputeError, kErrDownloadFailed, "download failed: " + failure);
+      finish(r, kReportComputeError, kErrDownloadFailed, "download failed: " + sweep.failure);
       did = true;
-    } else if (all_present) {
+    } else if (sweep.all_done) {
       r.state = TaskState::Ready;
       did = dirty_ = true;
     }
@@ -384,33 +394,12 @@ bool HostClient::upload_outputs(double now) {
   bool did = false;
   for (auto& r : state_.results) {
     if (r.state != TaskState::Uploading || now < r.hold_until) continue;
-    bool all_uploaded = true;
-    std::string failure;
-    for (const auto& ref : r.file_refs) {
-      ClientFile* f = state_.file(ref.file_name);
-      if (!f) continue;
-      if (f->status == ClientFile::Status::Uploaded) continue;
-      all_uploaded = false;
-      if (f->status == ClientFile::Status::Failed) {
-        failure = f->error;
-        break;
-      }
-      if (now < f->next_attempt) continue;
-      did = dirty_ = true;
-      TransferResult sent = upload_file(http_, *f, file_path(f->name));
-      if (sent.outcome == TransferOutcome::Done) {
-        f->status = ClientFile::Status::Uploaded;
-        ++counters_.uploads;
-        continue;
-      }
-      f->upload_started = true;
-      note_transfer_failure(*f, sent, "upload", now);
-    }
-    if (!failure.empty()) {
+    TransferSweep sweep = transfer_files(r.file_refs, TransferDirection::Upload, now, did);
+    if (!sweep.failure.empty()) {
       ++counters_.transfer_errors;
-      finish(r, kReportComputeError, kErrUploadFailed, "upload failed: " + failure);
+      finish(r, kReportComputeError, kErrUploadFailed, "upload failed: " + sweep.failure);
       did = true;
-    } else if (all_uploaded) {
+    } else if (sweep.all_done) {
       ++counters_.succeeded;
       finish(r, kReportUploaded, 0, "");
       did = true;

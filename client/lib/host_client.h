@@ -83,6 +83,15 @@ class HostClient {
   bool scheduler_rpc(double now);
   // Back-off after a failed transfer attempt; the file Fails for good on GiveUp or too many.
   void note_transfer_failure(ClientFile& file, const TransferResult& attempt, const char* what, double now);
+  enum class TransferDirection { Download, Upload };
+  struct TransferSweep {
+    bool all_done = true;  // every file is Present (download) / Uploaded (upload)
+    std::string failure;   // why the result's transfers failed for good; empty if they did not
+  };
+  // One attempt on each of `refs`' files that is not done and due (past its back-off).
+  // A download needs every file's file_info; an upload skips a file it has none for.
+  TransferSweep transfer_files(const std::vector<ClientFileRef>& refs, TransferDirection direction, double now,
+                               bool& did);
   void finish(ClientResult& result, int report_state, int exit_status, const std::string& why);
   void collect_outputs(ClientResult& result, double now);
   Plan& plan_for(const ClientResult& result);
