@@ -2,7 +2,9 @@
 // (delays grow, randomised, capped; the last try and the give-up at the deadline margin),
 // and HostClient driven with injected time against a port nobody listens on: an upload is
 // retried far past the old limit of 5 failures, without waiting in step(), and is given
-// up (a client error) only once the report deadline is near.
+// up (a client error) only once the report deadline is near; a permanent refusal ends it
+// at once; downloads likewise, each result by its own deadline, a shared file going on
+// for the results still in time.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -79,8 +81,9 @@ TEST(TransferBackoff, RetriesUntilTheMarginThenGivesUp) {
   EXPECT_TRUE(next_transfer_attempt(policy, 1, 250, 100, 0.5).give_up);
 }
 
-// A host whose one result waits to upload to 127.0.0.1:<closed port>.
-class HostUploadRetries : public ::testing::Test {
+// A host whose one result waits to upload to 127.0.0.1:<closed port> (or, reloaded, whose
+// results wait for downloads from there).
+class HostTransferRetries : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = (std::filesystem::temp_directory_path() / "tharsis-upload-retry-XXXXXX").string();
@@ -102,6 +105,9 @@ class HostUploadRetries : public ::testing::Test {
     r.state = TaskState::Uploading;
     s.files = {out};
     s.results = {r};
+    reload(s);
+  }
+  void reload(const HostState& s) {
     ASSERT_TRUE(save_client_state(dir_, s).ok());
     HostClientOptions options;
     options.data_dir = dir_;
@@ -132,7 +138,7 @@ class HostUploadRetries : public ::testing::Test {
   std::unique_ptr<HostClient> host_;
 };
 
-TEST_F(HostUploadRetries, KeepsRetryingUntilTheDeadlineMarginThenReportsTheError) {
+TEST_F(HostTransferRetries, KeepsRetryingUntilTheDeadlineMarginThenReportsTheError) {
   double give_up_at = kReceived + 3600 - 360;  // 10% of the 1 h delay bound
   double now = kReceived + 1;
   int attempts = 0;
@@ -163,16 +169,57 @@ TEST_F(HostUploadRetries, KeepsRetryingUntilTheDeadlineMarginThenReportsTheError
   EXPECT_EQ(host_->counters().transfer_errors, 1);
 }
 
-TEST_F(HostUploadRetries, PermanentRefusalEndsTheUploadAtOnce) {
+TEST_F(HostTransferRetries, PermanentRefusalEndsTheUploadAtOnce) {
   // No upload certificate: upload_file gives up without asking anyone (a permanent error).
   HostState s = host_->state();
   s.files.front().xml_signature.clear();
-  ASSERT_TRUE(save_client_state(dir_, s).ok());
-  ASSERT_TRUE(host_->load().ok());
+  reload(s);
   host_->step(kReceived + 1);
   EXPECT_EQ(result().state, TaskState::Done);
   EXPECT_EQ(result().exit_status, kErrUploadFailed);
   EXPECT_EQ(file().failures, 1);
+}
+
+TEST_F(HostTransferRetries, DownloadsRetryUntilEachResultsOwnMarginSharedFilesGoOn) {
+  // Two results of two workunits share the app file; the first is due in 10 minutes (gives
+  // up at 480 s, 2 min before), the second in an hour.
+  std::string url = "http://127.0.0.1:" + std::to_string(closed_port()) + "/download/";
+  HostState s;
+  for (const char* name : {"app", "w1.in", "w2.in"}) {
+    ClientFile f;
+    f.name = name;
+    f.download_urls = {url + name};
+    s.files.push_back(f);
+  }
+  s.app_versions = {{"example", 100, "x86_64-pc-linux-gnu", "", "", {{"app", "", true, false}}}};
+  for (int i : {1, 2}) {
+    std::string n = std::to_string(i);
+    s.workunits.push_back({"w" + n, "example", 100, "", 1e9, {{"w" + n + ".in", "in", false, false}}});
+    ClientResult r;
+    r.name = "r" + n;
+    r.wu_name = "w" + n;
+    r.version_num = 100;
+    r.received_time = kReceived;
+    r.report_deadline = static_cast<int64_t>(kReceived + (i == 1 ? 600 : 3600));
+    s.results.push_back(r);
+  }
+  reload(s);
+  double first_done = 0;
+  for (double now = kReceived + 1; now < kReceived + 600; now += 1) {
+    host_->step(now);
+    if (first_done == 0 && host_->state().results[0].state == TaskState::Done) first_done = now;
+  }
+  const ClientResult& r1 = host_->state().results[0];
+  const ClientResult& r2 = host_->state().results[1];
+  EXPECT_EQ(r1.state, TaskState::Done);
+  EXPECT_EQ(r1.exit_status, kErrDownloadFailed);
+  EXPECT_GE(first_done, kReceived + 480) << "gave up before its margin";
+  EXPECT_LE(first_done, kReceived + 481);
+  EXPECT_EQ(r2.state, TaskState::Downloading) << "the later result keeps waiting for the shared app file";
+  const ClientFile* app = host_->state().file("app");
+  ASSERT_NE(app, nullptr);
+  EXPECT_EQ(app->status, ClientFile::Status::Missing) << "a deadline is a result's, not the file's";
+  EXPECT_GT(app->failures, 5);
 }
 
 }  // namespace
