@@ -35,8 +35,6 @@ class ProjectWatch {
   // out; any other database error is thrown (DbError): a bug or a broken schema, which
   // waiting would not cure.
   std::optional<WatchReading> read(double now, bool with_results_by_state);
-  // Whether the database is unreachable now (an outage is being waited out).
-  bool in_outage() const { return failed_attempts_ > 0; }
 
  private:
   void note_unreachable(const DbError& error, double now);
