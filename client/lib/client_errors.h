@@ -7,8 +7,8 @@ namespace tharsis {
 
 // result_abort from the scheduler: BOINC's EXIT_ABORTED_BY_PROJECT, which the stock client reports too.
 inline constexpr int kErrAbortedByProject = 202;
-inline constexpr int kErrDownloadFailed = -1002;  // an input or app file never arrived intact
-inline constexpr int kErrUploadFailed = -1004;    // the upload handler refused an output for good
+inline constexpr int kErrDownloadFailed = -1002;  // an input refused, or missing near the deadline
+inline constexpr int kErrUploadFailed = -1004;    // an output refused, or not uploaded near the deadline
 inline constexpr int kErrMissingOutput = -1005;   // the app exited 0 without writing an output
 inline constexpr int kErrCannotStart = -1006;     // slot set-up or fork/exec failed
 inline constexpr int kErrTooManyCrashes = -1007;  // the process crashed more than the restart limit

@@ -5,8 +5,8 @@
 #include <iostream>
 #include <thread>
 
+#include "client/lib/project_watch.h"
 #include "client/lib/run_report.h"
-#include "db/database.h"
 #include "lib/daemon/stop_signal.h"
 #include "lib/log.h"
 
@@ -21,8 +21,10 @@ double wall_now() {
 
 int run_hosts(std::vector<std::unique_ptr<HostClient>>& hosts, const RunOptions& options) {
   install_stop_signal_handlers();
-  std::unique_ptr<Database> db;
-  auto snapshot = [&](double elapsed) {
+  std::unique_ptr<ProjectWatch> watch;
+  if (options.watched_project) watch = std::make_unique<ProjectWatch>(options.watched_project->db);
+  std::optional<WatchReading> last;  // the latest reading, shown while the database is away
+  auto snapshot = [&](double elapsed, double now) {
     RunSnapshot s;
     s.elapsed_seconds = elapsed;
     s.hosts = static_cast<int>(hosts.size());
@@ -30,15 +32,17 @@ int run_hosts(std::vector<std::unique_ptr<HostClient>>& hosts, const RunOptions&
       s.client.add(h->counters());
       s.hosts_vanished += h->vanished();
     }
-    if (db) {
-      s.workunits = workunit_progress(*db);
-      s.results_by_state = results_by_state(*db);
+    if (watch) {
+      if (auto reading = watch->read(now, true)) last = std::move(reading);
+      if (last) {
+        s.workunits = last->workunits;
+        s.results_by_state = last->results_by_state;
+      }
     }
     return s;
   };
   int exit_code = 0;
   try {
-    if (options.watched_project) db = Database::open(options.watched_project->db);
     double start = wall_now(), next_report = start + 1, next_settle_check = start;
     while (!stop_signalled()) {
       double now = wall_now();
@@ -46,17 +50,18 @@ int run_hosts(std::vector<std::unique_ptr<HostClient>>& hosts, const RunOptions&
       bool did = false;
       for (auto& host : hosts) did |= host->step(now);
       if (options.summary && now >= next_report) {
-        std::cerr << progress_line(snapshot(now - start)) << std::endl;
+        std::cerr << progress_line(snapshot(now - start, now)) << std::endl;
         next_report = now + 1;
       }
-      if (options.until_settled && db && now >= next_settle_check) {
-        if (workunit_progress(*db).settled()) break;
+      if (options.until_settled && watch && now >= next_settle_check) {
+        auto reading = watch->read(now, false);
+        if (reading && reading->workunits.settled()) break;
         next_settle_check = now + 0.25;
       }
       // Idle only when no host had anything to do: children are polled, not waited for.
       if (!did) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
-    if (options.summary) std::cerr << summary_line(snapshot(wall_now() - start)) << std::endl;
+    if (options.summary) std::cerr << summary_line(snapshot(wall_now() - start, wall_now())) << std::endl;
   } catch (const std::exception& e) {
     log_error("watched project database: ", e.what());
     exit_code = 1;

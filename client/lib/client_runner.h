@@ -1,8 +1,9 @@
 // The client's main loop over one host (normal mode) or many (simulation mode): steps
 // every host in turn, idles a few milliseconds only when none had anything to do, and
 // stops on SIGTERM/SIGINT, after max_seconds, or (until_settled) once the watched
-// project's every workunit is finished, assimilated and its files deleted. With
-// `summary` it prints a progress line each second and a summary line at the end (stderr).
+// project's every workunit is finished, assimilated and its files deleted (the database
+// being away only delays that check). With `summary` it prints a progress line each
+// second and a summary line at the end (stderr).
 #pragma once
 
 #include <memory>
@@ -21,8 +22,8 @@ struct RunOptions {
   bool until_settled = false;                    // needs watched_project
 };
 
-// Returns the exit code: 0 (stopped, time up, or settled); 1 if the watched database
-// could not be read.
+// Returns the exit code: 0 (stopped, time up, or settled); 1 on a watched-database error
+// other than a lost or refused connection (those are waited out: client/lib/project_watch.h).
 int run_hosts(std::vector<std::unique_ptr<HostClient>>& hosts, const RunOptions& options);
 
 }  // namespace tharsis

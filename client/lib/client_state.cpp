@@ -65,6 +65,7 @@ void put_result(pugi::xml_node parent, const ClientResult& r) {
   put(node, "plan_class", r.plan_class);
   put_int(node, "version_num", r.version_num);
   put_int(node, "report_deadline", r.report_deadline);
+  put(node, "received_time", r.received_time);
   put_refs(node, r.file_refs);
   put(node, "task_state", task_state_name(r.state));
   put_int(node, "report_state", r.report_state);
@@ -279,6 +280,7 @@ Result<HostState> parse_client_state(std::string_view xml) {
     r.plan_class = x.text(node, "plan_class");
     r.version_num = static_cast<int>(x.integer(node, "version_num"));
     r.report_deadline = x.integer(node, "report_deadline");
+    r.received_time = x.number(node, "received_time");
     r.file_refs = x.refs(node);
     r.state = parse_task_state(x, node);
     r.report_state = static_cast<int>(x.integer(node, "report_state"));

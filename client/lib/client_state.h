@@ -30,7 +30,7 @@ struct ClientFile {
   int failures = 0;             // transfer attempts that failed
   double next_attempt = 0;      // back-off: no transfer before this time
   bool upload_started = false;  // an upload was tried: resume at the server's size
-  std::string error;            // why it Failed
+  std::string error;            // why the last attempt failed (why it Failed, once Failed)
   bool operator==(const ClientFile&) const = default;
 };
 
@@ -77,6 +77,7 @@ struct ClientResult {
   std::string name, wu_name, platform, plan_class;
   int version_num = 0;
   int64_t report_deadline = 0;
+  double received_time = 0;  // wall time the scheduler sent it (0: unknown); gives the delay bound
   std::vector<ClientFileRef> file_refs;  // outputs
   TaskState state = TaskState::Downloading;
   int report_state = 0;    // BOINC state sent when Done

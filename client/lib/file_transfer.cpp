@@ -75,6 +75,9 @@ TransferResult upload_file(HttpSession& http, const ClientFile& file, const std:
     HttpReply size_reply = http.post(url, render_get_file_size_request(kClientVersion, file.name));
     if (!size_reply.ok()) return retry("size query: " + size_reply.describe());
     DataServerReply parsed = parse_data_server_reply(size_reply.body);
+    if (parsed.status == UploadStatus::PermanentError) {
+      return give_up("upload handler refused " + file.name + ": " + parsed.message);
+    }
     if (parsed.status != UploadStatus::Success) return retry("size query: " + parsed.message);
     offset = parsed.file_size.value_or(0);
     if (offset > static_cast<double>(data->size())) offset = 0;  // not our bytes: start over

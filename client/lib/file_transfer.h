@@ -27,7 +27,8 @@ TransferResult download_file(HttpSession& http, const ClientFile& file, const st
 
 // Uploads the file at `path` (its nbytes and md5 already in `file`). With
 // file.upload_started, first asks the handler how much it has and sends the rest.
-// GiveUp: the handler's permanent error (status -1), no upload URL or certificate.
+// GiveUp: the handler's permanent error (status -1, to the size query or the upload), no
+// upload URL or certificate.
 TransferResult upload_file(HttpSession& http, const ClientFile& file, const std::string& path);
 
 }  // namespace tharsis

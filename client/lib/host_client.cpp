@@ -65,7 +65,8 @@ void ClientCounters::add(const ClientCounters& o) {
   garbage_outputs += o.garbage_outputs;
 }
 
-HostClient::HostClient(HostClientOptions options) : options_(std::move(options)) {}
+HostClient::HostClient(HostClientOptions options)
+    : options_(std::move(options)), transfer_random_(std::random_device{}()) {}
 
 HostClient::~HostClient() = default;
 
@@ -121,6 +122,7 @@ void HostClient::set_behaviour(const HostFaults& faults, uint64_t seed, double s
   behaviour_ = std::make_unique<HostBehaviour>(faults, seed);
   behaviour_start_ = start_time;
   behaviour_seed_ = seed;
+  transfer_random_.seed(seed ^ 0x7472616e73666572ULL);  // reproducible, yet not the fault draws
   inject_ = inject;
   task_seconds_ = task_seconds;
 }
@@ -262,18 +264,27 @@ void HostClient::collect_outputs(ClientResult& r, double now) {
 }
 
 void HostClient::note_transfer_failure(ClientFile& f, const TransferResult& attempt, const char* what,
-                                       double now) {
+                                       double give_up_at, double now) {
   ++f.failures;
-  f.next_attempt = now + options_.transfer_backoff * (1 << std::min(f.failures, 10));
-  log_warning(options_.data_dir, ": ", what, " of ", f.name, " failed: ", attempt.message);
-  if (attempt.outcome == TransferOutcome::GiveUp || f.failures >= options_.max_transfer_failures) {
+  f.error = attempt.message;
+  if (attempt.outcome == TransferOutcome::GiveUp) {
     f.status = ClientFile::Status::Failed;
-    f.error = attempt.message;
+    log_warning(options_.data_dir, ": ", what, " of ", f.name, " refused for good: ", attempt.message);
+    return;
   }
+  double random01 = std::uniform_real_distribution<double>(0, 1)(transfer_random_);
+  TransferRetry retry = next_transfer_attempt(options_.transfer, f.failures, now, give_up_at, random01);
+  // Past this result's give-up time the sweep fails the result; the file keeps backing off
+  // for any other result that needs it (a shared input).
+  f.next_attempt = retry.give_up ? now + transfer_retry_delay(options_.transfer, f.failures, random01)
+                                 : retry.next_attempt;
+  log_warning(options_.data_dir, ": ", what, " of ", f.name, " failed (", f.failures,
+              " so far): ", attempt.message, "; next try in ", f.next_attempt - now, " s");
 }
 
 HostClient::TransferSweep HostClient::transfer_files(const std::vector<ClientFileRef>& refs,
-                                                     TransferDirection direction, double now, bool& did) {
+                                                     TransferDirection direction, double give_up_at,
+                                                     double now, bool& did) {
   const bool download = direction == TransferDirection::Download;
   const ClientFile::Status done = download ? ClientFile::Status::Present : ClientFile::Status::Uploaded;
   TransferSweep sweep;
@@ -290,19 +301,35 @@ HostClient::TransferSweep HostClient::transfer_files(const std::vector<ClientFil
       sweep.failure = f->error;
       break;
     }
-    if (now < f->next_attempt) continue;
-    did = dirty_ = true;
-    TransferResult attempt = download ? download_file(http_, *f, file_path(f->name), state_.code_sign_key)
-                                      : upload_file(http_, *f, file_path(f->name));
-    if (attempt.outcome == TransferOutcome::Done) {
-      f->status = done;
-      ++(download ? counters_.downloads : counters_.uploads);
-      continue;
+    if (now >= f->next_attempt) {
+      did = dirty_ = true;
+      TransferResult attempt = download ? download_file(http_, *f, file_path(f->name), state_.code_sign_key)
+                                        : upload_file(http_, *f, file_path(f->name));
+      if (attempt.outcome == TransferOutcome::Done) {
+        f->status = done;
+        f->error.clear();
+        ++(download ? counters_.downloads : counters_.uploads);
+        continue;
+      }
+      if (!download) f->upload_started = true;  // the next attempt asks the server how much it has
+      note_transfer_failure(*f, attempt, download ? "download" : "upload", give_up_at, now);
+      if (f->status == ClientFile::Status::Failed) {
+        sweep.failure = f->error;
+        break;
+      }
     }
-    if (!download) f->upload_started = true;  // the next attempt asks the server how much it has
-    note_transfer_failure(*f, attempt, download ? "download" : "upload", now);
+    if (f->failures > 0 && now >= give_up_at) {
+      // Too close to the report deadline to go on: report the error while it still counts.
+      sweep.failure = f->name + ": " + std::to_string(f->failures) +
+                      " failed attempts, giving up near the report deadline; last: " + f->error;
+      break;
+    }
   }
   return sweep;
+}
+
+double HostClient::give_up_time(const ClientResult& r) const {
+  return transfer_give_up_time(options_.transfer, static_cast<double>(r.report_deadline), r.received_time);
 }
 
 bool HostClient::download_inputs(double now) {
@@ -320,7 +347,7 @@ bool HostClient::download_inputs(double now) {
     }
     std::vector<ClientFileRef> needed = version->file_refs;
     needed.insert(needed.end(), wu->file_refs.begin(), wu->file_refs.end());
-    TransferSweep sweep = transfer_files(needed, TransferDirection::Download, now, did);
+    TransferSweep sweep = transfer_files(needed, TransferDirection::Download, give_up_time(r), now, did);
     if (!sweep.failure.empty()) {
       ++counters_.transfer_errors;
       finish(r, kReportComputeError, kErrDownloadFailed, "download failed: " + sweep.failure);
@@ -394,7 +421,7 @@ bool HostClient::upload_outputs(double now) {
   bool did = false;
   for (auto& r : state_.results) {
     if (r.state != TaskState::Uploading || now < r.hold_until) continue;
-    TransferSweep sweep = transfer_files(r.file_refs, TransferDirection::Upload, now, did);
+    TransferSweep sweep = transfer_files(r.file_refs, TransferDirection::Upload, give_up_time(r), now, did);
     if (!sweep.failure.empty()) {
       ++counters_.transfer_errors;
       finish(r, kReportComputeError, kErrUploadFailed, "upload failed: " + sweep.failure);

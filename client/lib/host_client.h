@@ -8,6 +8,7 @@
 
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 
 #include "client/lib/client_state.h"
@@ -15,6 +16,7 @@
 #include "client/lib/host_behaviour.h"
 #include "client/lib/http_session.h"
 #include "client/lib/scheduler_exchange.h"
+#include "client/lib/transfer_backoff.h"
 #include "lib/result.h"
 
 namespace tharsis {
@@ -24,8 +26,8 @@ struct HostClientOptions {
   HostDescription host;
   RpcPolicy policy;
   int max_restarts = 3;  // crashes survived per result before it is a client error
-  int max_transfer_failures = 5;
-  double transfer_backoff = 1;  // seconds, doubled per failure
+  // Failed transfers are retried with back-off until the result's report deadline is near.
+  TransferRetryPolicy transfer;
 };
 
 // What one client did, for progress lines and the final summary.
@@ -81,17 +83,24 @@ class HostClient {
   bool start_tasks(double now);
   bool upload_outputs(double now);
   bool scheduler_rpc(double now);
-  // Back-off after a failed transfer attempt; the file Fails for good on GiveUp or too many.
-  void note_transfer_failure(ClientFile& file, const TransferResult& attempt, const char* what, double now);
+  // Back-off after a failed transfer attempt (next try no later than `give_up_at`); the
+  // file Fails for good on a permanent refusal (GiveUp).
+  void note_transfer_failure(ClientFile& file, const TransferResult& attempt, const char* what,
+                             double give_up_at, double now);
   enum class TransferDirection { Download, Upload };
   struct TransferSweep {
     bool all_done = true;  // every file is Present (download) / Uploaded (upload)
     std::string failure;   // why the result's transfers failed for good; empty if they did not
   };
   // One attempt on each of `refs`' files that is not done and due (past its back-off).
-  // A download needs every file's file_info; an upload skips a file it has none for.
-  TransferSweep transfer_files(const std::vector<ClientFileRef>& refs, TransferDirection direction, double now,
-                               bool& did);
+  // A download needs every file's file_info; an upload skips a file it has none for. The
+  // result's transfers fail when a file is refused for good, or when one has failed and
+  // `give_up_at` (the result's give-up time, transfer_backoff.h) has come. Never waits:
+  // a file in back-off is skipped until it is due, so other hosts and results go on.
+  TransferSweep transfer_files(const std::vector<ClientFileRef>& refs, TransferDirection direction,
+                               double give_up_at, double now, bool& did);
+  // When `result`'s failing transfers give up (transfer_backoff.h).
+  double give_up_time(const ClientResult& result) const;
   void finish(ClientResult& result, int report_state, int exit_status, const std::string& why);
   void collect_outputs(ClientResult& result, double now);
   Plan& plan_for(const ClientResult& result);
@@ -111,6 +120,7 @@ class HostClient {
   bool vanished_ = false;
   bool dirty_ = false;
   std::map<std::string, Plan> plans_;
+  std::mt19937_64 transfer_random_;  // spreads transfer retries (seeded by set_behaviour in simulations)
 };
 
 }  // namespace tharsis

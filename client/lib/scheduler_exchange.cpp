@@ -246,6 +246,7 @@ ReplyEffects apply_scheduler_reply(HostState& state, const SchedulerReply& reply
     result.plan_class = r.plan_class;
     result.version_num = r.version_num;
     result.report_deadline = r.report_deadline;
+    result.received_time = now;
     result.file_refs = refs_from(r.file_refs);
     state.results.push_back(std::move(result));
     ++effects.new_results;

@@ -43,15 +43,18 @@ int main(int argc, char** argv) {
       "unfinished results kept per CPU (1: fetch a job only when idle)")(
       "max_request_delay", po::value(&base.policy.max_request_delay), "cap on the server's request_delay, s")(
       "max_backoff", po::value(&base.policy.max_backoff)->default_value(600), "longest RPC back-off, s")(
-      "transfer_backoff", po::value(&base.transfer_backoff)->default_value(1),
-      "first transfer retry delay, s")("host", po::value(&host_specs),
-                                       "simulate a host: key=value,... (repeat). Keys: auth, ncpus, "
-                                       "task_failure, job_failure, garbage (rates 0..1), vanish_after (s), "
-                                       "slowness (>= 1), seed; inject=client|app (default client: the "
-                                       "client kills task processes and garbles outputs; app: it passes the "
-                                       "rates and a per-run seed to the app's environment, for per-task "
-                                       "apps such as task_app); task_seconds (inject=app: simulated compute "
-                                       "time per task the app sleeps). See client/lib/simulated_host.h")(
+      "transfer_backoff", po::value(&base.transfer.first_delay)->default_value(1),
+      "first transfer retry delay, s (doubling, randomised)")(
+      "transfer_backoff_max", po::value(&base.transfer.max_delay)->default_value(600),
+      "longest transfer retry delay, s (transfers are retried until the report deadline is near)")(
+      "host", po::value(&host_specs),
+      "simulate a host: key=value,... (repeat). Keys: auth, ncpus, "
+      "task_failure, job_failure, garbage (rates 0..1), vanish_after (s), "
+      "slowness (>= 1), seed; inject=client|app (default client: the "
+      "client kills task processes and garbles outputs; app: it passes the "
+      "rates and a per-run seed to the app's environment, for per-task "
+      "apps such as task_app); task_seconds (inject=app: simulated compute "
+      "time per task the app sleeps). See client/lib/simulated_host.h")(
       "summary", "progress line per second and a final summary line on stderr")(
       "until_settled", "exit when every workunit of --project_dir is finished and cleaned up")(
       "max_seconds", po::value(&run.max_seconds)->default_value(0),
@@ -72,6 +75,12 @@ int main(int argc, char** argv) {
   if (base.policy.buffer_tasks_per_cpu < 1 || base.policy.buffer_tasks_per_cpu > 1000) {
     std::cerr << "tharsis-client: --buffer_tasks: expected 1..1000, found " << base.policy.buffer_tasks_per_cpu
               << "\n";
+    return 2;
+  }
+  if (!(base.transfer.first_delay > 0) || !(base.transfer.max_delay >= base.transfer.first_delay)) {
+    std::cerr
+        << "tharsis-client: --transfer_backoff and --transfer_backoff_max: expected 0 < first <= max, found "
+        << base.transfer.first_delay << " and " << base.transfer.max_delay << "\n";
     return 2;
   }
   run.summary = vm.count("summary") > 0;

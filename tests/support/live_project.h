@@ -34,6 +34,8 @@ class LiveProject {
   std::string master_url() const { return config().master_url; }
   // http://127.0.0.1:<its Apache's port>/<path>
   std::string url(const std::string& path) const { return server_->url(path); }
+  // The project's Apache, e.g. to halt() and start() it (an outage of the web server).
+  TestWebServer& web_server() { return *server_; }
 
   // A volunteer account; returns its authenticator.
   std::string add_volunteer(const std::string& name);

@@ -68,21 +68,31 @@ TestWebServer::TestWebServer(const TestProject& project, int fixed_port) {
     if (std::system(command.c_str()) != 0) throw std::runtime_error("cannot hand the project to www-data");
   }
   dir_ = project.dir() + "/apache";
+  include_ = c.project_dir + "/" + c.name + ".httpd.conf";
   std::random_device random;
   for (int attempt = 0; attempt < 5 && port_ == 0; ++attempt) {
     int port = fixed_port != 0 ? fixed_port : 20000 + static_cast<int>(random() % 20000);
-    std::string command = apache_script() + " start " + dir_ + " " + std::to_string(port) + " " +
-                          c.project_dir + "/" + c.name + ".httpd.conf >/dev/null 2>&1";
+    std::string command =
+        apache_script() + " start " + dir_ + " " + std::to_string(port) + " " + include_ + " >/dev/null 2>&1";
     if (std::system(command.c_str()) == 0) port_ = port;
   }
   if (port_ == 0) throw std::runtime_error("cannot start Apache; see " + dir_ + "/error.log");
 }
 
-TestWebServer::~TestWebServer() {
+TestWebServer::~TestWebServer() { halt(); }
+
+void TestWebServer::halt() {
   std::string command = apache_script() + " stop " + dir_ + " >/dev/null 2>&1";
   if (std::system(command.c_str()) != 0) {
     // Nothing more to do: the temp dir goes with the project.
   }
+}
+
+void TestWebServer::start() {
+  std::string command =
+      apache_script() + " start " + dir_ + " " + std::to_string(port_) + " " + include_ + " >/dev/null 2>&1";
+  if (std::system(command.c_str()) != 0)
+    throw std::runtime_error("cannot restart Apache; see " + dir_ + "/error.log");
 }
 
 std::string TestWebServer::url(const std::string& path) const {

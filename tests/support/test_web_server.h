@@ -18,9 +18,14 @@ class TestWebServer {
   ~TestWebServer();
   int port() const { return port_; }
   std::string url(const std::string& path) const;  // http://127.0.0.1:<port>/<path>
+  // An outage: halt() stops Apache (the port refuses connections), start() serves again
+  // on the same port. Throws when Apache does not come back.
+  void halt();
+  void start();
 
  private:
   std::string dir_;
+  std::string include_;  // the project's httpd config
   int port_ = 0;
 };
 

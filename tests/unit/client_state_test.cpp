@@ -52,6 +52,7 @@ HostState full_state() {
   r.platform = "x86_64-pc-linux-gnu";
   r.version_num = 100;
   r.report_deadline = 1700003600;
+  r.received_time = 1700000000.125;
   r.file_refs = {{"wu_0_0", "out", false, true}};
   r.state = TaskState::Uploading;
   r.report_state = kReportUploaded;
