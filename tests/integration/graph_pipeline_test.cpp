@@ -18,6 +18,7 @@
 #include "lib/crypto/md5.h"
 #include "lib/fanout.h"
 #include "lib/file_refs.h"
+#include "lib/output_check.h"
 #include "lib/text_file.h"
 #include "sched/lib/scheduler_rpc.h"
 #include "tests/support/daemon_rounds.h"
@@ -127,6 +128,7 @@ class GraphPipeline : public ::testing::Test {
     if (r.server_state == ServerState::Unsent) send(r, host);
     ResultReport rp;
     rp.claimed_credit = 1;
+    rp.xml_doc_out = *describe_uploaded_outputs(project_.config(), r.xml_doc_in);
     report(r, host, rp);
   }
   // Computes every unsent result of the named operands (all operands when empty) on `host`.
