@@ -28,7 +28,7 @@ std::vector<ResultRow> fetch_unmarked_over_results(Database& db, const std::vect
   std::vector<ResultRow> results;
   if (wu_ids.empty()) return results;
   auto rows = db.query(
-      "SELECT r.id, r.workunitid, r.server_state, r.file_delete_state, r.xml_doc_in FROM " + kIdListTable +
+      "SELECT r.id, r.workunitid, r.server_state, r.outcome, r.file_delete_state, r.xml_doc_in FROM " + kIdListTable +
           " STRAIGHT_JOIN result r FORCE INDEX (res_wuid) ON r.workunitid = wanted.wanted_id "
           "WHERE r.file_delete_state = ? AND r.server_state = ?",
       id_list_json(wu_ids), FileDeleteState::Init, ServerState::Over);
@@ -37,6 +37,7 @@ std::vector<ResultRow> fetch_unmarked_over_results(Database& db, const std::vect
     r.id = rows->getInt64("id");
     r.workunitid = rows->getInt64("workunitid");
     r.server_state = static_cast<ServerState>(rows->getInt("server_state"));
+    r.outcome = static_cast<Outcome>(rows->getInt("outcome"));
     r.file_delete_state = static_cast<FileDeleteState>(rows->getInt("file_delete_state"));
     r.xml_doc_in = rows->getString("xml_doc_in");
     results.push_back(std::move(r));

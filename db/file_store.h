@@ -22,7 +22,7 @@ std::map<std::string, std::set<int64_t>> live_file_users(Database& db, const std
 
 // The results of these workunits that are OVER with file_delete_state still INIT — those
 // the law never marks for deletion (NO_REPLY, DIDNT_NEED, ...) — with only id, workunitid,
-// server_state, file_delete_state and xml_doc_in filled in: one statement for a batch.
+// server_state, outcome, file_delete_state and xml_doc_in filled in: one statement for a batch.
 std::vector<ResultRow> fetch_unmarked_over_results(Database& db, const std::vector<int64_t>& wu_ids);
 
 enum class FileOwner { Workunit, Result };

@@ -43,9 +43,11 @@ FileSelection select_output_files(const ResultRow& result, const std::vector<Sto
 FileSelection select_abandoned_outputs(const WorkunitRow& wu, const ResultRow& result,
                                        const std::vector<StoredFile>& outputs,
                                        const std::set<std::string>& live_references) {
+  // DIDNT_NEED and COULDNT_SEND results were never sent: nothing of theirs to look for.
+  const bool ever_sent = result.outcome != Outcome::DidntNeed && result.outcome != Outcome::CouldntSend;
   const bool eligible = wu.file_delete_state == FileDeleteState::Ready && result.workunitid == wu.id &&
                         result.server_state == ServerState::Over &&
-                        result.file_delete_state == FileDeleteState::Init;
+                        result.file_delete_state == FileDeleteState::Init && ever_sent;
   return select_files(eligible, outputs, live_references, true);
 }
 

@@ -49,9 +49,9 @@ FileSelection select_output_files(const ResultRow& result, const std::vector<Sto
                                   const std::set<std::string>& live_references);
 
 // Outputs of a result the law never marks for deletion: OVER with file_delete_state INIT
-// (NO_REPLY, DIDNT_NEED, COULDNT_SEND, CLIENT_DETACHED — no validated output, no client
-// error). Its host may still have uploaded them, whole or in part, before it timed out or
-// detached (issue 13: such `.partial` files were left in upload/ for good). They go with
+// and sent to a host (NO_REPLY, CLIENT_DETACHED — no validated output, no client error;
+// DIDNT_NEED and COULDNT_SEND results were never sent). Its host may still have uploaded
+// them, whole or in part, before it timed out or detached (issue 13: such `.partial` files were left in upload/ for good). They go with
 // the inputs of their workunit `wu`: only when wu is READY (every result OVER, the
 // workunit assimilated, so no report or upload of the result is taken any more). The
 // result row is not changed (its file_delete_state stays INIT, as the seed says); a

@@ -114,6 +114,10 @@ TEST(FileDeleterRules, FileDeleter_TimedOutResultsUploadsGoWithTheWorkunitsInput
   EXPECT_FALSE(
       select_abandoned_outputs(wu_in(FileDeleteState::Ready), test::in_progress(103, 5000), outputs, {})
           .eligible);
+  EXPECT_FALSE(
+      select_abandoned_outputs(wu_in(FileDeleteState::Ready), test::over(104, Outcome::DidntNeed), outputs, {})
+          .eligible)
+      << "never sent, nothing uploaded";
 }
 
 }  // namespace
