@@ -44,12 +44,10 @@ std::multimap<std::string, std::string> list_upload_files(const std::string& upl
   for (fs::recursive_directory_iterator it(upload_dir, fs::directory_options::skip_permission_denied, ec),
        end;
        !ec && it != end; it.increment(ec)) {
-    if (it.depth() > 1) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    if (it->is_regular_file(ec)) {
-      files.emplace(it->path().filename().string(), fs::relative(it->path(), upload_dir, ec).string());
+    std::error_code entry_ec;  // a bad entry is skipped, the listing goes on
+    if (it.depth() >= 1 && it->is_directory(entry_ec)) it.disable_recursion_pending();  // upload/<fan-out>/ only
+    if (it->is_regular_file(entry_ec)) {
+      files.emplace(it->path().filename().string(), fs::relative(it->path(), upload_dir, entry_ec).string());
     }
   }
   return files;
