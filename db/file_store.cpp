@@ -24,6 +24,27 @@ std::map<std::string, std::set<int64_t>> live_file_users(Database& db, const std
   return users;
 }
 
+std::vector<ResultRow> fetch_unmarked_over_results(Database& db, const std::vector<int64_t>& wu_ids) {
+  std::vector<ResultRow> results;
+  if (wu_ids.empty()) return results;
+  auto rows = db.query(
+      "SELECT r.id, r.workunitid, r.server_state, r.outcome, r.file_delete_state, r.xml_doc_in FROM " + kIdListTable +
+          " STRAIGHT_JOIN result r FORCE INDEX (res_wuid) ON r.workunitid = wanted.wanted_id "
+          "WHERE r.file_delete_state = ? AND r.server_state = ?",
+      id_list_json(wu_ids), FileDeleteState::Init, ServerState::Over);
+  while (rows->next()) {
+    ResultRow r;
+    r.id = rows->getInt64("id");
+    r.workunitid = rows->getInt64("workunitid");
+    r.server_state = static_cast<ServerState>(rows->getInt("server_state"));
+    r.outcome = static_cast<Outcome>(rows->getInt("outcome"));
+    r.file_delete_state = static_cast<FileDeleteState>(rows->getInt("file_delete_state"));
+    r.xml_doc_in = rows->getString("xml_doc_in");
+    results.push_back(std::move(r));
+  }
+  return results;
+}
+
 int64_t mark_files_deleted(Database& db, FileOwner owner, const std::vector<int64_t>& ids) {
   if (ids.empty()) return 0;
   const std::string table = owner == FileOwner::Workunit ? "workunit" : "result";

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "db/database.h"
+#include "db/rows.h"
 
 namespace tharsis {
 
@@ -18,6 +19,11 @@ void record_workunit_inputs(Database& db, int64_t wu_id, const std::vector<std::
 // may still be sent or run), with the ids of those workunits: one statement for a whole
 // batch of rows' files (a caller excludes the row's own workunit).
 std::map<std::string, std::set<int64_t>> live_file_users(Database& db, const std::vector<std::string>& file_names);
+
+// The results of these workunits that are OVER with file_delete_state still INIT — those
+// the law never marks for deletion (NO_REPLY, DIDNT_NEED, ...) — with only id, workunitid,
+// server_state, outcome, file_delete_state and xml_doc_in filled in: one statement for a batch.
+std::vector<ResultRow> fetch_unmarked_over_results(Database& db, const std::vector<int64_t>& wu_ids);
 
 enum class FileOwner { Workunit, Result };
 

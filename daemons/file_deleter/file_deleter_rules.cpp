@@ -5,35 +5,50 @@
 namespace tharsis {
 namespace {
 
-FileSelection select_files(FileDeleteState state, const std::vector<StoredFile>& files,
-                           const std::set<std::string>& live_references) {
+FileSelection select_files(bool eligible, const std::vector<StoredFile>& files,
+                           const std::set<std::string>& live_references, bool with_partials) {
   FileSelection selection;
-  if (state != FileDeleteState::Ready) return selection;
+  if (!eligible) return selection;
   selection.eligible = true;
   std::set<std::string> seen;  // a file named twice is deleted once
   for (const StoredFile& f : files) {
     if (!seen.insert(f.name).second) continue;
+    const bool shared = live_references.count(f.name) != 0;
     if (f.no_delete) {
       selection.kept_no_delete.push_back(f.name);
-    } else if (live_references.count(f.name) != 0) {
+    } else if (shared) {
       selection.kept_shared.push_back(f.name);
     } else {
       selection.delete_now.push_back(f.name);
     }
+    if (with_partials && !shared) selection.partial_uploads.push_back(f.name);
   }
   return selection;
 }
 
 }  // namespace
 
+std::string partial_upload_name(const std::string& name) { return name + ".partial"; }
+
 FileSelection select_input_files(const WorkunitRow& wu, const std::vector<StoredFile>& inputs,
                                  const std::set<std::string>& live_references) {
-  return select_files(wu.file_delete_state, inputs, live_references);
+  return select_files(wu.file_delete_state == FileDeleteState::Ready, inputs, live_references, false);
 }
 
 FileSelection select_output_files(const ResultRow& result, const std::vector<StoredFile>& outputs,
                                   const std::set<std::string>& live_references) {
-  return select_files(result.file_delete_state, outputs, live_references);
+  return select_files(result.file_delete_state == FileDeleteState::Ready, outputs, live_references, true);
+}
+
+FileSelection select_abandoned_outputs(const WorkunitRow& wu, const ResultRow& result,
+                                       const std::vector<StoredFile>& outputs,
+                                       const std::set<std::string>& live_references) {
+  // DIDNT_NEED and COULDNT_SEND results were never sent: nothing of theirs to look for.
+  const bool ever_sent = result.outcome != Outcome::DidntNeed && result.outcome != Outcome::CouldntSend;
+  const bool eligible = wu.file_delete_state == FileDeleteState::Ready && result.workunitid == wu.id &&
+                        result.server_state == ServerState::Over &&
+                        result.file_delete_state == FileDeleteState::Init && ever_sent;
+  return select_files(eligible, outputs, live_references, true);
 }
 
 FileDeletionDecision decide_after_deletion(const std::string& row_label,

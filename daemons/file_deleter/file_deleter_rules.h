@@ -25,7 +25,14 @@ struct FileSelection {
   std::vector<std::string> delete_now;
   std::vector<std::string> kept_no_delete;  // marked <no_delete/>
   std::vector<std::string> kept_shared;     // still referenced by a live workunit
+  // Output names whose unfinished upload goes too: "<name>.partial" beside the file in
+  // upload/ (sched/lib/upload_handler.cpp). An upload never finished is of no use to
+  // anyone, so a no_delete output's partial goes as well; a shared name's is kept.
+  std::vector<std::string> partial_uploads;
 };
+
+// The name of the unfinished upload of output `name` (same fan-out directory as `name`).
+std::string partial_upload_name(const std::string& name);
 
 // Input files of `wu` to delete. Only a workunit in file_delete_state READY qualifies (the
 // transitioner sets READY once all its results are OVER and it is assimilated). A file is
@@ -37,9 +44,21 @@ FileSelection select_input_files(const WorkunitRow& wu, const std::vector<Stored
                                  const std::set<std::string>& live_references);
 
 // Output files of `result` to delete; same rules (READY, no_delete, live references — a
-// canonical output may be a graph successor's input).
+// canonical output may be a graph successor's input), plus the partial uploads.
 FileSelection select_output_files(const ResultRow& result, const std::vector<StoredFile>& outputs,
                                   const std::set<std::string>& live_references);
+
+// Outputs of a result the law never marks for deletion: OVER with file_delete_state INIT
+// and sent to a host (NO_REPLY, CLIENT_DETACHED — no validated output, no client error;
+// DIDNT_NEED and COULDNT_SEND results were never sent). Its host may still have uploaded
+// them, whole or in part, before it timed out or detached (issue 13: such `.partial` files were left in upload/ for good). They go with
+// the inputs of their workunit `wu`: only when wu is READY (every result OVER, the
+// workunit assimilated, so no report or upload of the result is taken any more). The
+// result row is not changed (its file_delete_state stays INIT, as the seed says); a
+// failed unlink keeps the workunit READY. Same no_delete and live-reference rules.
+FileSelection select_abandoned_outputs(const WorkunitRow& wu, const ResultRow& result,
+                                       const std::vector<StoredFile>& outputs,
+                                       const std::set<std::string>& live_references);
 
 enum class DeleteAttempt {
   Deleted,

@@ -91,8 +91,10 @@ HostRow find_host(Database& db, const SchedulerRequest& req, const UserRow& user
 std::string reported_files_xml(const ReportedResult& reported) {
   std::ostringstream xml;
   for (const auto& f : reported.output_files) {
-    xml << "<file_info><name>" << xml_escape(f.name) << "</name><nbytes>" << f.nbytes << "</nbytes><md5_cksum>"
-        << xml_escape(f.md5_cksum) << "</md5_cksum></file_info>\n";
+    // std::to_string keeps every digit (the stream's default 6 significant digits wrote
+    // 1234567 as 1.23457e+06, and the back end compares sizes exactly).
+    xml << "<file_info><name>" << xml_escape(f.name) << "</name><nbytes>" << std::to_string(f.nbytes)
+        << "</nbytes><md5_cksum>" << xml_escape(f.md5_cksum) << "</md5_cksum></file_info>\n";
   }
   return xml.str();
 }

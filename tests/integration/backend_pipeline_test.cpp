@@ -19,6 +19,7 @@
 #include "db/workunit_store.h"
 #include "lib/fanout.h"
 #include "lib/file_refs.h"
+#include "lib/output_check.h"
 #include "lib/text_file.h"
 #include "tests/support/daemon_rounds.h"
 #include "tests/support/test_project.h"
@@ -77,6 +78,9 @@ class BackendPipeline : public ::testing::Test {
         auto path = fanout_path_create(project_.config().upload_dir, f.name, project_.config().uldl_dir_fanout);
         ASSERT_TRUE(write_text_file(*path, output).ok());
       }
+      auto described = describe_uploaded_outputs(project_.config(), r.xml_doc_in);
+      ASSERT_TRUE(described.ok()) << described.error();
+      rp.xml_doc_out = *described;  // the size and md5 the host reports
       rp.claimed_credit = 10;
     }
     ASSERT_TRUE(db_->transaction([&](Database& d) { return mark_result_reported(d, r.id, host, now_, rp); }));

@@ -25,6 +25,7 @@
 #include "db/workunit_store.h"
 #include "lib/fanout.h"
 #include "lib/file_refs.h"
+#include "lib/output_check.h"
 #include "lib/recluster/task_io.h"
 #include "lib/text_file.h"
 #include "tests/support/child_process.h"
@@ -113,6 +114,7 @@ class Clustering : public ::testing::Test {
         auto path = fanout_path_create(config_.upload_dir, f.name, config_.uldl_dir_fanout);
         ASSERT_TRUE(write_text_file(*path, render_task_report(reports)).ok());
       }
+      rp.xml_doc_out = *describe_uploaded_outputs(config_, r.xml_doc_in);
       rp.elapsed_time = 5.0 * static_cast<double>(ok.size());
     }
     ASSERT_TRUE(

@@ -19,6 +19,7 @@
 #include "db/result_store.h"
 #include "lib/fanout.h"
 #include "lib/file_refs.h"
+#include "lib/output_check.h"
 #include "lib/text_file.h"
 #include "tests/support/child_process.h"
 #include "tests/support/test_project.h"
@@ -76,6 +77,7 @@ class DaemonProcesses : public ::testing::Test {
       }
       ResultReport report;
       report.claimed_credit = 1;
+      report.xml_doc_out = *describe_uploaded_outputs(project_.config(), r->xml_doc_in);
       worked += db_->transaction([&](Database& d) { return mark_result_reported(d, id, id, now, report); });
     }
     return worked;

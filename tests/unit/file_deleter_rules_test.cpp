@@ -85,5 +85,40 @@ TEST(FileDeleterRules, FileDeleter_StaysReadyAndCountsFailures) {
   EXPECT_NE(d.messages[0].find("Permission denied"), std::string::npos);
 }
 
+TEST(FileDeleterRules, FileDeleter_PartialUploadGoesWithItsResultsOutputs) {
+  ResultRow r = test::over(101, Outcome::ClientError);
+  r.file_delete_state = FileDeleteState::Ready;
+  std::vector<StoredFile> outputs{{"wu7_1_0", false}, {"wu7_1_1", true}, {"shared_0", false}};
+  FileSelection s = select_output_files(r, outputs, {"shared_0"});
+  EXPECT_EQ(s.delete_now, (Names{"wu7_1_0"}));
+  EXPECT_EQ(s.partial_uploads, (Names{"wu7_1_0", "wu7_1_1"}))
+      << "an unfinished upload is of no use, no_delete or not";
+  EXPECT_EQ(partial_upload_name("wu7_1_0"), "wu7_1_0.partial");
+  EXPECT_TRUE(select_input_files(wu_in(FileDeleteState::Ready), outputs, {}).partial_uploads.empty())
+      << "inputs have no partial uploads";
+}
+
+TEST(FileDeleterRules, FileDeleter_TimedOutResultsUploadsGoWithTheWorkunitsInputs) {
+  ResultRow timed_out = test::over(101, Outcome::NoReply);
+  std::vector<StoredFile> outputs{{"wu7_1_0", false}};
+  FileSelection init = select_abandoned_outputs(wu_in(FileDeleteState::Init), timed_out, outputs, {});
+  EXPECT_FALSE(init.eligible) << "its workunit may still take it";
+  FileSelection ready = select_abandoned_outputs(wu_in(FileDeleteState::Ready), timed_out, outputs, {});
+  EXPECT_TRUE(ready.eligible);
+  EXPECT_EQ(ready.delete_now, (Names{"wu7_1_0"}));
+  EXPECT_EQ(ready.partial_uploads, (Names{"wu7_1_0"}));
+  ResultRow marked = test::over(102, Outcome::ClientError);
+  marked.file_delete_state = FileDeleteState::Ready;
+  EXPECT_FALSE(select_abandoned_outputs(wu_in(FileDeleteState::Ready), marked, outputs, {}).eligible)
+      << "a result marked for deletion deletes its own files";
+  EXPECT_FALSE(
+      select_abandoned_outputs(wu_in(FileDeleteState::Ready), test::in_progress(103, 5000), outputs, {})
+          .eligible);
+  EXPECT_FALSE(
+      select_abandoned_outputs(wu_in(FileDeleteState::Ready), test::over(104, Outcome::DidntNeed), outputs, {})
+          .eligible)
+      << "never sent, nothing uploaded";
+}
+
 }  // namespace
 }  // namespace tharsis

@@ -25,10 +25,12 @@ class ResultsStoreTest : public ::testing::Test {
     fs::create_directories(dir_ + "/upload");
   }
   void TearDown() override { fs::remove_all(dir_); }
-  std::string output(const std::string& name, const std::string& content) {
+  // An output written to upload/, described as its result reported it.
+  CanonicalOutput output(const std::string& name, const std::string& content) {
     std::string path = dir_ + "/upload/" + name;
     std::ofstream(path, std::ios::binary) << content;
-    return path;
+    return CanonicalOutput{path,
+                           ReportedOutput{name, static_cast<int64_t>(content.size()), md5_hex(content)}};
   }
   std::string dir_;
 };
@@ -47,7 +49,7 @@ TEST_F(ResultsStoreTest, Assimilator_CopiesCanonicalOutputsWithManifest) {
 }
 
 TEST_F(ResultsStoreTest, Assimilator_RerunAfterKillRewritesTheSameContent) {
-  std::vector<std::string> outputs{output("o", "payload")};
+  std::vector<CanonicalOutput> outputs{output("o", "payload")};
   ASSERT_TRUE(store_canonical_outputs(dir_ + "/results", "wu_2", outputs).ok());
   auto first = *read_text_file(dir_ + "/results/wu_2/MANIFEST");
   ASSERT_TRUE(store_canonical_outputs(dir_ + "/results", "wu_2", outputs).ok());
@@ -58,10 +60,31 @@ TEST_F(ResultsStoreTest, Assimilator_RerunAfterKillRewritesTheSameContent) {
 }
 
 TEST_F(ResultsStoreTest, Assimilator_MissingOutputFailsWithoutManifest) {
-  auto stored = store_canonical_outputs(dir_ + "/results", "wu_3", {dir_ + "/upload/absent"});
+  auto stored =
+      store_canonical_outputs(dir_ + "/results", "wu_3",
+                              {CanonicalOutput{dir_ + "/upload/absent", ReportedOutput{"absent", 1, "x"}}});
   ASSERT_FALSE(stored.ok());
   EXPECT_NE(stored.error().find("absent"), std::string::npos);
   EXPECT_FALSE(fs::exists(dir_ + "/results/wu_3/MANIFEST"));
+}
+
+TEST_F(ResultsStoreTest, Assimilator_StoresNothingWhenAnOutputDiffersFromItsReport) {
+  CanonicalOutput good = output("wu_5_0", "honest answer");
+  CanonicalOutput forged = output("wu_5_1", "honest answer");
+  std::ofstream(forged.path, std::ios::binary | std::ios::trunc) << "forged!";  // swapped after the report
+  auto stored = store_canonical_outputs(dir_ + "/results", "wu_5", {good, forged});
+  ASSERT_FALSE(stored.ok());
+  EXPECT_NE(stored.error().find("wu_5_1"), std::string::npos) << stored.error();
+  EXPECT_FALSE(fs::exists(dir_ + "/results/wu_5")) << "nothing stored, not even the matching file";
+
+  forged = output("wu_5_1", "same size, other bytes");
+  std::ofstream(forged.path, std::ios::binary | std::ios::trunc) << "same size, OTHER bytes";
+  ASSERT_FALSE(store_canonical_outputs(dir_ + "/results", "wu_5", {forged}).ok()) << "md5 differs";
+  EXPECT_FALSE(fs::exists(dir_ + "/results/wu_5"));
+
+  CanonicalOutput unreported = output("wu_5_2", "x");
+  unreported.reported.md5.clear();
+  ASSERT_FALSE(store_canonical_outputs(dir_ + "/results", "wu_5", {unreported}).ok()) << "no md5 reported";
 }
 
 TEST_F(ResultsStoreTest, Assimilator_RecordsErrorWorkunits) {

@@ -12,16 +12,21 @@ namespace po = boost::program_options;
 using namespace tharsis;
 
 int main(int argc, char** argv) {
-  po::options_description options("check [--project_dir DIR] [--settled]");
+  po::options_description options("check [--project_dir DIR] [--settled] [--hash_results]");
   options.add_options()(
-      "settled", "also require every workunit finished: canonical or error, assimilated, files deleted");
+      "settled",
+      "also require every workunit finished: canonical or error, assimilated, files deleted, nothing left in "
+      "upload/ that belongs to no live result; hashes the assimilated outputs")(
+      "hash_results",
+      "hash each assimilated output in results/ and compare it with the canonical result's report");
   po::variables_map vm;
   if (auto exit_code = parse_tool_options("check", options, argc, argv, vm)) return *exit_code;
   auto config = load_tool_config("check", vm);
   if (!config) return 2;
   try {
     auto db = Database::open(config->db);
-    CheckReport report = check_project(*db, *config, std::time(nullptr), vm.count("settled") > 0);
+    CheckOptions check_options{vm.count("settled") > 0, vm.count("hash_results") > 0};
+    CheckReport report = check_project(*db, *config, std::time(nullptr), check_options);
     for (const auto& line : report.violations) std::cout << line << "\n";
     std::cout << "checked " << report.workunits << " workunits, " << report.results << " results: "
               << report.violations.size() << " violation(s)\n";

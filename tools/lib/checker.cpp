@@ -3,14 +3,18 @@
 
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <map>
 #include <set>
 
+#include "daemons/assimilator/lib/results_store.h"
+#include "daemons/file_deleter/file_deleter_rules.h"
 #include "db/graph_store.h"
 #include "db/result_store.h"
 #include "db/workunit_store.h"
 #include "lib/fanout.h"
 #include "lib/file_refs.h"
+#include "lib/output_check.h"
 #include "tools/lib/graph_invariants.h"
 #include "tools/lib/invariants.h"
 
@@ -31,12 +35,46 @@ bool may_have_outputs(const ResultRow& r) {
 
 std::string id_text(const char* what, int64_t id) { return std::string(what) + " " + std::to_string(id); }
 
+// Every regular file under upload/ (fan-out directories included), by its name, with its
+// path relative to upload/.
+std::multimap<std::string, std::string> list_upload_files(const std::string& upload_dir) {
+  namespace fs = std::filesystem;
+  std::multimap<std::string, std::string> files;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(upload_dir, fs::directory_options::skip_permission_denied, ec),
+       end;
+       !ec && it != end; it.increment(ec)) {
+    std::error_code entry_ec;  // a bad entry is skipped, the listing goes on
+    if (it.depth() >= 1 && it->is_directory(entry_ec)) it.disable_recursion_pending();  // upload/<fan-out>/ only
+    if (it->is_regular_file(entry_ec)) {
+      files.emplace(it->path().filename().string(), fs::relative(it->path(), upload_dir, entry_ec).string());
+    }
+  }
+  return files;
+}
+
+// The output name an upload/ file belongs to: itself, or the name of its partial upload.
+std::string output_name_of(const std::string& file_name) {
+  const std::string suffix = partial_upload_name("");
+  if (file_name.size() > suffix.size() && file_name.ends_with(suffix)) {
+    return file_name.substr(0, file_name.size() - suffix.size());
+  }
+  return file_name;
+}
+
 class Checker {
  public:
-  Checker(Database& db, const ProjectConfig& config, int64_t now, bool settled)
-      : db_(db), config_(config), now_(now), settled_(settled) {}
+  Checker(Database& db, const ProjectConfig& config, int64_t now, const CheckOptions& options)
+      : db_(db),
+        config_(config),
+        now_(now),
+        settled_(options.settled),
+        hash_stored_(options.settled || options.hash_stored_outputs) {}
 
   CheckReport run() {
+    // Listed before the snapshot: a file uploaded later is not listed, and one deleted
+    // (rightly) after the listing is found gone when confirmed.
+    if (settled_) upload_files_ = list_upload_files(config_.upload_dir);
     // One consistent snapshot of the whole database: read piecewise (the session is READ
     // COMMITTED), a live project shows a workunit before a daemon's commit and its results
     // after it — a state that never existed, reported as a violation. The chaos run found
@@ -45,6 +83,7 @@ class Checker {
     db_.exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
     db_.transaction([&](Database&) { check_snapshot(); });
     confirm_missing_files();
+    if (settled_) report_orphan_uploads();
     return report_;
   }
 
@@ -54,6 +93,7 @@ class Checker {
     assimilation_records_.clear();
     seen_done_.clear();
     missing_file_suspects_.clear();
+    live_output_names_.clear();
     load_assimilation_records();
     int64_t after = 0;
     for (;;) {
@@ -144,7 +184,62 @@ class Checker {
     }
     check_input_files(wu, results);
     for (const auto& r : results) check_output_files(wu, r);
+    check_assimilated_outputs(wu, results);
     if (settled_) check_settled(wu, results);
+  }
+
+  // The assimilated copy of the canonical outputs (results/<wu>/MANIFEST, written by the
+  // default handler) must be what the canonical result reported: a stored file of another
+  // size or md5 is a forged or damaged output handed to the project. With hash_stored_,
+  // the stored files themselves are hashed too (the MANIFEST could be right and the bytes
+  // not). Workunits without a MANIFEST (an error, another handler) are not checked.
+  void check_assimilated_outputs(const WorkunitRow& wu, const std::vector<ResultRow>& results) {
+    if (wu.assimilate_state != AssimilateState::Done || wu.canonical_resultid == 0) return;
+    const ResultRow* canonical = nullptr;
+    for (const auto& r : results) {
+      if (r.id == wu.canonical_resultid) canonical = &r;
+    }
+    if (canonical == nullptr) return;  // reported by canonical_is_valid
+    const std::string store = config_.project_dir + "/results";
+    if (!exists(workunit_store_dir(store, wu.name) + "/MANIFEST")) return;
+    auto manifest = read_manifest(store, wu.name);
+    if (!manifest.ok())
+      return add("assimilated_output_matches_report", id_text("workunit", wu.id) + ": " + manifest.error());
+    auto reported = reported_outputs_in(canonical->xml_doc_out);
+    if (!reported.ok()) reported = std::vector<ReportedOutput>{};
+    for (const auto& stored : *manifest) {
+      const ReportedOutput* report = find_reported(*reported, stored.name);
+      OutputMatch match = match_reported_output(report, OutputOnDisk{stored.size, stored.md5});
+      std::string where =
+          id_text("workunit", wu.id) + " (" + wu.name + ") results/" + wu.name + "/MANIFEST: ";
+      if (match != OutputMatch::Match) {
+        add("assimilated_output_matches_report",
+            where + describe_output_match(match, stored.name, report, OutputOnDisk{stored.size, stored.md5}) +
+                " (canonical result " + std::to_string(canonical->id) + ")");
+        continue;
+      }
+      if (!hash_stored_) continue;
+      OutputVerdict verdict =
+          verify_output_file(workunit_store_dir(store, wu.name) + "/" + stored.name, stored.name, report);
+      if (verdict.error_number != 0 || verdict.match != OutputMatch::Match) {
+        add("assimilated_output_matches_report",
+            id_text("workunit", wu.id) + " (" + wu.name + ") stored file " + verdict.message +
+                " (canonical result " + std::to_string(canonical->id) + ")");
+      }
+    }
+  }
+
+  // Settled: every file in upload/ (a partial upload included) belongs to a live result —
+  // one whose files the file deleter has yet to delete. Names compared in sets: upload/
+  // listed once, the live names gathered from the results the snapshot walks anyway.
+  void report_orphan_uploads() {
+    for (const auto& [name, relative] : upload_files_) {
+      if (live_output_names_.count(output_name_of(name)) != 0) continue;
+      const std::string path = config_.upload_dir + "/" + relative;
+      if (!exists(path)) continue;  // deleted since the listing
+      add("no_orphan_uploads", "upload/" + relative + " belongs to no live result" +
+                                   (name != output_name_of(name) ? " (an unfinished upload)" : ""));
+    }
   }
 
   void check_input_files(const WorkunitRow& wu, const std::vector<ResultRow>& results) {
@@ -177,7 +272,13 @@ class Checker {
   void check_output_files(const WorkunitRow& wu, const ResultRow& r) {
     auto outputs = file_infos_in(r.xml_doc_in);
     if (!outputs.ok()) return add("readable_xml_doc", id_text("result", r.id) + ": " + outputs.error());
+    // Live: the file deleter has yet to delete its files — marked READY, or never marked
+    // while its workunit's files are not deleted yet (they go with the workunit's).
+    const bool live =
+        r.file_delete_state == FileDeleteState::Ready ||
+        (r.file_delete_state == FileDeleteState::Init && wu.file_delete_state != FileDeleteState::Done);
     for (const auto& file : *outputs) {
+      if (settled_ && (live || file.no_delete)) live_output_names_.insert(file.name);
       bool present = exists(fanout_path(config_.upload_dir, file.name, config_.uldl_dir_fanout));
       if (r.id == wu.canonical_resultid && wu.assimilate_state != AssimilateState::Done && !present) {
         add_missing_file(wu.id, "canonical_kept_until_assimilated", id_text("result", r.id) + " (canonical of workunit " +
@@ -219,7 +320,10 @@ class Checker {
   const ProjectConfig& config_;
   int64_t now_;
   bool settled_;
+  bool hash_stored_;
   CheckReport report_;
+  std::multimap<std::string, std::string> upload_files_;  // settled only
+  std::set<std::string> live_output_names_;               // settled only
   std::map<int64_t, int64_t> assimilation_records_;
   std::set<int64_t> seen_done_;
   std::set<int64_t> missing_file_suspects_;
@@ -228,8 +332,13 @@ class Checker {
 
 }  // namespace
 
+CheckReport check_project(Database& db, const ProjectConfig& config, int64_t now,
+                          const CheckOptions& options) {
+  return Checker(db, config, now, options).run();
+}
+
 CheckReport check_project(Database& db, const ProjectConfig& config, int64_t now, bool require_settled) {
-  return Checker(db, config, now, require_settled).run();
+  return check_project(db, config, now, CheckOptions{require_settled, false});
 }
 
 }  // namespace tharsis

@@ -8,8 +8,12 @@
 //  - operand graph invariants (tools/lib/graph_invariants.h);
 //  - the reclustering rules (tools/lib/cluster_checks.h): every cluster task in exactly
 //    one place, counted;
+//  - assimilated outputs: each file in results/<wu>/MANIFEST has the size and md5 the
+//    canonical result reported (and, with hash_stored_outputs or settled, the stored file
+//    itself is hashed and compared too);
 //  - with `require_settled`, the "eventually" properties too: every workunit has a
-//    canonical result or an error, transition_time = never, every result OVER.
+//    canonical result or an error, transition_time = never, every result OVER — and no
+//    file in upload/ (a partial upload included) that belongs to no live result.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +33,13 @@ struct CheckReport {
   ClusterCounts cluster;
 };
 
+struct CheckOptions {
+  bool settled = false;              // the "eventually" properties too (tools/check --settled)
+  bool hash_stored_outputs = false;  // hash assimilated files (always when settled)
+};
+
+CheckReport check_project(Database& db, const ProjectConfig& config, int64_t now,
+                          const CheckOptions& options);
 CheckReport check_project(Database& db, const ProjectConfig& config, int64_t now, bool require_settled);
 
 }  // namespace tharsis

@@ -1,24 +1,79 @@
 // Implementation of daemons/assimilator/lib/assimilator_pass.h.
 #include "daemons/assimilator/lib/assimilator_pass.h"
 
+#include <cerrno>
+
+#include "daemons/assimilator/assimilator_rules.h"
 #include "daemons/assimilator/lib/results_store.h"
+#include "db/app_store.h"
 #include "db/assimilation_store.h"
 #include "db/result_store.h"
 #include "db/stale_row.h"
 #include "db/workunit_store.h"
 #include "lib/daemon/batch_commit.h"
 #include "lib/log.h"
+#include "lib/output_check.h"
 #include "lib/output_files.h"
 
 namespace tharsis {
+namespace {
+
+std::string base_name(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// The canonical result's output files, each with what the result reported for it.
+Result<std::vector<CanonicalOutput>> canonical_outputs_of(const ProjectConfig& config,
+                                                          const ResultRow& canonical) {
+  auto paths = output_file_paths(config, canonical);
+  if (!paths.ok()) return make_error(paths.error());
+  auto reported = reported_outputs_in(canonical.xml_doc_out);
+  std::vector<CanonicalOutput> outputs;
+  for (const auto& path : *paths) {
+    CanonicalOutput output{path, ReportedOutput{base_name(path), -1, ""}};
+    if (reported.ok()) {
+      if (const ReportedOutput* r = find_reported(*reported, output.reported.name)) output.reported = *r;
+    }
+    outputs.push_back(std::move(output));
+  }
+  return outputs;
+}
+
+}  // namespace
+
+CanonicalOutputs check_canonical_outputs(const ProjectConfig& config, const ResultRow& canonical,
+                                         std::string& why) {
+  auto outputs = canonical_outputs_of(config, canonical);
+  if (!outputs.ok()) {
+    why = outputs.error();
+    return CanonicalOutputs::Mismatch;
+  }
+  for (const auto& output : *outputs) {
+    OutputVerdict verdict = verify_output_file(output.path, output.reported.name, &output.reported);
+    if (verdict.error_number != 0) {
+      why = verdict.message;
+      // A canonical output gone from upload/ cannot be assimilated, ever (as the validator
+      // treats a missing output); other errors (EIO, EACCES) may heal.
+      const int e = verdict.error_number;
+      return e == ENOENT || e == ENOTDIR || e == EISDIR ? CanonicalOutputs::Mismatch
+                                                        : CanonicalOutputs::Unreadable;
+    }
+    if (verdict.match != OutputMatch::Match) {
+      why = verdict.message;
+      return CanonicalOutputs::Mismatch;
+    }
+  }
+  return CanonicalOutputs::Match;
+}
 
 AssimilationHandler results_store_handler(const ProjectConfig& config) {
   std::string store = config.project_dir + "/results";
   return [&config, store](Database&, const WorkunitRow& wu, const ResultRow* canonical, int64_t) -> Status {
     if (!canonical) return store_workunit_error(store, wu.name, wu.error_mask, "workunit ended in error");
-    auto paths = output_file_paths(config, *canonical);
-    if (!paths.ok()) return make_error(paths.error());
-    auto stored = store_canonical_outputs(store, wu.name, *paths);
+    auto outputs = canonical_outputs_of(config, *canonical);
+    if (!outputs.ok()) return make_error(outputs.error());
+    auto stored = store_canonical_outputs(store, wu.name, *outputs);
     if (!stored.ok()) return make_error(stored.error());
     return Status::success();
   };
@@ -31,6 +86,30 @@ bool AssimilatorPass::assimilate_in_transaction(Database& d, int64_t wu_id, int6
   for (const auto& result : results) {
     if (wu->canonical_resultid != 0 && result.id == wu->canonical_resultid) canonical = &result;
   }
+  std::string why;
+  const CanonicalOutputs outputs =
+      canonical ? check_canonical_outputs(config_, *canonical, why) : CanonicalOutputs::Match;
+  AssimilationPlan plan = plan_assimilation(*wu, results, outputs, now);
+  switch (plan.action) {
+    case AssimilationAction::None:
+      return false;
+    case AssimilationAction::RetryLater:
+      log_error("workunit ", wu_id, " (", wu->name, "): ", why, "; left READY for the next pass");
+      return false;
+    case AssimilationAction::WithdrawCanonical:
+      log_warning("workunit ", wu_id, " (", wu->name, "): ", why);
+      for (const auto& note : plan.notes) log_warning(note);
+      for (const auto& update : plan.result_updates) {
+        require_written(update_result_guarded(d, update), "result " + std::to_string(update.after.id));
+        // The validator grants credit again to the results it finds valid.
+        const double taken_back = update.before.granted_credit - update.after.granted_credit;
+        if (taken_back > 0) add_credit(d, update.before.hostid, update.before.userid, -taken_back);
+      }
+      require_written(update_workunit_guarded(d, *wu, plan.workunit), "workunit " + std::to_string(wu_id));
+      return true;
+    case AssimilationAction::Assimilate:
+      break;
+  }
   Status handled = handler_(d, *wu, canonical, now);
   if (!handled.ok()) {
     log_error("workunit ", wu_id, " (", wu->name, "): handler failed: ", handled.error(),
@@ -39,10 +118,7 @@ bool AssimilatorPass::assimilate_in_transaction(Database& d, int64_t wu_id, int6
   }
   require_written(record_assimilation(d, wu_id, now, wu->canonical_resultid, wu->error_mask),
                   "assimilation record of workunit " + std::to_string(wu_id));
-  WorkunitRow done = *wu;
-  done.assimilate_state = AssimilateState::Done;
-  done.transition_time = now;
-  require_written(update_workunit_guarded(d, *wu, done), "workunit " + std::to_string(wu_id));
+  require_written(update_workunit_guarded(d, *wu, plan.workunit), "workunit " + std::to_string(wu_id));
   return true;
 }
 

@@ -1,19 +1,28 @@
 // The assimilator's shell: for each workunit with assimilate_state READY in its shard,
 // inside a transaction shared by up to --units_per_commit workunits (batch_commit.h; a
 // workunit whose row changed meanwhile is skipped alone, its handler's files kept, as
-// they are idempotent), lock it and its results (locked_workunits.h), runs the handler — by default the results store
-// (results_store.h: canonical outputs copied with a MANIFEST, or an ERROR record) —
-// records the assimilation and sets DONE with transition_time = now (so the transitioner
-// schedules file deletion). The handler's effect is idempotent and the DONE commit is the
-// single point of truth: killed anywhere, a restart repeats nothing visible and the
-// assimilation row exists exactly once.
+// they are idempotent), lock it and its results (locked_workunits.h), check the canonical
+// result's output files against the sizes and md5s it reported (lib/output_check.h), and
+// apply plan_assimilation (assimilator_rules.h):
+//  - they match: run the handler — by default the results store (results_store.h:
+//    canonical outputs copied with a MANIFEST, or an ERROR record; it checks the bytes it
+//    keeps once more) — record the assimilation and set DONE with transition_time = now
+//    (so the transitioner schedules file deletion);
+//  - they differ (or are gone): nothing is stored; the canonical result is withdrawn
+//    (VALIDATE_ERROR) and the workunit goes back to validation, the credit granted for the
+//    withdrawn consensus taken back — the guarded writes of the plan, in this transaction;
+//  - they cannot be read now (I/O error): left READY for a later pass.
+// The handler's effect is idempotent and the DONE commit is the single point of truth:
+// killed anywhere, a restart repeats nothing visible and the assimilation row exists
+// exactly once.
 #pragma once
 
 #include <functional>
 #include <string>
 
-#include "db/rows.h"
+#include "daemons/assimilator/assimilator_rules.h"
 #include "db/locked_workunits.h"
+#include "db/rows.h"
 #include "lib/daemon/daemon_loop.h"
 
 namespace tharsis {
@@ -26,6 +35,11 @@ using AssimilationHandler =
 
 // The default handler: <project>/results/<wu name>/ with MANIFEST or ERROR.
 AssimilationHandler results_store_handler(const ProjectConfig& config);
+
+// The canonical result's output files in upload/ against its report: one stat, and one
+// md5 when the size matches, per file. `why` says what differs or failed.
+CanonicalOutputs check_canonical_outputs(const ProjectConfig& config, const ResultRow& canonical,
+                                         std::string& why);
 
 class AssimilatorPass final : public DaemonWork {
  public:

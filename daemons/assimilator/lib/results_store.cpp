@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <sstream>
 
-#include "lib/crypto/md5.h"
 #include "lib/text_file.h"
 
 namespace tharsis {
@@ -76,6 +75,16 @@ Status place_output(const std::string& src, const std::string& dst) {
   return copy_atomically(src, dst);
 }
 
+// Outputs a killed earlier run placed but never checked (hidden ".<name>.incoming"): they
+// may be bytes that were later refused, and are never left beside the stored ones.
+void remove_unchecked_outputs(const std::string& dir) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() > 10 && name[0] == '.' && name.ends_with(".incoming")) fs::remove(it->path(), ec);
+  }
+}
+
 }  // namespace
 
 std::string workunit_store_dir(const std::string& store_dir, const std::string& wu_name) {
@@ -83,25 +92,44 @@ std::string workunit_store_dir(const std::string& store_dir, const std::string& 
 }
 
 Result<std::vector<StoredOutput>> store_canonical_outputs(const std::string& store_dir,
-                                                        const std::string& wu_name,
-                                                        const std::vector<std::string>& output_paths) {
+                                                          const std::string& wu_name,
+                                                          const std::vector<CanonicalOutput>& outputs) {
   std::string dir = workunit_store_dir(store_dir, wu_name);
   std::error_code ec;
+  const bool dir_existed = fs::exists(dir, ec);
   fs::create_directories(dir, ec);
   if (ec) return make_error("cannot create " + dir + ": " + ec.message());
+  remove_unchecked_outputs(dir);
+  // Each output is placed under a hidden name first and checked there: the bytes checked
+  // are the bytes kept (a later swap in upload/ cannot reach a placed hard link).
+  std::vector<std::string> placed;
+  auto give_up = [&](const std::string& why) -> Result<std::vector<StoredOutput>> {
+    for (const auto& path : placed) ::unlink(path.c_str());
+    if (!dir_existed) ::rmdir(dir.c_str());  // only if empty
+    return make_error(why);
+  };
   std::vector<StoredOutput> stored;
   std::ostringstream manifest;
-  for (const auto& path : output_paths) {
+  for (const auto& output : outputs) {
     StoredOutput file;
-    file.name = fs::path(path).filename().string();
-    std::string dst = dir + "/" + file.name;
-    if (Status copied = place_output(path, dst); !copied.ok()) return make_error(copied.error());
-    auto md5 = md5_file_hex(dst);
-    if (!md5.ok()) return make_error(md5.error());
-    file.md5 = *md5;
-    file.size = static_cast<int64_t>(fs::file_size(dst, ec));
+    file.name = fs::path(output.path).filename().string();
+    std::string incoming = dir + "/." + file.name + ".incoming";
+    if (Status copied = place_output(output.path, incoming); !copied.ok()) return give_up(copied.error());
+    placed.push_back(incoming);
+    OutputVerdict verdict = verify_output_file(incoming, file.name, &output.reported);
+    if (verdict.error_number != 0) return give_up(verdict.message);
+    if (verdict.match != OutputMatch::Match) return give_up("not stored: " + verdict.message);
+    file.size = verdict.on_disk.size;
+    file.md5 = verdict.on_disk.md5;
     manifest << file.name << ' ' << file.size << ' ' << file.md5 << '\n';
     stored.push_back(file);
+  }
+  for (size_t i = 0; i < stored.size(); ++i) {
+    if (::rename(placed[i].c_str(), (dir + "/" + stored[i].name).c_str()) != 0) {
+      return give_up("cannot rename " + placed[i] + ": " + std::strerror(errno));
+    }
+    // A re-run links the same inode the name already has: rename() then leaves both.
+    ::unlink(placed[i].c_str());
   }
   if (Status written = write_text_file(dir + "/MANIFEST", manifest.str()); !written.ok()) {
     return make_error(written.error());
@@ -115,6 +143,7 @@ Status store_workunit_error(const std::string& store_dir, const std::string& wu_
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return make_error("cannot create " + dir + ": " + ec.message());
+  remove_unchecked_outputs(dir);
   return write_text_file(dir + "/ERROR", "error_mask " + std::to_string(error_mask) + "\n" + reason + "\n");
 }
 

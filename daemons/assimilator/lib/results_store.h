@@ -3,17 +3,18 @@
 // size, md5) — or, for a workunit that ended in error, an ERROR file with its error mask.
 //
 // Outputs are hard-linked from upload/ (the file_deleter later removes only the upload/
-// name), copied through temp file + fsync + rename when upload/ is on another file
-// system. Exactly-once: re-running the handler for the same workunit rewrites the same
-// content, so a kill between the handler and the
-// assimilator's DONE commit repeats nothing visible. The manifest is written last, so its
-// presence means the copy is complete.
+// name), or copied through temp file + fsync + rename when upload/ is on another file
+// system, and checked against their result's report before they get their names.
+// Exactly-once: re-running the handler for the same workunit rewrites the same content,
+// so a kill between the handler and the assimilator's DONE commit repeats nothing
+// visible. The manifest is written last, so its presence means the copy is complete.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "lib/output_check.h"
 #include "lib/result.h"
 
 namespace tharsis {
@@ -27,11 +28,21 @@ struct StoredOutput {
 // <store_dir>/<wu_name>/ for the workunit.
 std::string workunit_store_dir(const std::string& store_dir, const std::string& wu_name);
 
-// Links (or copies) each of `output_paths` into the workunit's store directory and writes MANIFEST.
-// Fails (leaving no MANIFEST) when an output is missing or unreadable, naming it.
+// One canonical output to store: its path in upload/, and what its result reported for it.
+struct CanonicalOutput {
+  std::string path;
+  ReportedOutput reported;
+};
+
+// Links (or copies) each output into the workunit's store directory under a hidden name,
+// checks the placed bytes against the size and md5 the result reported
+// (lib/output_check.h; the md5 is the one MANIFEST needs anyway), and only when every
+// file matches gives them their names and writes MANIFEST. Fails, naming the file and
+// leaving no MANIFEST and nothing under an output's name, when an output is missing,
+// unreadable, or differs from its report: forged bytes are never stored.
 Result<std::vector<StoredOutput>> store_canonical_outputs(const std::string& store_dir,
-                                                        const std::string& wu_name,
-                                                        const std::vector<std::string>& output_paths);
+                                                          const std::string& wu_name,
+                                                          const std::vector<CanonicalOutput>& outputs);
 
 // Writes <store>/<wu_name>/ERROR with the error mask and a one-line reason.
 Status store_workunit_error(const std::string& store_dir, const std::string& wu_name,

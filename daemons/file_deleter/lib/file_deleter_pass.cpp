@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <type_traits>
 
 #include "daemons/file_deleter/file_deleter_rules.h"
 #include "db/file_store.h"
@@ -20,17 +21,24 @@ namespace {
 
 constexpr int64_t kRetryDelaySeconds = 60;
 
-std::vector<FileAttempt> unlink_all(const std::string& base, int fanout, const std::vector<std::string>& names) {
-  std::vector<FileAttempt> attempts;
-  for (const auto& name : names) {
-    FileAttempt attempt{name, DeleteAttempt::Deleted, ""};
-    if (unlink(fanout_path(base, name, fanout).c_str()) != 0) {
-      attempt.outcome = errno == ENOENT ? DeleteAttempt::NotFound : DeleteAttempt::Failed;
-      attempt.error = std::strerror(errno);
-    }
-    attempts.push_back(attempt);
+FileAttempt unlink_one(const std::string& label, const std::string& path) {
+  FileAttempt attempt{label, DeleteAttempt::Deleted, ""};
+  if (unlink(path.c_str()) != 0) {
+    attempt.outcome = errno == ENOENT ? DeleteAttempt::NotFound : DeleteAttempt::Failed;
+    attempt.error = std::strerror(errno);
   }
-  return attempts;
+  return attempt;
+}
+
+// Unlinks the selection's files under `base`, and their partial uploads (beside each file:
+// same fan-out directory), appending one attempt per path to `attempts`.
+void unlink_selection(const std::string& base, int fanout, const FileSelection& selection,
+                      std::vector<FileAttempt>& attempts) {
+  for (const auto& name : selection.delete_now)
+    attempts.push_back(unlink_one(name, fanout_path(base, name, fanout)));
+  for (const auto& name : selection.partial_uploads) {
+    attempts.push_back(unlink_one(partial_upload_name(name), fanout_path(base, name, fanout) + ".partial"));
+  }
 }
 
 // What differs between a workunit's inputs and a result's outputs.
@@ -54,41 +62,68 @@ FileSelection select_for(const ResultRow& r, const std::vector<StoredFile>& file
 const std::string& dir_for(const WorkunitRow&, const ProjectConfig& config) { return config.download_dir; }
 const std::string& dir_for(const ResultRow&, const ProjectConfig& config) { return config.upload_dir; }
 
+// The files named in `xml` (logged and empty when it is malformed), their names added to `all_names`.
+std::vector<StoredFile> files_named_in(const std::string& label, const std::string& xml,
+                                       std::vector<std::string>& all_names) {
+  auto parsed = file_infos_in(xml);
+  if (!parsed.ok()) {
+    log_error(label, ": ", parsed.error(), "; no files deleted");
+    return {};
+  }
+  for (const auto& f : *parsed) all_names.push_back(f.name);
+  return *parsed;
+}
+
 }  // namespace
 
 template <class Row>
 int FileDeleterPass::delete_chunk(Database& db, const std::vector<Row>& rows, int64_t now) {
+  constexpr bool kWorkunits = std::is_same_v<Row, WorkunitRow>;
   std::vector<std::vector<StoredFile>> files(rows.size());
   std::vector<std::string> all_names;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    auto parsed = file_infos_in(doc_of(rows[i]));
-    if (parsed.ok()) {
-      files[i] = *parsed;
-    } else {
-      log_error(label_of(rows[i]), ": ", parsed.error(), "; no files deleted");
+  for (size_t i = 0; i < rows.size(); ++i)
+    files[i] = files_named_in(label_of(rows[i]), doc_of(rows[i]), all_names);
+  // With a workunit's inputs go the outputs of its results the law never marks for
+  // deletion (select_abandoned_outputs): read for the whole chunk in one statement.
+  std::map<int64_t, std::vector<std::pair<ResultRow, std::vector<StoredFile>>>> abandoned;
+  if constexpr (kWorkunits) {
+    std::vector<int64_t> ids;
+    for (const Row& row : rows) ids.push_back(row.id);
+    for (auto& r : fetch_unmarked_over_results(db, ids)) {
+      auto outputs = files_named_in(label_of(r), r.xml_doc_in, all_names);
+      abandoned[r.workunitid].emplace_back(std::move(r), std::move(outputs));
     }
-    for (const auto& f : files[i]) all_names.push_back(f.name);
   }
   // Read before any unlink: a file a live workunit names is never deleted.
   auto users = live_file_users(db, all_names);
+  auto live_for = [&users](int64_t wu_id, const std::vector<StoredFile>& named) {
+    std::set<std::string> live;
+    for (const auto& f : named) {
+      auto it = users.find(f.name);
+      if (it == users.end()) continue;
+      const auto& ids = it->second;
+      if (ids.size() > 1 || ids.count(wu_id) == 0) live.insert(f.name);
+    }
+    return live;
+  };
   std::vector<int64_t> done;
   std::vector<std::string> retry;
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& row = rows[i];
-    std::set<std::string> live;
-    for (const auto& f : files[i]) {
-      auto it = users.find(f.name);
-      if (it == users.end()) continue;
-      const auto& ids = it->second;
-      if (ids.size() > 1 || ids.count(workunit_of(row)) == 0) live.insert(f.name);
-    }
-    FileSelection selection = select_for(row, files[i], live);
+    FileSelection selection = select_for(row, files[i], live_for(workunit_of(row), files[i]));
     if (!selection.eligible) {
       retry.push_back(key_of(row));
       continue;
     }
-    FileDeletionDecision decision = decide_after_deletion(
-        label_of(row), unlink_all(dir_for(row, config_), config_.uldl_dir_fanout, selection.delete_now));
+    std::vector<FileAttempt> attempts;
+    unlink_selection(dir_for(row, config_), config_.uldl_dir_fanout, selection, attempts);
+    if constexpr (kWorkunits) {
+      for (const auto& [result, outputs] : abandoned[row.id]) {
+        FileSelection left = select_abandoned_outputs(row, result, outputs, live_for(row.id, outputs));
+        unlink_selection(config_.upload_dir, config_.uldl_dir_fanout, left, attempts);
+      }
+    }
+    FileDeletionDecision decision = decide_after_deletion(label_of(row), attempts);
     for (const auto& message : decision.messages) log_error(message);
     if (decision.retry) {
       retry.push_back(key_of(row));

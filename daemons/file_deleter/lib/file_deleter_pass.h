@@ -2,7 +2,10 @@
 // in upload/) of its shard with file_delete_state READY, read in batches of --batch rows
 // and handled --units_per_commit rows at a time: select the files the rules allow
 // (file_deleter_rules.h: never a file a live workunit still names; the live references of
-// a whole chunk are read in one statement), unlink them, then record DONE for the chunk's
+// a whole chunk are read in one statement), unlink them — with a result's outputs their
+// unfinished uploads (<name>.partial), and with a workunit's inputs the outputs and
+// partial uploads of its results the law never marks (NO_REPLY and the like; one
+// statement per chunk finds them) — then record DONE for the chunk's
 // rows in one statement — except a row whose unlink failed, which stays READY and is
 // logged, so it is retried on a later pass and never forgotten. Unlinking before the
 // commit makes a crash harmless: the re-run finds the files already gone. DONE is written

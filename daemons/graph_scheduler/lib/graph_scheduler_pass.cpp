@@ -12,8 +12,10 @@
 #include "db/result_store.h"
 #include "db/stale_row.h"
 #include "db/workunit_store.h"
+#include "lib/fanout.h"
 #include "lib/file_refs.h"
 #include "lib/log.h"
+#include "lib/output_check.h"
 #include "lib/operand/operand_job.h"
 
 namespace tharsis {
@@ -157,10 +159,18 @@ bool GraphSchedulerPass::end_job(Database& db, int64_t operand_id, int64_t now) 
       if (outputs.ok() && !outputs->empty()) {
         after.output_file = outputs->front().name;
         after.output_host = canonical->hostid;
-        // A missing output is recorded without md5: the data check finds it lost later.
-        if (auto facts = read_output_facts(config_, after.output_file); facts.ok()) {
-          after.output_md5 = facts->md5;
-          after.output_nbytes = facts->nbytes;
+        // Recorded only if the file is what the canonical result reported (issue 13: bytes
+        // swapped after assimilation must not become the successors' input). A missing or
+        // differing output is recorded without md5: the data check finds it lost later.
+        auto reported = reported_outputs_in(canonical->xml_doc_out);
+        OutputVerdict verdict =
+            verify_output_file(fanout_path(config_.upload_dir, after.output_file, config_.uldl_dir_fanout),
+                               after.output_file, reported.ok() ? find_reported(*reported, after.output_file) : nullptr);
+        if (verdict.error_number == 0 && verdict.match == OutputMatch::Match) {
+          after.output_md5 = verdict.on_disk.md5;
+          after.output_nbytes = verdict.on_disk.size;
+        } else {
+          log_warning(operand_text(*operand), ": output ", verdict.message, "; treated as lost");
         }
       }
     }

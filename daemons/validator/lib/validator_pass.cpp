@@ -2,6 +2,7 @@
 #include "daemons/validator/lib/validator_pass.h"
 
 #include "daemons/validator/lib/file_comparators.h"
+#include "daemons/validator/lib/report_checking_comparator.h"
 #include "daemons/validator/validator_rules.h"
 #include "db/app_store.h"
 #include "db/result_store.h"
@@ -24,7 +25,9 @@ ResultComparator& ValidatorPass::comparator_for(Database& db, int64_t appid) {
     log_error("app ", appid, ": ", comparator.error(), "; using bitwise");
     comparator = make_bitwise_comparator(locate);
   }
-  return *comparators_.emplace(appid, std::move(*comparator)).first->second;
+  // Whatever the app's comparator, a result's outputs count only if they are what it reported.
+  auto checked = make_report_checking_comparator(std::move(*comparator), locate);
+  return *comparators_.emplace(appid, std::move(checked)).first->second;
 }
 
 bool ValidatorPass::validate_in_transaction(Database& d, int64_t wu_id, int64_t now) {

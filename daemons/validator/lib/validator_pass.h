@@ -1,8 +1,10 @@
 // The validator's shell: for each need_validate workunit of its shard, inside a
 // transaction shared by up to --units_per_commit workunits (batch_commit.h; a workunit
-// whose rows changed meanwhile is skipped alone), lock the workunit and its results, runs plan_validation with the app's file
-// comparator (app.comparator: bitwise, numeric or trivial), and writes the plan guarded
-// on the loaded state, with the credit it grants.
+// whose rows changed meanwhile is skipped alone), lock the workunit and its results, runs plan_validation
+// with the app's file comparator (app.comparator: bitwise, numeric or trivial) behind the report check
+// (report_checking_comparator.h: an output whose size or md5 differs from what its result
+// reported makes that result VALIDATE_ERROR), and writes the plan guarded on the loaded
+// state, with the credit it grants.
 #pragma once
 
 #include <map>

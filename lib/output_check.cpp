@@ -1,0 +1,160 @@
+// Implementation of lib/output_check.h.
+#include "lib/output_check.h"
+
+#include <sys/stat.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <pugixml.hpp>
+#include <sstream>
+
+#include "lib/crypto/md5.h"
+#include "lib/fanout.h"
+#include "lib/file_refs.h"
+#include "lib/protocol/xml_text.h"
+
+namespace tharsis {
+namespace {
+
+std::string trimmed_lower(const char* text) {
+  std::string out;
+  for (const char* p = text; *p; ++p) {
+    if (!std::isspace(static_cast<unsigned char>(*p)))
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(*p)));
+  }
+  return out;
+}
+
+// A whole, non-negative number of bytes (BOINC clients write "95" or "95.000000"), or -1.
+int64_t parse_nbytes(const char* text) {
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(text, &end);
+  if (end == text || errno != 0 || !std::isfinite(value) || value < 0 || value > 9.0e15 ||
+      value != std::floor(value)) {
+    return -1;
+  }
+  while (*end && std::isspace(static_cast<unsigned char>(*end))) ++end;
+  return *end == '\0' ? static_cast<int64_t>(value) : -1;
+}
+
+std::string size_and_md5(int64_t size, const std::string& md5) {
+  std::string text = size < 0 ? "no size" : std::to_string(size) + " bytes";
+  return text + (md5.empty() ? "" : " md5 " + md5);
+}
+
+}  // namespace
+
+Result<std::vector<ReportedOutput>> reported_outputs_in(const std::string& xml_doc_out) {
+  pugi::xml_document doc;
+  auto parsed =
+      doc.load_buffer(xml_doc_out.data(), xml_doc_out.size(), pugi::parse_default | pugi::parse_fragment);
+  if (!parsed) {
+    return make_error("reported outputs: malformed XML at offset " + std::to_string(parsed.offset) + ": " +
+                      parsed.description());
+  }
+  std::vector<ReportedOutput> outputs;
+  for (auto info : doc.select_nodes("//file_info")) {
+    ReportedOutput out;
+    out.name = info.node().child_value("name");
+    if (out.name.empty()) continue;
+    if (info.node().child("nbytes")) out.nbytes = parse_nbytes(info.node().child_value("nbytes"));
+    out.md5 = trimmed_lower(info.node().child_value("md5_cksum"));
+    outputs.push_back(std::move(out));
+  }
+  return outputs;
+}
+
+const ReportedOutput* find_reported(const std::vector<ReportedOutput>& reported, const std::string& name) {
+  for (const auto& r : reported) {
+    if (r.name == name) return &r;
+  }
+  return nullptr;
+}
+
+std::string reported_outputs_xml(const std::vector<ReportedOutput>& outputs) {
+  std::ostringstream xml;
+  for (const auto& f : outputs) {
+    xml << "<file_info><name>" << xml_escape(f.name) << "</name><nbytes>" << f.nbytes
+        << "</nbytes><md5_cksum>" << xml_escape(f.md5) << "</md5_cksum></file_info>\n";
+  }
+  return xml.str();
+}
+
+OutputMatch match_reported_output(const ReportedOutput* reported, const OutputOnDisk& on_disk) {
+  if (reported == nullptr || reported->nbytes < 0 || reported->md5.empty()) return OutputMatch::NotReported;
+  if (on_disk.size != reported->nbytes) return OutputMatch::SizeDiffers;
+  return trimmed_lower(on_disk.md5.c_str()) == reported->md5 ? OutputMatch::Match : OutputMatch::Md5Differs;
+}
+
+bool md5_needed(const ReportedOutput* reported, int64_t size) {
+  return reported != nullptr && reported->nbytes >= 0 && !reported->md5.empty() && reported->nbytes == size;
+}
+
+std::string describe_output_match(OutputMatch match, const std::string& name, const ReportedOutput* reported,
+                                  const OutputOnDisk& on_disk) {
+  switch (match) {
+    case OutputMatch::Match:
+      return name + ": matches its report";
+    case OutputMatch::NotReported:
+      return name + ": the result reported no size and md5 for it" +
+             (reported ? " (found " + size_and_md5(reported->nbytes, reported->md5) + ")" : "");
+    case OutputMatch::SizeDiffers:
+    case OutputMatch::Md5Differs:
+      return name + ": reported " + size_and_md5(reported->nbytes, reported->md5) + ", found " +
+             size_and_md5(on_disk.size, on_disk.md5) + " on the server";
+  }
+  return name;
+}
+
+OutputVerdict verify_output_file(const std::string& path, const std::string& name,
+                                 const ReportedOutput* reported) {
+  OutputVerdict verdict;
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    verdict.error_number = errno;
+    verdict.message = "cannot stat " + path + ": " + std::strerror(errno);
+    return verdict;
+  }
+  if (!S_ISREG(info.st_mode)) {
+    verdict.error_number = EISDIR;
+    verdict.message = path + " is not a regular file";
+    return verdict;
+  }
+  verdict.on_disk.size = static_cast<int64_t>(info.st_size);
+  if (md5_needed(reported, verdict.on_disk.size)) {
+    auto md5 = md5_file_hex(path);
+    if (!md5.ok()) {
+      verdict.error_number = errno != 0 ? errno : EIO;
+      verdict.message = md5.error();
+      return verdict;
+    }
+    verdict.on_disk.md5 = *md5;
+  }
+  verdict.match = match_reported_output(reported, verdict.on_disk);
+  if (verdict.match != OutputMatch::Match) {
+    verdict.message = describe_output_match(verdict.match, name, reported, verdict.on_disk);
+  }
+  return verdict;
+}
+
+Result<std::string> describe_uploaded_outputs(const ProjectConfig& config, const std::string& xml_doc_in) {
+  auto files = file_infos_in(xml_doc_in);
+  if (!files.ok()) return make_error(files.error());
+  std::vector<ReportedOutput> outputs;
+  for (const auto& f : *files) {
+    std::string path = fanout_path(config.upload_dir, f.name, config.uldl_dir_fanout);
+    auto md5 = md5_file_hex(path);
+    if (!md5.ok()) return make_error(md5.error());
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0)
+      return make_error("cannot stat " + path + ": " + std::strerror(errno));
+    outputs.push_back(ReportedOutput{f.name, static_cast<int64_t>(info.st_size), *md5});
+  }
+  return reported_outputs_xml(outputs);
+}
+
+}  // namespace tharsis
