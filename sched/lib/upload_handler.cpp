@@ -189,11 +189,12 @@ DataServerReply handle_upload_request(BodyReader& body, const ProjectConfig& con
   }
   ok = ok && fsync(file.fd()) == 0;
   if (!ok) return error(UploadStatus::TransientError, system_error("write failed"));
-  if (at < nbytes)
+  if (at < nbytes) {
     return error(UploadStatus::TransientError, "upload incomplete: resume at the server's file size");
+  }
   if (!req.md5_cksum.empty()) {
     auto md5 = md5_file_hex(partial);
-    if (!md5.ok() || *md5 != req.md5_cksum) {
+    if (!md5.ok() || !same_md5(*md5, req.md5_cksum)) {
       unlink(partial.c_str());
       return error(UploadStatus::TransientError, "md5 mismatch for " + req.file_name + "; upload again");
     }

@@ -4,15 +4,12 @@
 #include <algorithm>
 
 namespace tharsis {
-namespace {
 
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); });
-  return text;
+bool same_md5(std::string_view a, std::string_view b) {
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) { return lower(x) == lower(y); });
 }
-
-}  // namespace
 
 std::optional<std::string> output_result_name(std::string_view file_name) {
   size_t underscore = file_name.rfind('_');
@@ -33,7 +30,7 @@ UploadDecision decide_upload(const std::string& file_name, int64_t nbytes, const
     return {UploadVerdict::Refuse, "no result has an output file named " + file_name};
   }
   if (complete) {
-    if (complete->size == nbytes && !md5.empty() && lower(md5) == complete->md5) {
+    if (complete->size == nbytes && !md5.empty() && same_md5(md5, complete->md5)) {
       return {UploadVerdict::AcknowledgeRepeat, ""};
     }
     return {UploadVerdict::Refuse, "file " + file_name + " is already complete on the server (" +

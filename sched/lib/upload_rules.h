@@ -37,6 +37,9 @@ struct StoredOutput {
   std::string md5;  // may be empty when the size already differs (not needed then)
 };
 
+// Whether two md5 digests in hex are the same (case does not matter).
+bool same_md5(std::string_view a, std::string_view b);
+
 enum class UploadVerdict { Write, AcknowledgeRepeat, Refuse };
 
 struct UploadDecision {
