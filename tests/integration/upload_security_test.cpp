@@ -353,6 +353,9 @@ TEST_F(UploadSecurity, AChunkedBodyReachesTheCgiSchedulerAndUploadHandler) {
       post_chunked(cgi("file_upload_handler"), upload_body(sent.name, sent.signature, sent.max_nbytes, data));
   EXPECT_NE(uploaded.body.find("<status>0</status>"), std::string::npos) << uploaded.body;
   EXPECT_EQ(stored(sent.name), data);
+  // A GET has neither Content-Length nor a chunked body: read as empty, not waited for.
+  EXPECT_EQ(scheduler_message(testing::http_get(cgi("cgi"))), "Scheduler requests must be POSTed");
+  EXPECT_NE(testing::http_get(cgi("file_upload_handler")).body.find("<status>1</status>"), std::string::npos);
   // Over the scheduler's limit, chunked: the protocol's answer.
   std::string too_big(static_cast<size_t>(config().max_request_size) + 1000, '<');
   EXPECT_EQ(scheduler_message(post_chunked(cgi("cgi"), too_big)), "Request too large");
