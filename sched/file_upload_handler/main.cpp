@@ -1,7 +1,8 @@
 // file_upload_handler: BOINC's upload protocol as a CGI/FastCGI program, installed as
 // <project>/cgi-bin/file_upload_handler (sched/lib/upload_handler.h). It reads the
-// database settings of config.xml, as the scheduler does, to find the result an upload
-// belongs to; under FastCGI the connection is kept across requests.
+// database settings of config.xml to find the result an upload belongs to, with the
+// status pages' SELECT-only account when make_project made one (it only reads, and it
+// faces hostile input); under FastCGI the connection is kept across requests.
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -11,6 +12,7 @@
 #include "lib/crypto/boinc_key.h"
 #include "lib/log.h"
 #include "lib/project_config.h"
+#include "lib/web/status_cgi.h"
 #include "sched/lib/cgi_server.h"
 #include "sched/lib/upload_handler.h"
 
@@ -33,7 +35,7 @@ int main() {
   std::unique_ptr<Database> db;
   OutputOwnerLookup lookup = [&](const std::string& result_name) -> std::optional<OutputOwner> {
     try {
-      if (!db) db = Database::open(config->db);
+      if (!db) db = Database::open(status_page_db(*config));
       auto row = fetch_upload_target(*db, result_name);
       if (!row) return std::nullopt;
       return output_owner_of(*row);
