@@ -3,7 +3,11 @@
 # keeps all its state under DIR, and never touches the system apache2 service.
 #   private_apache.sh start DIR PORT [INCLUDE...]   write DIR/httpd.conf, start, wait
 #   private_apache.sh stop DIR                      stop and wait for the processes to end
-# Each INCLUDE is an httpd config file (e.g. the one make_project writes for a project).
+# Each INCLUDE is an httpd config file (e.g. the one make_project writes for a project);
+# a project's include sets mod_fcgid's FcgidMaxRequestLen itself and sends larger or
+# chunked bodies to the CGI build (tools/lib/make_project.h), so it is not set here.
+# Modules loaded: those a project's include needs (alias, cgid, fcgid, mime, dir,
+# authz_core; its <If> sections are Apache core), mpm_event and env.
 # When run as root, Apache's workers and CGIs run as www-data (Apache refuses root);
 # the caller makes the project's files readable and upload/ writable for that user.
 set -euo pipefail
@@ -39,7 +43,6 @@ start() {
     echo "ScriptSock $dir/cgid.sock"
     echo "FcgidIPCDir $dir/fcgid"
     echo "FcgidProcessTableFile $dir/fcgid/shm"
-    echo "FcgidMaxRequestLen 67108864"
     echo "FcgidMaxRequestsPerProcess 0"
     echo "FcgidMaxProcessesPerClass 4"
     echo "Timeout 30"

@@ -11,7 +11,11 @@
 //   oversized   a scheduler request or an upload over the size limits: must get an error;
 //   traversal   uploads and size queries with path-traversing or absolute file names,
 //               and a forged upload certificate: must get status -1, and no file may
-//               appear outside upload/.
+//               appear outside upload/;
+//   output_swap the output of a result reported as a success is uploaded again with a
+//               genuine certificate (signed with the project's upload key, as the
+//               scheduler signs it) but other bytes, of the same or another size (issue
+//               13): must get status -1, and the stored file must keep its bytes.
 // A report we forge carries the marker cpu_time 4242.5: finding it in the result row later
 // means the server took it. Requests needing a result from the DB are skipped while the DB
 // is down or has none to pick (counted). Prints one line of counts; exits 1 if any answer
@@ -34,6 +38,10 @@
 #include <vector>
 
 #include "db/database.h"
+#include "lib/crypto/boinc_key.h"
+#include "lib/crypto/boinc_signature.h"
+#include "lib/crypto/md5.h"
+#include "lib/fanout.h"
 #include "lib/protocol/client_side.h"
 #include "lib/protocol/upload_protocol.h"
 #include "tools/lib/tool_main.h"
@@ -136,6 +144,7 @@ class Hostile {
     if (kind == "wrong_auth") return foreign(random_hex(32));
     if (kind == "malformed") return malformed();
     if (kind == "oversized") return oversized();
+    if (kind == "output_swap") return output_swap();
     return traversal();
   }
 
@@ -391,6 +400,41 @@ class Hostile {
     return judged;
   }
 
+  Judged output_swap() {
+    Database* d = db();
+    if (!d) return {Verdict::Skipped, ""};
+    std::vector<std::string> outputs;
+    try {
+      auto rows = d->query(
+          "SELECT name FROM result WHERE server_state = 5 AND outcome = 1 AND file_delete_state = 0 "
+          "ORDER BY id DESC LIMIT 50");
+      while (rows->next()) outputs.push_back(rows->getString(1) + "_0");
+    } catch (const std::exception&) {
+      db_.reset();
+      return {Verdict::Skipped, ""};
+    }
+    if (outputs.empty()) return {Verdict::Skipped, ""};
+    const std::string name = outputs[pick(outputs.size())];
+    const std::string path = fanout_path(config_.upload_dir, name, config_.uldl_dir_fanout);
+    auto before = md5_file_hex(path);
+    auto key = load_boinc_private_key(config_.key_dir + "/upload_private");
+    if (!before.ok() || !key.ok()) return {Verdict::Skipped, ""};  // already deleted, or no key to sign with
+    std::error_code ec;
+    const double size = static_cast<double>(std::filesystem::file_size(path, ec));
+    const double max_nbytes = static_cast<double>(config_.max_upload_size);
+    auto certificate = sign_block_boinc(*key, upload_certificate_text(name, max_nbytes));
+    if (ec || !certificate.ok()) return {Verdict::Skipped, ""};
+    std::string forged =
+        pick(2) == 0 ? std::string(static_cast<size_t>(size), 'F') : "forged " + random_hex(8);
+    std::string body = render_file_upload_header(ClientVersion{7, 20, 2}, name, *certificate, max_nbytes,
+                                                 static_cast<double>(forged.size()), md5_hex(forged), 0) +
+                       forged;
+    Judged judged = upload_refused(post(config_.upload_url, body), "swap of reported output '" + name + "'");
+    auto after = md5_file_hex(path);
+    if (after.ok() && *after != *before) return bad("reported output " + name + " was replaced");
+    return judged;
+  }
+
   const ProjectConfig& config_;
   std::string authenticator_;
   std::mt19937_64 random_;
@@ -415,16 +459,19 @@ int main(int argc, char** argv) {
   auto config = load_tool_config("chaos_hostile", vm);
   if (!config) return 2;
   curl_global_init(CURL_GLOBAL_DEFAULT);
-  const std::vector<std::string> kinds = {"duplicate", "foreign", "wrong_auth", "malformed", "oversized", "traversal"};
+  const std::vector<std::string> kinds = {"duplicate", "foreign",   "wrong_auth", "malformed",
+                                          "oversized", "traversal", "output_swap"};
   std::mt19937_64 random(seed);
   // Oversized bodies are costly (megabytes each): a third as often as the other kinds.
-  std::vector<double> weights = {3, 3, 3, 3, 1, 3};
+  std::vector<double> weights = {3, 3, 3, 3, 1, 3, 3};
   if (!only.empty()) {
     for (size_t i = 0; i < kinds.size(); ++i) {
       weights[i] = ("," + only + ",").find("," + kinds[i] + ",") == std::string::npos ? 0 : 1;
     }
     if (std::count(weights.begin(), weights.end(), 0.0) == static_cast<long>(kinds.size())) {
-      std::cerr << "chaos_hostile: --kinds names none of duplicate, foreign, wrong_auth, malformed, oversized, traversal\n";
+      std::cerr
+          << "chaos_hostile: --kinds names none of duplicate, foreign, wrong_auth, malformed, oversized, "
+             "traversal, output_swap\n";
       return 2;
     }
   }

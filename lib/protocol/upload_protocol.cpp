@@ -84,7 +84,7 @@ bool is_safe_file_name(std::string_view name) { return unsafe_file_name_reason(n
 
 ParsedDataServerRequest parse_data_server_request(std::string_view input, const UploadLimits& limits) {
   std::map<std::string, std::string> fields;
-  bool saw_upload = false, saw_data = false, saw_end = false, saw_start = false;
+  bool saw_upload = false, saw_data = false, saw_end = false;
   size_t data_start = 0;
   size_t pos = 0;
   auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
@@ -105,7 +105,6 @@ ParsedDataServerRequest parse_data_server_request(std::string_view input, const 
     pos = gt + 1;
     if (tag.empty()) return failure(UploadStatus::PermanentError, "empty tag '<>'");
     if (tag.front() == '?' || tag.front() == '!') continue;
-    if (tag == "data_server_request") saw_start = true;
     if (tag == "/data_server_request") {
       saw_end = true;
       break;
@@ -141,6 +140,13 @@ ParsedDataServerRequest parse_data_server_request(std::string_view input, const 
     pos = end + close.size();
   }
 
+  // The loop stops early only at </data_server_request> or <data>; anything else means
+  // the input ran out (inside a tag, an element, or before the newline after <data>).
+  const bool ended_early = !saw_end && !saw_data;
+  auto finish = [ended_early](ParsedDataServerRequest parsed) {
+    parsed.input_ended_early = ended_early;
+    return parsed;
+  };
   DataServerRequest request;
   auto read_int = [&](const char* tag, int& out) -> bool {
     auto it = fields.find(tag);
@@ -163,17 +169,18 @@ ParsedDataServerRequest parse_data_server_request(std::string_view input, const 
     }
     ParsedDataServerRequest parsed;
     parsed.request = std::move(request);
-    return parsed;
+    return finish(std::move(parsed));
   }
   if (!saw_upload) {
-    if (!saw_end && (pos >= input.size() || !saw_start)) {
-      return failure(UploadStatus::TransientError, "no command (input ended before <get_file_size> or <file_upload>)");
+    if (ended_early) {
+      return finish(failure(UploadStatus::TransientError,
+                            "no command (input ended before <get_file_size> or <file_upload>)"));
     }
     return failure(UploadStatus::PermanentError, "no command: neither <get_file_size> nor <file_upload>");
   }
   if (!saw_data) {
     if (saw_end) return failure(UploadStatus::PermanentError, "missing <data> in <file_upload>");
-    return failure(UploadStatus::TransientError, "input ended before <data>");
+    return finish(failure(UploadStatus::TransientError, "input ended before <data>"));
   }
   request.kind = DataServerRequest::Kind::FileUpload;
   request.data_start = data_start;

@@ -69,13 +69,17 @@ struct UploadLimits {
 struct ParsedDataServerRequest {
   std::optional<DataServerRequest> request;
   DataServerReply error;
+  // The input ended before </data_server_request> or <data> and its newline: more of the
+  // body may complete the header (a reader that has more should parse again with it).
+  bool input_ended_early = false;
   bool ok() const { return request.has_value(); }
 };
 
 // Parses the start of a POST body (at least the header; the upload's raw bytes may follow
 // and are not read). Checks the file name with is_safe_file_name, that an upload has
 // <name>, <nbytes> >= 0, 0 <= <offset> <= <nbytes>, and <data>. Signature and size limit
-// are the handler's to check.
+// are the handler's to check. A header read in pieces is parsed again as it grows, until
+// the result is not input_ended_early (or the input is over).
 ParsedDataServerRequest parse_data_server_request(std::string_view input, const UploadLimits& limits = {});
 
 // The upload certificate check of a FileUpload request, as BOINC's handler does it: a

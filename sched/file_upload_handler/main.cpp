@@ -1,11 +1,18 @@
 // file_upload_handler: BOINC's upload protocol as a CGI/FastCGI program, installed as
-// <project>/cgi-bin/file_upload_handler (sched/lib/upload_handler.h).
+// <project>/cgi-bin/file_upload_handler (sched/lib/upload_handler.h). It reads the
+// database settings of config.xml to find the result an upload belongs to, with the
+// status pages' SELECT-only account when make_project made one (it only reads, and it
+// faces hostile input); under FastCGI the connection is kept across requests.
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 
+#include "db/database.h"
+#include "db/upload_store.h"
 #include "lib/crypto/boinc_key.h"
 #include "lib/log.h"
 #include "lib/project_config.h"
+#include "lib/web/status_cgi.h"
 #include "sched/lib/cgi_server.h"
 #include "sched/lib/upload_handler.h"
 
@@ -21,22 +28,26 @@ int main() {
   auto reply = [](const DataServerReply& r) { return HttpResponse{200, "text/plain", render_data_server_reply(r)}; };
   if (!config.ok() || !key.ok()) {
     log_error("cannot start: ", !config.ok() ? config.error() : key.error());
-    return serve_cgi_or_fastcgi(
-        [&](const HttpRequest&) {
-          return reply(DataServerReply{UploadStatus::TransientError, std::nullopt, "server misconfigured"});
-        },
-        1 << 16);
+    return serve_cgi_or_fastcgi_streaming([&](const RequestHead&, BodyReader&) {
+      return reply(DataServerReply{UploadStatus::TransientError, std::nullopt, "server misconfigured"});
+    });
   }
-  size_t max_body = static_cast<size_t>(config->max_upload_size) + 65536;  // file + header
-  return serve_cgi_or_fastcgi(
-      [&](const HttpRequest& request) {
-        if (request.body_too_large) {
-          return reply(DataServerReply{UploadStatus::PermanentError, std::nullopt, "upload too large"});
-        }
-        if (request.body_truncated) {
-          return reply(DataServerReply{UploadStatus::TransientError, std::nullopt, "request cut short"});
-        }
-        return reply(handle_upload_request(request.body, *config, *key));
-      },
-      max_body);
+  std::unique_ptr<Database> db;
+  OutputOwnerLookup lookup = [&](const std::string& result_name) -> std::optional<OutputOwner> {
+    try {
+      if (!db) db = Database::open(status_page_db(*config));
+      auto row = fetch_upload_target(*db, result_name);
+      if (!row) return std::nullopt;
+      return output_owner_of(*row);
+    } catch (...) {
+      db.reset();  // reconnect at the next request
+      throw;
+    }
+  };
+  return serve_cgi_or_fastcgi_streaming([&](const RequestHead& head, BodyReader& body) {
+    if (head.bad_content_length) {
+      return reply(DataServerReply{UploadStatus::PermanentError, std::nullopt, "bad Content-Length"});
+    }
+    return reply(handle_upload_request(body, *config, *key, lookup));
+  });
 }

@@ -3,9 +3,12 @@
 
 #include <fcgiapp.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
-#include <iostream>
+#include <vector>
 
 namespace tharsis {
 namespace {
@@ -26,55 +29,105 @@ const char* reason(int status) {
 }
 
 // Under plain CGI, Apache (mod_cgid) writes the whole request body into our stdin before
-// it reads our answer; if we exit with part of an over-limit body unread, its write fails
-// (EPIPE) and the client gets no answer at all, not our error reply. So the rest is read
-// and dropped — up to a bound past which the sender gets the reset it asked for (Apache's
-// Timeout bounds how slowly it can send).
-void discard_unread_body() {
-  constexpr size_t kMaxDiscardBytes = size_t{1} << 30;
-  static char buffer[1 << 16];
-  for (size_t discarded = 0; discarded < kMaxDiscardBytes;) {
-    size_t n = std::fread(buffer, 1, sizeof buffer, stdin);
-    if (n == 0) break;
-    discarded += n;
-  }
-}
+// it reads our answer; if we exit with part of the body unread, its write fails (EPIPE)
+// and the client gets no answer at all, not ours. mod_fcgid likewise sends the whole body
+// first. So the rest is read and dropped, up to kMaxDiscardBytes.
+void finish_body(BodyReader& body) { body.discard(kMaxDiscardBytes); }
 
 }  // namespace
 
-HttpRequest read_http_request(const std::function<std::string(const char*)>& param,
-                              const std::function<size_t(char*, size_t)>& read_body, size_t max_body) {
-  HttpRequest request;
-  request.method = param("REQUEST_METHOD");
-  request.query_string = param("QUERY_STRING");
-  request.remote_addr = param("REMOTE_ADDR");
+RequestHead read_request_head(const std::function<std::string(const char*)>& param) {
+  RequestHead head;
+  head.method = param("REQUEST_METHOD");
+  head.query_string = param("QUERY_STRING");
+  head.remote_addr = param("REMOTE_ADDR");
   std::string length_text = param("CONTENT_LENGTH");
-  size_t length = 0;
   if (!length_text.empty()) {
     char* end = nullptr;
+    errno = 0;
     unsigned long long parsed = std::strtoull(length_text.c_str(), &end, 10);
-    if (*end != '\0' || length_text[0] == '-') {
-      request.body_too_large = true;  // unparsable: treat as refused
-      return request;
+    bool digits =
+        std::all_of(length_text.begin(), length_text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits || *end != '\0' || errno == ERANGE) {
+      head.bad_content_length = true;
+    } else {
+      head.content_length = static_cast<uint64_t>(parsed);
     }
-    if (parsed > max_body) {
-      request.body_too_large = true;
-      return request;
-    }
-    length = static_cast<size_t>(parsed);
   }
-  request.body.resize(length);
+  return head;
+}
+
+BodyReader::BodyReader(std::function<size_t(char*, size_t)> source, std::optional<uint64_t> content_length)
+    : source_(std::move(source)), content_length_(content_length) {
+  if (content_length_ && *content_length_ == 0) ended_ = true;
+}
+
+size_t BodyReader::read(char* buffer, size_t n) {
+  if (ended_ || n == 0) return 0;
+  if (content_length_) n = static_cast<size_t>(std::min<uint64_t>(n, *content_length_ - read_));
+  size_t got = source_(buffer, n);
+  read_ += got;
+  if (got == 0 || (content_length_ && read_ == *content_length_)) ended_ = true;
+  return got;
+}
+
+size_t BodyReader::read_full(char* buffer, size_t n) {
   size_t got = 0;
-  while (got < length) {
-    size_t n = read_body(request.body.data() + got, length - got);
+  while (got < n) {
+    size_t k = read(buffer + got, n - got);
+    if (k == 0) break;
+    got += k;
+  }
+  return got;
+}
+
+uint64_t BodyReader::discard(uint64_t limit) {
+  if (ended_) return 0;
+  std::vector<char> buffer(size_t{1} << 16);
+  uint64_t dropped = 0;
+  while (dropped < limit) {
+    size_t n = read(buffer.data(), static_cast<size_t>(std::min<uint64_t>(buffer.size(), limit - dropped)));
     if (n == 0) break;
-    got += n;
+    dropped += n;
   }
-  if (got < length) {
-    request.body.resize(got);
-    request.body_truncated = true;
+  return dropped;
+}
+
+HttpRequest read_http_request(const RequestHead& head, BodyReader& body, size_t max_body) {
+  HttpRequest request;
+  request.method = head.method;
+  request.query_string = head.query_string;
+  request.remote_addr = head.remote_addr;
+  if (head.bad_content_length || (head.content_length && *head.content_length > max_body)) {
+    request.body_too_large = true;
+    return request;
   }
+  if (head.content_length) {
+    request.body.resize(static_cast<size_t>(*head.content_length));
+    request.body.resize(body.read_full(request.body.data(), request.body.size()));
+  } else {
+    // No Content-Length (a chunked body): read to the end; one byte past the limit shows
+    // the body is over it.
+    std::vector<char> chunk(size_t{1} << 16);
+    while (request.body.size() <= max_body) {
+      size_t n = body.read(chunk.data(), std::min(chunk.size(), max_body + 1 - request.body.size()));
+      if (n == 0) break;
+      request.body.append(chunk.data(), n);
+    }
+    if (request.body.size() > max_body) {
+      request.body = std::string();
+      request.body_too_large = true;
+    }
+  }
+  request.body_truncated = body.truncated();
   return request;
+}
+
+HttpRequest read_http_request(const std::function<std::string(const char*)>& param,
+                              const std::function<size_t(char*, size_t)>& read_body, size_t max_body) {
+  RequestHead head = read_request_head(param);
+  BodyReader body(read_body, head.content_length);
+  return read_http_request(head, body, max_body);
 }
 
 std::string render_http_response(const HttpResponse& response) {
@@ -85,15 +138,16 @@ std::string render_http_response(const HttpResponse& response) {
   return out;
 }
 
-int serve_cgi_or_fastcgi(const RequestHandler& handler, size_t max_body, int64_t max_requests) {
+int serve_cgi_or_fastcgi_streaming(const StreamingHandler& handler, int64_t max_requests) {
   if (FCGX_IsCGI()) {
-    auto param = [](const char* name) {
+    RequestHead head = read_request_head([](const char* name) {
       const char* value = std::getenv(name);
       return std::string(value ? value : "");
-    };
-    auto read_body = [](char* buffer, size_t n) { return std::fread(buffer, 1, n, stdin); };
-    HttpResponse response = handler(read_http_request(param, read_body, max_body));
-    discard_unread_body();
+    });
+    BodyReader body([](char* buffer, size_t n) { return std::fread(buffer, 1, n, stdin); },
+                    head.bad_content_length ? std::nullopt : head.content_length);
+    HttpResponse response = handler(head, body);
+    finish_body(body);
     std::string out = render_http_response(response);
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
@@ -104,20 +158,31 @@ int serve_cgi_or_fastcgi(const RequestHandler& handler, size_t max_body, int64_t
   FCGX_InitRequest(&fcgi, 0, 0);
   for (int64_t served = 0; max_requests == 0 || served < max_requests; ++served) {
     if (FCGX_Accept_r(&fcgi) < 0) break;
-    auto param = [&fcgi](const char* name) {
+    RequestHead head = read_request_head([&fcgi](const char* name) {
       const char* value = FCGX_GetParam(name, fcgi.envp);
       return std::string(value ? value : "");
-    };
-    auto read_body = [&fcgi](char* buffer, size_t n) {
-      int got = FCGX_GetStr(buffer, static_cast<int>(n), fcgi.in);
-      return got > 0 ? static_cast<size_t>(got) : size_t{0};
-    };
-    HttpResponse response = handler(read_http_request(param, read_body, max_body));
+    });
+    BodyReader body(
+        [&fcgi](char* buffer, size_t n) {
+          int got = FCGX_GetStr(buffer, static_cast<int>(std::min<size_t>(n, INT_MAX)), fcgi.in);
+          return got > 0 ? static_cast<size_t>(got) : size_t{0};
+        },
+        head.bad_content_length ? std::nullopt : head.content_length);
+    HttpResponse response = handler(head, body);
+    finish_body(body);
     std::string out = render_http_response(response);
     FCGX_PutStr(out.data(), static_cast<int>(out.size()), fcgi.out);
     FCGX_Finish_r(&fcgi);
   }
   return 0;
+}
+
+int serve_cgi_or_fastcgi(const RequestHandler& handler, size_t max_body, int64_t max_requests) {
+  return serve_cgi_or_fastcgi_streaming(
+      [&](const RequestHead& head, BodyReader& body) {
+        return handler(read_http_request(head, body, max_body));
+      },
+      max_requests);
 }
 
 }  // namespace tharsis

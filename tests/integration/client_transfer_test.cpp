@@ -12,6 +12,7 @@
 #include "lib/protocol/upload_protocol.h"
 #include "lib/text_file.h"
 #include "tests/support/test_web_server.h"
+#include "tests/support/upload_targets.h"
 
 namespace tharsis {
 namespace {
@@ -21,6 +22,11 @@ class ClientTransfer : public ::testing::Test {
   void SetUp() override {
     server_ = std::make_unique<testing::TestWebServer>(project_);
     key_ = load_boinc_private_key(project_.config().key_dir + "/upload_private").value();
+    db_ = project_.open();
+  }
+  // The first output of a new result in progress (the handler takes no other uploads).
+  std::string output_name(const std::string& job) {
+    return testing::make_result_in_progress(*db_, project_, job) + "_0";
   }
   ClientFile output(const std::string& name, const std::string& data) {
     ClientFile f;
@@ -39,6 +45,7 @@ class ClientTransfer : public ::testing::Test {
   }
 
   testing::TestProject project_;
+  std::unique_ptr<Database> db_;
   std::unique_ptr<testing::TestWebServer> server_;
   RsaKey key_;
   HttpSession http_;
@@ -46,8 +53,9 @@ class ClientTransfer : public ::testing::Test {
 
 TEST_F(ClientTransfer, InterruptedUploadResumesAtTheHandlersSize) {
   std::string data = "0123456789abcdefghij\n";
-  ClientFile f = output("resume_0", data);
-  std::string local = project_.dir() + "/resume_0";
+  const std::string name = output_name("resume");
+  ClientFile f = output(name, data);
+  std::string local = project_.dir() + "/" + name;
   // The local copy's first 7 bytes differ from what the handler already holds: only a
   // client that resumes (sends bytes 7.. alone) makes the server's file match the md5.
   ASSERT_TRUE(write_text_file(local, "XXXXXXX" + data.substr(7)).ok());
@@ -56,22 +64,23 @@ TEST_F(ClientTransfer, InterruptedUploadResumesAtTheHandlersSize) {
                                                   f.max_nbytes, f.nbytes, f.md5_cksum, 0) +
                         data.substr(0, 7);
   testing::http_post(f.upload_urls[0], partial);
-  EXPECT_EQ(uploaded("resume_0"), "<missing>") << "an incomplete upload must not appear under its name";
+  EXPECT_EQ(uploaded(name), "<missing>") << "an incomplete upload must not appear under its name";
   f.upload_started = true;
   TransferResult resumed = upload_file(http_, f, local);
   EXPECT_EQ(resumed.outcome, TransferOutcome::Done) << resumed.message;
-  EXPECT_EQ(uploaded("resume_0"), data);
+  EXPECT_EQ(uploaded(name), data);
 }
 
 TEST_F(ClientTransfer, ForgedCertificateIsAPermanentRefusal) {
   std::string data = "answer\n";
-  ClientFile f = output("forged_0", data);
+  const std::string name = output_name("forged");
+  ClientFile f = output(name, data);
   f.max_nbytes = 1e9;  // the certificate was for 4096 bytes
-  std::string local = project_.dir() + "/forged_0";
+  std::string local = project_.dir() + "/" + name;
   ASSERT_TRUE(write_text_file(local, data).ok());
   TransferResult refused = upload_file(http_, f, local);
   EXPECT_EQ(refused.outcome, TransferOutcome::GiveUp) << refused.message;
-  EXPECT_EQ(uploaded("forged_0"), "<missing>");
+  EXPECT_EQ(uploaded(name), "<missing>");
 }
 
 TEST_F(ClientTransfer, CorruptDownloadIsRetriedMissingOneGivenUp) {

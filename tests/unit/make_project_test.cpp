@@ -126,6 +126,14 @@ TEST_F(MakeProjectTest, MakeProject_HttpdIncludeMapsUrlsAndPassesApacheConfigTes
   EXPECT_NE(conf->find("ScriptAlias \"/demo_cgi/\" \"" + in_project("cgi-bin/") + "\""), std::string::npos);
   EXPECT_LT(conf->find("Alias \"/demo/download\""), conf->find("Alias \"/demo\" "));
   EXPECT_EQ(conf->find("\nListen"), std::string::npos);  // the including server listens
+  // mod_fcgid's body limit, and larger or chunked bodies to the CGI build of the same
+  // program, from one number (issue 13, item 3).
+  const std::string limit = std::to_string(kFastCgiMaxRequestBytes);
+  EXPECT_NE(conf->find("FcgidMaxRequestLen " + limit + "\n"), std::string::npos);
+  EXPECT_NE(conf->find("<If \"-n req('Transfer-Encoding') || req('Content-Length') -gt " + limit +
+                       "\">\n        SetHandler cgi-script\n"),
+            std::string::npos)
+      << *conf;
 
   const char* apache = "/usr/sbin/apache2";
   if (::access(apache, X_OK) != 0) GTEST_SKIP() << "apache2 not installed";

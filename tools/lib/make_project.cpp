@@ -176,10 +176,21 @@ std::string render_httpd_conf(const ProjectConfig& c) {
   auto dir_block = [](const std::string& dir, const std::string& body) {
     return "<Directory \"" + dir + "\">\n" + body + "</Directory>\n\n";
   };
+  const std::string fcgi_limit = std::to_string(kFastCgiMaxRequestBytes);
   std::string out = "# Apache httpd include for Tharsis project '" + n +
                     "', written by make_project.\n"
                     "# The including server provides Listen (127.0.0.1 only), ServerRoot and the modules\n"
                     "# alias, cgid, fcgid, mime, dir and authz_core; this file maps URLs to directories.\n\n";
+  out +=
+      "# mod_fcgid reads a whole request body before its program sees any of it, and answers\n"
+      "# a body over FcgidMaxRequestLen with its own HTML error page instead of the program's\n"
+      "# answer. So a request to a FastCGI program over that size, or with a chunked body (no\n"
+      "# Content-Length), runs the same binary as a plain CGI (below), which streams the body\n"
+      "# and answers in the protocol (the programs' own limits are config.xml's\n"
+      "# <max_request_size> and <max_upload_size>). Do not set a smaller FcgidMaxRequestLen\n"
+      "# after this include: requests between the two sizes would get Apache's error page.\n"
+      "<IfModule fcgid_module>\n  FcgidMaxRequestLen " +
+      fcgi_limit + "\n</IfModule>\n\n";
   // Alias order matters: the longer /<name>/download must come before /<name>.
   out += "Alias \"/" + n + "/download\" \"" + p + "/download\"\n";
   out += "ScriptAlias \"/" + n + "_cgi/\" \"" + p + "/cgi-bin/\"\n";
@@ -192,8 +203,13 @@ std::string render_httpd_conf(const ProjectConfig& c) {
                    "  <IfModule fcgid_module>\n"
                    "    <FilesMatch \"^(fcgi|.*\\.fcgi)$\">\n"
                    "      SetHandler fcgid-script\n"
-                   "    </FilesMatch>\n"
-                   "  </IfModule>\n");
+                   "      <If \"-n req('Transfer-Encoding') || req('Content-Length') -gt " +
+                       fcgi_limit +
+                       "\">\n"
+                       "        SetHandler cgi-script\n"
+                       "      </If>\n"
+                       "    </FilesMatch>\n"
+                       "  </IfModule>\n");
   out += dir_block(p + "/html/user",
                    "  Options None\n  AllowOverride None\n  DirectoryIndex index.html\n"
                    "  Require all granted\n");

@@ -15,6 +15,7 @@
 //                              BOINC clients look for it
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "db/db_config.h"
@@ -45,14 +46,23 @@ struct MakeProjectOptions {
 // "--sleep 5". Fails on invalid options (one line naming the option).
 Result<ProjectConfig> make_project_config(const MakeProjectOptions& options);
 
-// The Apache include for a project. It maps URLs to directories and sets access only; the
-// including server provides Listen (127.0.0.1), ServerRoot and the modules (alias, cgid,
-// fcgid, mime, dir, authz_core), as scripts/private_apache.sh does:
+inline constexpr int64_t kFastCgiMaxRequestBytes = int64_t{16} << 20;
+
+// The Apache include for a project. It maps URLs to directories, sets access and the
+// FastCGI body limit (below); the including server provides Listen (127.0.0.1),
+// ServerRoot and the modules (alias, cgid, fcgid, mime, dir, authz_core), as
+// scripts/private_apache.sh does:
 //   /<name>/download -> download/   static files
 //   /<name>_cgi/     -> cgi-bin/    CGI programs; a program named "fcgi" or "*.fcgi"
 //                                   runs under mod_fcgid instead (FastCGI)
 //   /<name>_ops/     -> html/ops/   admin pages, from the local host only
 //   /<name>/         -> html/user/  public pages
+// A FastCGI program ("fcgi", "*.fcgi") serves requests up to kFastCgiMaxRequestBytes
+// (the include sets mod_fcgid's FcgidMaxRequestLen to it, for the server or virtual host
+// it is included in); a larger or chunked request runs the same program as a plain CGI
+// (an <If> on the request's headers, Apache core), which streams the body, so every size
+// gets an answer in the protocol. The one place for that size; it is independent of the
+// programs' own limits in config.xml (<max_request_size>, <max_upload_size>).
 std::string render_httpd_conf(const ProjectConfig& config);
 
 // The read-only account make_project creates for the status pages: "<db_name>_web".
