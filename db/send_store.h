@@ -26,9 +26,12 @@ struct SendCandidateRow {
   int64_t preferred_until = 0;
 };
 
-// Up to `limit` UNSENT results by priority (highest first), then age, read in the order
-// of the result(server_state, priority DESC, id) index: about `limit` rows are read
-// however long the queue is.
+// Up to `limit` UNSENT results by priority (highest first), then age, of workunits
+// `host_id` (> 0) was never sent a result of (it may take none of those: DESIGN §5), read
+// in the order of the result(server_state, priority DESC, id) index: about `limit` rows
+// plus those passed over are read, however long the queue is.
+std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int64_t host_id, int limit);
+// The same for no host in particular (simulated hosts take what they are given).
 std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int limit);
 
 // A result sent to a host, with its workunit's state as far as aborts and resends go.
