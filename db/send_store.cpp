@@ -62,7 +62,8 @@ namespace {
 
 const std::string kHostResultSelect =
     "SELECT r.id, r.workunitid, r.name, r.hostid, r.server_state, r.report_deadline, w.delay_bound, "
-    "w.error_mask, w.canonical_resultid FROM result r JOIN workunit w ON w.id = r.workunitid ";
+    "w.error_mask, w.canonical_resultid, r.outcome, w.assimilate_state "
+    "FROM result r JOIN workunit w ON w.id = r.workunitid ";
 
 // Columns by position: cheaper than by name in Connector/C++, and the SELECT is beside it.
 HostResultRow read_host_result(sql::ResultSet& rows) {
@@ -76,6 +77,8 @@ HostResultRow read_host_result(sql::ResultSet& rows) {
   h.delay_bound = rows.getInt(7);
   h.wu_error_mask = rows.getInt(8);
   h.wu_canonical_resultid = rows.getInt64(9);
+  h.outcome = static_cast<Outcome>(rows.getInt(10));
+  h.wu_assimilate_state = static_cast<AssimilateState>(rows.getInt(11));
   return h;
 }
 

@@ -41,10 +41,12 @@ struct HostResultRow {
   std::string name;
   int64_t hostid = 0;
   ServerState server_state = ServerState::Unsent;
+  Outcome outcome = Outcome::Init;
   int64_t report_deadline = 0;
   int delay_bound = 0;            // the workunit's
   int wu_error_mask = 0;          // nonzero: the workunit is dead
   int64_t wu_canonical_resultid = 0;
+  AssimilateState wu_assimilate_state = AssimilateState::Init;
 };
 // The results IN_PROGRESS at `host_id` (index res_host: the host's own rows only).
 std::vector<HostResultRow> fetch_in_progress_results_at_host(Database& db, int64_t host_id);

@@ -18,6 +18,7 @@
 #include "lib/protocol/utf8.h"
 #include "lib/protocol/xml_text.h"
 #include "sched/lib/host_identity.h"
+#include "sched/lib/result_acceptance.h"
 #include "sched/lib/stored_descriptions.h"
 #include "sched/lib/work_selection.h"
 
@@ -208,7 +209,8 @@ std::vector<HostResultRow> results_at_host(Database& db, const SchedulerRequest&
   return fetch_in_progress_results_at_host(db, host.id);
 }
 
-// Step 5: results the host says it still has — abort dead ones; and find lost ones to resend.
+// Step 5: results the host says it still has — abort dead ones (a timed-out one only if not
+// started: its late report may still help its workunit); and find lost ones to resend.
 std::vector<HostResultRow> abort_and_find_lost(Database& db, const SchedulerRequest& req, const HostRow& host,
                                                const std::vector<HostResultRow>& in_progress, int64_t now,
                                                SchedulerReply& reply) {
@@ -226,7 +228,13 @@ std::vector<HostResultRow> abort_and_find_lost(Database& db, const SchedulerRequ
       if (!not_in_progress || not_in_progress->hostid != host.id) continue;
       result = &*not_in_progress;
     }
-    if (result->wu_error_mask != 0 || result->server_state == ServerState::Over) {
+    ResultAcceptanceView view{result->server_state, result->outcome, result->wu_canonical_resultid,
+                              result->wu_error_mask, result->wu_assimilate_state};
+    if (result_acceptance(view) == ResultAcceptance::Late) {
+      // Timed out, its workunit still open: if the host is computing it, its late report
+      // is still taken (BOINC: abort only if not started).
+      reply.result_aborts_if_not_started.push_back(other.name);
+    } else if (result->wu_error_mask != 0 || result->server_state == ServerState::Over) {
       reply.result_aborts.push_back(other.name);
     } else if (result->wu_canonical_resultid != 0) {
       reply.result_aborts_if_not_started.push_back(other.name);

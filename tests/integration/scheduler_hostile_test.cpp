@@ -303,11 +303,21 @@ TEST_F(SchedulerHttpHostile, LateSuccessIsTakenWhileItsWorkunitIsOpenAndItThenVa
   ASSERT_EQ(timed_out->outcome, Outcome::NoReply);
   ASSERT_EQ(count("SELECT COUNT(*) FROM result WHERE workunitid = " + std::to_string(sent->workunitid)), 2);
 
+  // The host still holds it: told to abort it only if not started (BOINC's rule), so a
+  // computation under way can still report.
+  Request holding;
+  holding.hostid = hostid;
+  holding.rpc_seqno = 2;
+  holding.extra = "<other_results>\n<other_result>\n<name>" + name + "</name>\n</other_result>\n</other_results>\n";
+  auto told = rpc(holding);
+  EXPECT_FALSE(told.child("result_abort")) << last_body_;
+  EXPECT_STREQ(told.child("result_abort_if_not_started").child_value("name"), name.c_str()) << last_body_;
+
   const std::string output = "late answer\n";
   EXPECT_NE(upload(root, name + "_0", output).find("<status>0</status>"), std::string::npos);
   Request late;
   late.hostid = hostid;
-  late.rpc_seqno = 2;
+  late.rpc_seqno = 3;
   late.extra = report_xml(name, "", output);
   auto reply = rpc(late);
   EXPECT_STREQ(reply.child("result_ack").child_value("name"), name.c_str());
