@@ -1,6 +1,7 @@
 // lib/protocol/utf8.h: what is and is not UTF-8, and the replacement of ill-formed
 // sequences by U+FFFD (one per maximal subpart, as the Unicode standard recommends).
 #include "lib/protocol/utf8.h"
+#include "lib/protocol/xml_text.h"
 
 #include <gtest/gtest.h>
 
@@ -78,6 +79,13 @@ TEST(Utf8, PrefixesNeverCutACharacter) {
   EXPECT_EQ(utf8_prefix_chars(text, 2), "a\xC3\xA9");
   EXPECT_EQ(utf8_prefix_chars(text, 3), "a\xC3\xA9\xF0\x9F\x98\x80");
   EXPECT_EQ(utf8_prefix_chars(text, 4), text);
+}
+
+TEST(Utf8, MessagesQuoteValidTextCutAtACharacterBoundary) {
+  // 39 ASCII bytes then a two-byte character across the 40-byte cut: dropped whole.
+  EXPECT_EQ(quote_for_message(std::string(39, 'a') + "\xC3\xA9" + "zz"), "'" + std::string(39, 'a') + "...'");
+  EXPECT_EQ(quote_for_message("x\xff\x01"), "'x\xEF\xBF\xBD?'");
+  EXPECT_EQ(quote_for_message("short"), "'short'");
 }
 
 }  // namespace
