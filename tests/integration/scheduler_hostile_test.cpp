@@ -40,6 +40,7 @@ struct Request {
   std::string domain_name = "volunteer";
   std::string os_name = "Linux";
   std::string p_model = "cpu";
+  std::string os_version = "6.1";
   std::string extra;  // reports and the like
   std::string text() const {
     return std::string("<scheduler_request>\n<authenticator>") + kKey + "</authenticator>\n<hostid>" +
@@ -53,7 +54,7 @@ struct Request {
            "</domain_name>\n<host_cpid>hostile_cpid</host_cpid>\n<p_ncpus>1</p_ncpus>\n<p_model>" + p_model +
            "</p_model>\n<p_fpops>1000000000</p_fpops>\n<m_nbytes>8000000000</m_nbytes>\n"
            "<d_total>200000000000</d_total>\n<d_free>100000000000</d_free>\n<os_name>" +
-           os_name + "</os_name>\n</host_info>\n" + extra + "</scheduler_request>\n";
+           os_name + "</os_name>\n<os_version>" + os_version + "</os_version>\n</host_info>\n" + extra + "</scheduler_request>\n";
   }
 };
 
@@ -186,6 +187,21 @@ TEST_F(SchedulerHttpHostile, TextThatIsNotUtf8IsStoredReplacedAndTheHostGoesOn) 
     name = next;
   }
   EXPECT_EQ(count("SELECT COUNT(*) FROM host"), 1);
+}
+
+// Item 2's neighbour: os_version may be 8 KiB by the protocol's limits but its column holds
+// 254 characters; MariaDB's strict mode refused the longer text (error 1406) just as it
+// refused bad bytes, every RPC. It is now cut at a character boundary.
+TEST_F(SchedulerHttpHostile, HostTextLongerThanItsColumnIsCutNotRefused) {
+  Request first;
+  first.os_version = std::string(253, 'v') + "\xC3\xA9\xC3\xA9" + std::string(3000, 'w');
+  first.p_model = std::string(255, 'm');  // the longest name the parser takes
+  auto root = rpc(first);
+  int64_t hostid = root.child("hostid").text().as_llong();
+  ASSERT_GT(hostid, 0) << last_body_;
+  auto host = fetch_host(*db_, hostid);
+  EXPECT_EQ(host->os_version, std::string(253, 'v') + "\xC3\xA9");
+  EXPECT_EQ(host->p_model, std::string(254, 'm'));
 }
 
 // Item 5, BOINC's rule: a lower rpc_seqno than stored is a copy of the client state on
