@@ -86,13 +86,17 @@ std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const st
 
 void update_host(Database& db, const HostRow& h, int64_t now, int results_sent) {
   int64_t today = now / kSecondsPerDay;
-  db.exec("UPDATE host SET userid = ?, rpc_seqno = ?, rpc_time = ?, domain_name = ?, host_cpid = ?, "
-          "platform_name = ?, p_ncpus = ?, p_vendor = ?, p_model = ?, p_fpops = ?, p_iops = ?, "
-          "os_name = ?, os_version = ?, m_nbytes = ?, m_swap = ?, d_total = ?, d_free = ?, "
-          "max_results_day = ?, " + kCountSent + " WHERE id = ?",
-          h.userid, h.rpc_seqno, h.rpc_time, h.domain_name, h.host_cpid, h.platform_name, h.p_ncpus,
-          h.p_vendor, h.p_model, h.p_fpops, h.p_iops, h.os_name, h.os_version, h.m_nbytes, h.m_swap,
-          h.d_total, h.d_free, h.max_results_day, today, results_sent, today, h.id);
+  // rpc_seqno only moves forward (two RPCs of one host write in either order), except to 0:
+  // a host id the reply announces starts the client's count again.
+  const std::string sql =
+      "UPDATE host SET userid = ?, rpc_seqno = IF(? = 0, 0, GREATEST(rpc_seqno, ?)), rpc_time = ?, "
+      "domain_name = ?, host_cpid = ?, platform_name = ?, p_ncpus = ?, p_vendor = ?, p_model = ?, "
+      "p_fpops = ?, p_iops = ?, os_name = ?, os_version = ?, m_nbytes = ?, m_swap = ?, d_total = ?, "
+      "d_free = ?, max_results_day = ?, " +
+      kCountSent + " WHERE id = ?";
+  db.exec(sql, h.userid, h.rpc_seqno, h.rpc_seqno, h.rpc_time, h.domain_name, h.host_cpid, h.platform_name,
+          h.p_ncpus, h.p_vendor, h.p_model, h.p_fpops, h.p_iops, h.os_name, h.os_version, h.m_nbytes,
+          h.m_swap, h.d_total, h.d_free, h.max_results_day, today, results_sent, today, h.id);
 }
 
 void add_results_sent(Database& db, int64_t host_id, int64_t now, int n) {

@@ -21,8 +21,10 @@ std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const st
                                           bool for_update = false);
 // An RPC's one write of its host row: what the request says of the host (owner, rpc
 // seqno and time, description), the daily quota, and results_sent added to today's count
-// as add_results_sent does. Credit (total, expavg and its time) and error_rate are not
-// written: they belong to the validator, which may have changed them since `host` was read.
+// as add_results_sent does. The stored rpc_seqno never goes down, except to 0 (a host id
+// announced to the client restarts its count). Credit (total, expavg and its time) and
+// error_rate are not written: they belong to the validator, which may have changed them
+// since `host` was read.
 void update_host(Database& db, const HostRow& host, int64_t now, int results_sent);
 // Adds n results sent at `now` to the host's count for today (unix day now / 86400),
 // starting a fresh count on a new day, in one statement so concurrent RPCs add up.

@@ -137,14 +137,19 @@ namespace {
 // multi-table UPDATE (MariaDB reads, and so locks, the tables in join order).
 const std::string kWorkunitThenResult = "workunit w STRAIGHT_JOIN result r ON r.workunitid = w.id";
 
-// Locks the workunit of the result whose `key_column` is `key`, still IN_PROGRESS for
-// `host_id` (the subquery is a plain consistent read under READ COMMITTED: it takes no lock
-// on the result row, so the workunit is the first row locked). Returns the workunit id, or 0.
+// Locks the workunit of the result whose `key_column` is `key`, sent to `host_id` and still
+// taking its report: in progress, or timed out (NO_REPLY, CLIENT_DETACHED) — write_report
+// decides on the rows as they are under this lock. The subquery is a plain consistent read
+// under READ COMMITTED: it takes no lock on the result row, so the workunit is the first
+// row locked. Returns the workunit id, or 0.
 template <class Key>
 int64_t lock_workunit_of_reportable(Database& db, const std::string& key_column, const Key& key, int64_t host_id) {
-  return db.query_int("SELECT id FROM workunit WHERE id = (SELECT workunitid FROM result WHERE " + key_column +
-                          " = ? AND hostid = ? AND server_state = ?) FOR UPDATE",
-                      key, host_id, ServerState::InProgress);
+  const std::string sql =
+      "SELECT id FROM workunit WHERE id = (SELECT workunitid FROM result WHERE " + key_column +
+      " = ? AND hostid = ? AND (server_state = ? OR (server_state = ? AND outcome IN (?, ?)))) "
+      "FOR UPDATE";
+  return db.query_int(sql, key, host_id, ServerState::InProgress, ServerState::Over, Outcome::NoReply,
+                      Outcome::ClientDetached);
 }
 
 // The report write itself, the workunit already locked: result -> OVER with the client's
@@ -152,17 +157,33 @@ int64_t lock_workunit_of_reportable(Database& db, const std::string& key_column,
 // first here: a multi-table UPDATE changes its first table in place and the others through
 // a temporary table, which for the result's MEDIUMTEXT columns would be one on disk per
 // report; the workunit's one BIGINT stays in memory.
+// Which results take the report is sched/lib/result_acceptance.h's rule, written out in
+// the WHERE clause so that it is decided on the rows as they are now, under the lock (a
+// transitioner that timed the result out while this request waited has been seen through):
+// IN_PROGRESS, or late — OVER with NO_REPLY or CLIENT_DETACHED while the workunit has no
+// canonical result, no error and is not assimilated, and the result was neither validated
+// nor its files deleted (both INIT, as they are for a timed-out result). A late result
+// takes the outcome reported like any other (success or client error).
+// The rule's condition on `r` (the result) and `w` (its workunit), its parameters bound
+// by write_report.
+const std::string kTakesReport =
+    "(r.server_state = ? OR (r.server_state = ? AND r.outcome IN (?, ?) AND r.validate_state = ? AND "
+    "r.file_delete_state = ? AND w.canonical_resultid = 0 AND w.error_mask = 0 AND w.assimilate_state = ?))";
+
 template <class Key>
 bool write_report(Database& db, int64_t wu_id, const std::string& key_column, const Key& key, int64_t host_id,
                   int64_t now, const ResultReport& rp) {
-  return db.exec("UPDATE result r STRAIGHT_JOIN workunit w ON w.id = r.workunitid"
-                     " SET r.server_state = ?, r.outcome = ?, r.client_state = ?, r.exit_status = ?, "
-                     "r.cpu_time = ?, r.elapsed_time = ?, r.claimed_credit = ?, r.xml_doc_out = ?, "
-                     "r.stderr_out = ?, r.received_time = ?, w.transition_time = ? "
-                     "WHERE w.id = ? AND r." + key_column + " = ? AND r.hostid = ? AND r.server_state = ?",
-                 ServerState::Over, rp.outcome, rp.client_state, rp.exit_status, rp.cpu_time, rp.elapsed_time,
-                 rp.claimed_credit, rp.xml_doc_out, rp.stderr_out, now, now, wu_id, key, host_id,
-                 ServerState::InProgress) > 0;
+  const std::string sql =
+      "UPDATE result r STRAIGHT_JOIN workunit w ON w.id = r.workunitid SET r.server_state = ?, "
+      "r.outcome = ?, r.client_state = ?, r.exit_status = ?, r.cpu_time = ?, r.elapsed_time = ?, "
+      "r.claimed_credit = ?, r.xml_doc_out = ?, r.stderr_out = ?, r.received_time = ?, "
+      "w.transition_time = ? WHERE w.id = ? AND r." +
+      key_column + " = ? AND r.hostid = ? AND " + kTakesReport;
+  return db.exec(sql, ServerState::Over, rp.outcome, rp.client_state, rp.exit_status, rp.cpu_time,
+                 rp.elapsed_time, rp.claimed_credit, rp.xml_doc_out, rp.stderr_out, now, now, wu_id, key,
+                 host_id, ServerState::InProgress, ServerState::Over, Outcome::NoReply,
+                 Outcome::ClientDetached, ValidateState::Init, FileDeleteState::Init,
+                 AssimilateState::Init) > 0;
 }
 
 }  // namespace

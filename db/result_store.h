@@ -69,9 +69,12 @@ bool mark_result_sent(Database& db, int64_t result_id, int64_t host_id, int64_t 
 bool refresh_sent_result(Database& db, int64_t result_id, int64_t workunit_id, int64_t host_id, int64_t now,
                          int delay_bound);
 
-// Report: IN_PROGRESS for that host -> OVER with the client's outcome, transition_time =
-// now. False (nothing changed) for an unknown result, another host's, or one no longer in
-// progress (a duplicate report, or one the server gave up on).
+// Report: a result sent to that host and still taking its report (sched/lib/
+// result_acceptance.h: IN_PROGRESS, or timed out while its workunit is open — a late
+// result, which BOINC also keeps) -> OVER with the client's outcome, received_time and
+// transition_time = now. Two statements (lock the workunit; the guarded write). False
+// (nothing changed) for an unknown result, another host's, a duplicate report, or one the
+// server no longer needs (its workunit has a canonical result, failed or is assimilated).
 struct ResultReport {
   Outcome outcome = Outcome::Success;   // SUCCESS or CLIENT_ERROR
   ClientState client_state = ClientState::Uploaded;

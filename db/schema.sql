@@ -3,6 +3,8 @@
 -- Every query a daemon or the scheduler makes has an index; sharded daemons select by
 -- `id % N = i`, which the indexes serve through the leading state/time column.
 -- Statements are separated by ';' at the end of a line (db/schema_loader.cpp splits so).
+-- Every table is utf8mb4 whatever the database's default: text from clients may hold any
+-- character, four-byte ones (emoji) included (the scheduler makes it valid UTF-8 first).
 
 -- A platform a client can run on ("x86_64-pc-linux-gnu").
 CREATE TABLE IF NOT EXISTS platform (
@@ -12,7 +14,7 @@ CREATE TABLE IF NOT EXISTS platform (
   user_friendly_name VARCHAR(254) NOT NULL DEFAULT '',
   deprecated    TINYINT NOT NULL DEFAULT 0,
   UNIQUE KEY platform_name (name)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- An application; its validator comparator and reclustering policy are per app.
 CREATE TABLE IF NOT EXISTS app (
@@ -24,7 +26,7 @@ CREATE TABLE IF NOT EXISTS app (
   deprecated    TINYINT NOT NULL DEFAULT 0,
   comparator    VARCHAR(32) NOT NULL DEFAULT 'bitwise',
   UNIQUE KEY app_name (name)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- A build of an app for a platform; xml_doc lists its signed files.
 CREATE TABLE IF NOT EXISTS app_version (
@@ -37,7 +39,7 @@ CREATE TABLE IF NOT EXISTS app_version (
   xml_doc       MEDIUMTEXT NOT NULL,
   deprecated    TINYINT NOT NULL DEFAULT 0,
   UNIQUE KEY app_version_key (appid, platformid, version_num, plan_class)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- A volunteer account; clients authenticate with `authenticator`.
 CREATE TABLE IF NOT EXISTS user (
@@ -53,7 +55,7 @@ CREATE TABLE IF NOT EXISTS user (
   UNIQUE KEY user_authenticator (authenticator),
   KEY user_total_credit (total_credit),
   KEY user_expavg_credit (expavg_credit)  -- volunteers page: top users by recent credit
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- A volunteer machine, created at its first scheduler RPC.
 CREATE TABLE IF NOT EXISTS host (
@@ -87,7 +89,7 @@ CREATE TABLE IF NOT EXISTS host (
   KEY host_total_credit (total_credit),
   KEY host_expavg_credit (expavg_credit), -- volunteers page: top hosts by recent credit
   KEY host_rpc_time (rpc_time)            -- reclustering page: hosts active lately (r)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- A job. State variables and parameters of the seed's law.
 CREATE TABLE IF NOT EXISTS workunit (
@@ -123,7 +125,7 @@ CREATE TABLE IF NOT EXISTS workunit (
   KEY wu_assimilate (assimilate_state),
   KEY wu_file_delete (file_delete_state),
   KEY wu_graph (graph_id)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- One copy of a job sent (or to be sent) to one host.
 CREATE TABLE IF NOT EXISTS result (
@@ -155,12 +157,13 @@ CREATE TABLE IF NOT EXISTS result (
   priority      INT NOT NULL DEFAULT 0,
   UNIQUE KEY res_name (name),
   KEY res_wuid (workunitid),
+  KEY res_wu_host (workunitid, hostid),  -- the scheduler: was this host ever sent a result of this workunit
   KEY res_send (server_state, priority DESC, id),  -- the send order itself: no filesort
   KEY res_host (hostid, server_state),
   KEY res_file_delete (file_delete_state),
   KEY res_user (userid),
   KEY res_state_outcome (server_state, outcome)  -- status pages: results by state, from the index alone
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- A submitted operand graph (tensor computation); state holds GraphState (db/states.h).
 CREATE TABLE IF NOT EXISTS graph (
@@ -173,7 +176,7 @@ CREATE TABLE IF NOT EXISTS graph (
   finish_time   BIGINT NOT NULL DEFAULT 0,
   UNIQUE KEY graph_name (name),
   KEY graph_state (state)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- One chunk operand of a graph. Each run of it is one workunit (workunitid: the current
 -- run): an operand whose output was lost after its workunit was assimilated runs again in a
@@ -201,7 +204,7 @@ CREATE TABLE IF NOT EXISTS operand (
   KEY operand_graph_state (graph_id, state),
   KEY operand_state (state),
   KEY operand_workunit (workunitid)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- Edge of the operand DAG: the successor reads the predecessor's output as input number
 -- input_index (open name "in<input_index>" in the successor's workunit).
@@ -211,7 +214,7 @@ CREATE TABLE IF NOT EXISTS operand_dependency (
   input_index    INT NOT NULL DEFAULT 0,
   PRIMARY KEY (successor_id, input_index),
   KEY dependency_predecessor (predecessor_id)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- A task inside a clustered job (reclustering, DESIGN §7): k tasks per workunit. state:
 -- 0 WAITING (workunitid = 0; retry_of = the job it failed in, 0 if never run), 1 IN_JOB
@@ -231,7 +234,7 @@ CREATE TABLE IF NOT EXISTS cluster_task (
   UNIQUE KEY cluster_task_key (appid, task_key),
   KEY cluster_task_wu (workunitid),
   KEY cluster_task_state (appid, state, retry_of)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- One clustered job (a workunit carrying k tasks) and, once settled, how it ended; the
 -- estimator's sliding window is the app's most recently settled rows. state: 0 LIVE,
@@ -248,7 +251,7 @@ CREATE TABLE IF NOT EXISTS cluster_job (
   turnaround    DOUBLE NOT NULL DEFAULT 0,    -- the canonical result sent to reported, seconds
   settle_time   BIGINT NOT NULL DEFAULT 0,
   KEY cluster_job_app_state (appid, state, settle_time)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- Online failure-rate estimates per app, one row per estimate made (a time series): the
 -- window's counts, α and β, and the inputs of the model (n, r, φ̄, D) with the cluster
@@ -271,7 +274,7 @@ CREATE TABLE IF NOT EXISTS failure_stat (
   task_time     DOUBLE NOT NULL DEFAULT 0,        -- φ̄, seconds
   job_overhead  DOUBLE NOT NULL DEFAULT 0,        -- D, seconds
   KEY failure_stat_app_time (appid, time)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- The assimilator's record of each workunit it assimilated, committed with DONE: the
 -- unique key makes "assimilated exactly once" a fact the database enforces.
@@ -280,7 +283,7 @@ CREATE TABLE IF NOT EXISTS assimilation (
   time          BIGINT NOT NULL,
   canonical_resultid INT NOT NULL DEFAULT 0,
   error_mask    INT NOT NULL DEFAULT 0
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- Each daemon instance's last sign of life (tools/status, status pages).
 CREATE TABLE IF NOT EXISTS daemon_heartbeat (
@@ -293,7 +296,7 @@ CREATE TABLE IF NOT EXISTS daemon_heartbeat (
   last_beat     BIGINT NOT NULL DEFAULT 0,
   units_done    BIGINT NOT NULL DEFAULT 0,
   PRIMARY KEY (name, mod_n, mod_id)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- The census daemon's snapshot of the counts that would scan big tables on every status
 -- page view: results by (server_state, outcome) and each back-end queue's exact backlog.
@@ -304,19 +307,19 @@ CREATE TABLE IF NOT EXISTS census_run (
   taken_at      BIGINT NOT NULL,            -- when the counting began (Unix seconds)
   duration      DOUBLE NOT NULL DEFAULT 0,  -- seconds the counting took
   interval_seconds INT NOT NULL DEFAULT 0   -- the daemon's time between snapshots then
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 CREATE TABLE IF NOT EXISTS census_result (
   server_state  SMALLINT NOT NULL,
   outcome       SMALLINT NOT NULL,
   results       BIGINT NOT NULL,
   PRIMARY KEY (server_state, outcome)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 CREATE TABLE IF NOT EXISTS census_queue (
   name          VARCHAR(32) NOT NULL PRIMARY KEY,  -- transition, validation, ... (db/queue_stats.h)
   items         BIGINT NOT NULL
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- The input files each workunit names, so the file deleter can tell whether a shared
 -- input (or a graph predecessor's output) is still needed by a live workunit.
@@ -325,4 +328,4 @@ CREATE TABLE IF NOT EXISTS workunit_input (
   file_name     VARCHAR(254) NOT NULL,
   PRIMARY KEY (workunitid, file_name),
   KEY workunit_input_file (file_name)
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

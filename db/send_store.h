@@ -26,9 +26,12 @@ struct SendCandidateRow {
   int64_t preferred_until = 0;
 };
 
-// Up to `limit` UNSENT results by priority (highest first), then age, read in the order
-// of the result(server_state, priority DESC, id) index: about `limit` rows are read
-// however long the queue is.
+// Up to `limit` UNSENT results by priority (highest first), then age, of workunits
+// `host_id` (> 0) was never sent a result of (it may take none of those: DESIGN §5), read
+// in the order of the result(server_state, priority DESC, id) index: about `limit` rows
+// plus those passed over are read, however long the queue is.
+std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int64_t host_id, int limit);
+// The same for no host in particular (simulated hosts take what they are given).
 std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int limit);
 
 // A result sent to a host, with its workunit's state as far as aborts and resends go.
@@ -38,10 +41,12 @@ struct HostResultRow {
   std::string name;
   int64_t hostid = 0;
   ServerState server_state = ServerState::Unsent;
+  Outcome outcome = Outcome::Init;
   int64_t report_deadline = 0;
   int delay_bound = 0;            // the workunit's
   int wu_error_mask = 0;          // nonzero: the workunit is dead
   int64_t wu_canonical_resultid = 0;
+  AssimilateState wu_assimilate_state = AssimilateState::Init;
 };
 // The results IN_PROGRESS at `host_id` (index res_host: the host's own rows only).
 std::vector<HostResultRow> fetch_in_progress_results_at_host(Database& db, int64_t host_id);

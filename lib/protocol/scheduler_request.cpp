@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "lib/protocol/utf8.h"
 #include "lib/protocol/xml_reader.h"
 
 namespace tharsis {
@@ -128,17 +129,19 @@ Status read_disk_usage(const XmlReader& reader, pugi::xml_node node, const std::
 }
 
 // <stderr_out>: the client writes "<core_client_version>X</core_client_version>" and then
-// the application's stderr in a CDATA section that starts with a newline.
+// the application's stderr in a CDATA section that starts with a newline. Applications'
+// stderr is often not UTF-8 (binary output, Latin-1 locales): what is not becomes U+FFFD,
+// and the text is cut to the limit at a character boundary.
 Status read_stderr(const XmlReader& reader, pugi::xml_node node, const std::string& path, ReportedResult& result) {
   const ProtocolLimits& limits = reader.limits();
+  const size_t keep = limits.max_stderr_bytes + 4;  // the limit, the leading newline, a cut character
   std::string text;
   for (pugi::xml_node child : node.children()) {
     if (child.type() == pugi::node_pcdata || child.type() == pugi::node_cdata) {
       text += child.value();
-      if (text.size() > limits.max_stderr_bytes + 1) {
+      if (text.size() > keep) {
         if (!limits.truncate_stderr) break;
-        text.resize(limits.max_stderr_bytes + 1);
-        result.stderr_truncated = true;
+        text.resize(keep);
       }
     } else if (child.type() == pugi::node_element) {
       if (std::string_view(child.name()) != "core_client_version") {
@@ -150,14 +153,17 @@ Status read_stderr(const XmlReader& reader, pugi::xml_node node, const std::stri
     }
   }
   if (!text.empty() && text.front() == '\n') text.erase(0, 1);
-  if (text.size() > limits.max_stderr_bytes) {
-    if (!limits.truncate_stderr) {
-      return reader.error(node, path, "stderr longer than the limit of " + std::to_string(limits.max_stderr_bytes) + " bytes");
-    }
-    text.resize(limits.max_stderr_bytes);
+  if (text.size() > limits.max_stderr_bytes && !limits.truncate_stderr) {
+    return reader.error(node, path, "stderr longer than the limit of " + std::to_string(limits.max_stderr_bytes) + " bytes");
+  }
+  // Replacing only grows the text, so whatever lay beyond the limit (a character cut by
+  // the read above included) lies beyond it after too, and is cut off with it.
+  std::string valid = valid_utf8_or_replaced(text);
+  if (valid.size() > limits.max_stderr_bytes) {
+    valid.resize(utf8_prefix_bytes(valid, limits.max_stderr_bytes).size());
     result.stderr_truncated = true;
   }
-  result.stderr_out = std::move(text);
+  result.stderr_out = std::move(valid);
   return Status::success();
 }
 

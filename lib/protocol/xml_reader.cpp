@@ -3,6 +3,7 @@
 
 #include <limits>
 
+#include "lib/protocol/utf8.h"
 #include "lib/protocol/xml_text.h"
 
 namespace tharsis {
@@ -62,6 +63,12 @@ Status XmlReader::load(std::string_view root_name) {
                       " bytes exceeds the limit of " + std::to_string(limits_.max_request_bytes) + " bytes");
   }
   if (trim_xml_space(source_).empty()) return make_error(document_name_ + ": empty document");
+  // pugixml stops at a NUL, and a client's stderr may hold one (binary output): read it as
+  // U+FFFD rather than refuse the whole request. Lines stay where they were.
+  if (source_.find('\0') != std::string_view::npos) {
+    without_nul_ = nul_replaced(source_);
+    source_ = without_nul_;
+  }
   auto parsed = document_.load_buffer(source_.data(), source_.size(), pugi::parse_default, pugi::encoding_utf8);
   if (!parsed) {
     return make_error(document_name_ + ": malformed XML at line " +
@@ -101,7 +108,7 @@ Status XmlReader::text(pugi::xml_node element, std::string_view path, size_t max
   if (view.size() > max_bytes) {
     return error(element, path, "text longer than the limit of " + std::to_string(max_bytes) + " bytes");
   }
-  out.assign(view);
+  out = valid_utf8_or_replaced(view);
   return Status::success();
 }
 

@@ -22,11 +22,14 @@ class XmlReader {
 
   // Parses the source; the root element must be `root_name` (an optional <?xml?> before
   // it is fine). Fails on oversize, malformed or truncated text, too deep, too many nodes.
+  // A NUL byte (which pugixml takes for the end of the text) is read as U+FFFD.
   Status load(std::string_view root_name);
   pugi::xml_node root() const { return root_; }
 
   // Element text: the concatenated text and CDATA children, entities decoded. A child
   // element inside is an error. `trim` strips surrounding whitespace (names, numbers).
+  // The limit applies to the bytes sent; what is not UTF-8 is then replaced by U+FFFD
+  // (lib/protocol/utf8.h), so every text read here can be stored.
   Status text(pugi::xml_node element, std::string_view path, size_t max_bytes, bool trim,
               std::string& out) const;
   // A short name-like string: trimmed, at most limits.max_name_bytes.
@@ -43,6 +46,7 @@ class XmlReader {
 
  private:
   std::string_view source_;
+  std::string without_nul_;  // the source with NULs replaced, when it had any
   const ProtocolLimits& limits_;
   std::string document_name_;
   pugi::xml_document document_;

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "lib/protocol/utf8.h"
+
 namespace tharsis {
 
 std::string xml_escape(std::string_view text) {
@@ -85,13 +87,15 @@ int line_at(std::string_view text, std::ptrdiff_t offset) {
 }
 
 std::string quote_for_message(std::string_view text) {
+  // Valid UTF-8 and cut at a character boundary: the message goes into a reply and a log.
+  std::string valid = valid_utf8_or_replaced(text.substr(0, 160));
+  std::string_view shown = utf8_prefix_bytes(valid, 40);
   std::string out = "'";
-  size_t shown = std::min<size_t>(text.size(), 40);
-  for (size_t i = 0; i < shown; ++i) {
-    auto byte = static_cast<unsigned char>(text[i]);
-    out += (byte < 0x20 || byte == 0x7f) ? '?' : text[i];
+  for (char c : shown) {
+    auto byte = static_cast<unsigned char>(c);
+    out += (byte < 0x20 || byte == 0x7f) ? '?' : c;
   }
-  if (text.size() > shown) out += "...";
+  if (text.size() > shown.size() && valid.size() > shown.size()) out += "...";
   out += "'";
   return out;
 }

@@ -33,7 +33,8 @@ std::string_view trim_xml_space(std::string_view text);
 // 1-based line of byte `offset` in `text` (offset clamped to the text).
 int line_at(std::string_view text, std::ptrdiff_t offset);
 
-// Text shortened for an error message: at most 40 bytes, control characters as '?'.
+// Text shortened for an error message: at most 40 bytes, cut at a character boundary,
+// control characters as '?', what is not UTF-8 as U+FFFD.
 std::string quote_for_message(std::string_view text);
 
 }  // namespace tharsis

@@ -15,7 +15,10 @@
 #include "lib/crypto/boinc_signature.h"
 #include "lib/log.h"
 #include "lib/protocol/scheduler_request.h"
+#include "lib/protocol/utf8.h"
 #include "lib/protocol/xml_text.h"
+#include "sched/lib/host_identity.h"
+#include "sched/lib/result_acceptance.h"
 #include "sched/lib/stored_descriptions.h"
 #include "sched/lib/work_selection.h"
 
@@ -53,33 +56,52 @@ SchedulerReply base_reply(const SchedulerContext& ctx) {
   return reply;
 }
 
+// What a host's VARCHAR(254) text columns hold: the parser made the text valid UTF-8, and
+// longer text (os_version may be 8 KiB) is cut at a character boundary instead of failing
+// the RPC (MariaDB's strict mode refuses an over-long value, error 1406).
+constexpr size_t kHostTextChars = 254;
+std::string host_text(const std::string& text) {
+  return std::string(utf8_prefix_chars(text, kHostTextChars));
+}
+
 // Step 3: the host this request comes from (locked), with the request's description of
-// it; id 0 when it is new.
+// it; id 0 when it is new. A request naming this account's host with a lower rpc_seqno
+// than stored comes from a copy of that host's client state (host_identity.h): it gets a
+// new record, and the named host is neither written nor credited with its reports.
 HostRow find_host(Database& db, const SchedulerRequest& req, const UserRow& user, int64_t now) {
   std::optional<HostRow> host;
+  bool copied_state = false;
   if (req.hostid > 0) {
     host = fetch_host(db, req.hostid, /*for_update=*/true);
     if (host && host->userid != user.id) host.reset();  // not this account's host
+    if (host && judge_rpc_seqno(req.rpc_seqno, host->rpc_seqno) == SeqnoVerdict::CopiedState) {
+      log_info("host ", host->id, ": rpc_seqno ", req.rpc_seqno, " below the stored ", host->rpc_seqno,
+               " (a copy of its client state); creating a new host");
+      host.reset();
+      copied_state = true;  // the copy has the original's CPID: looking it up would find the original
+    }
   }
   // Locked either way: concurrent requests of one host take their reports one after the
   // other. The RPC's one write of the row (update_host) leaves the validator's credit alone.
-  if (!host && !req.host.host_cpid.empty()) {
-    host = fetch_host_by_cpid(db, user.id, req.host.host_cpid, /*for_update=*/true);
+  std::string cpid = host_text(req.host.host_cpid);
+  if (!host && !copied_state && !cpid.empty()) {
+    host = fetch_host_by_cpid(db, user.id, cpid, /*for_update=*/true);
   }
   HostRow h = host.value_or(HostRow{});
   h.userid = user.id;
-  h.rpc_seqno = req.rpc_seqno;
+  // The reply announces every host id but the one the request named (handle_scheduler_request).
+  h.rpc_seqno = rpc_seqno_to_store(req.rpc_seqno, h.id == 0 || h.id != req.hostid);
   h.rpc_time = now;
-  h.domain_name = req.host.domain_name;
-  h.host_cpid = req.host.host_cpid;
-  h.platform_name = req.platform_name;
+  h.domain_name = host_text(req.host.domain_name);
+  h.host_cpid = cpid;
+  h.platform_name = host_text(req.platform_name);
   h.p_ncpus = req.host.p_ncpus;
-  h.p_vendor = req.host.p_vendor;
-  h.p_model = req.host.p_model;
+  h.p_vendor = host_text(req.host.p_vendor);
+  h.p_model = host_text(req.host.p_model);
   h.p_fpops = req.host.p_fpops;
   h.p_iops = req.host.p_iops;
-  h.os_name = req.host.os_name;
-  h.os_version = req.host.os_version;
+  h.os_name = host_text(req.host.os_name);
+  h.os_version = host_text(req.host.os_version);
   h.m_nbytes = req.host.m_nbytes;
   h.m_swap = req.host.m_swap;
   h.d_total = req.host.d_total;
@@ -116,17 +138,36 @@ ResultReport report_of(const ReportedResult& reported, const HostRow& host) {
   return report;
 }
 
-// Why a report changed nothing (the rare path: one more query, for the log only).
-void log_refused_report(Database& db, const std::string& name, const HostRow& host) {
-  auto result = fetch_host_result_by_name(db, name);
-  if (!result) {
-    log_warning("host ", host.id, " reported unknown result '", name, "'");
-  } else if (result->hostid != host.id) {
-    log_warning("host ", host.id, " reported result ", result->result_id, " sent to host ", result->hostid,
-                "; ignored");
+// Reports that changed nothing, logged once per request however many there are (a
+// request may name up to max_results of them): the count and a few examples with the
+// reason, asked of the database for the examples only.
+constexpr size_t kLoggedExamples = 3;
+void log_refused_reports(Database& db, const std::vector<std::string>& names, const HostRow& host) {
+  if (names.empty()) return;
+  bool suspicious = false;  // unknown, or another host's: worth a warning
+  std::string examples;
+  for (size_t i = 0; i < names.size() && i < kLoggedExamples; ++i) {
+    auto result = fetch_host_result_by_name(db, names[i]);
+    std::string why;
+    if (!result) {
+      why = "unknown";
+      suspicious = true;
+    } else if (result->hostid != host.id) {
+      why = "result " + std::to_string(result->result_id) + " sent to host " + std::to_string(result->hostid);
+      suspicious = true;
+    } else {
+      // A duplicate, or late and of no more use: the server is done with it.
+      why = "result " + std::to_string(result->result_id) + " no longer takes reports";
+    }
+    examples += (i ? ", " : "") + quote_for_message(names[i]) + " (" + why + ")";
+  }
+  if (names.size() > kLoggedExamples) examples += ", ...";
+  std::string line = std::to_string(names.size()) + (names.size() == 1 ? " report" : " reports") +
+                     " from host " + std::to_string(host.id) + " changed nothing: " + examples;
+  if (suspicious) {
+    log_warning(line);
   } else {
-    // A duplicate, or late: the server gave up on it already. Nothing to change.
-    log_info("report of result ", result->result_id, " from host ", host.id, " no longer in progress; ignored");
+    log_info(line);
   }
 }
 
@@ -146,13 +187,15 @@ RecordedHost record_host_and_reports(Database& db, const SchedulerRequest& req, 
     host.id = insert_host(db, host);
   }
   int errors = 0, successes = 0;
+  std::vector<std::string> refused;
   for (const auto& reported : req.results) {
     if (mark_result_reported_by_name(db, reported.name, host.id, now, report_of(reported, host))) {
       (reported_success(reported) ? successes : errors) += 1;
     } else {
-      log_refused_report(db, reported.name, host);
+      refused.push_back(reported.name);
     }
   }
+  log_refused_reports(db, refused, host);
   int quota = host.max_results_day;
   for (int i = 0; i < errors; ++i) quota = quota_after_error(quota, ctx.config.daily_result_quota);
   if (errors == 0 && successes > 0) quota = quota_after_success(quota, ctx.config.daily_result_quota);
@@ -168,7 +211,8 @@ std::vector<HostResultRow> results_at_host(Database& db, const SchedulerRequest&
   return fetch_in_progress_results_at_host(db, host.id);
 }
 
-// Step 5: results the host says it still has — abort dead ones; and find lost ones to resend.
+// Step 5: results the host says it still has — abort dead ones (a timed-out one only if not
+// started: its late report may still help its workunit); and find lost ones to resend.
 std::vector<HostResultRow> abort_and_find_lost(Database& db, const SchedulerRequest& req, const HostRow& host,
                                                const std::vector<HostResultRow>& in_progress, int64_t now,
                                                SchedulerReply& reply) {
@@ -186,7 +230,13 @@ std::vector<HostResultRow> abort_and_find_lost(Database& db, const SchedulerRequ
       if (!not_in_progress || not_in_progress->hostid != host.id) continue;
       result = &*not_in_progress;
     }
-    if (result->wu_error_mask != 0 || result->server_state == ServerState::Over) {
+    ResultAcceptanceView view{result->server_state, result->outcome, result->wu_canonical_resultid,
+                              result->wu_error_mask, result->wu_assimilate_state};
+    if (result_acceptance(view) == ResultAcceptance::Late) {
+      // Timed out, its workunit still open: if the host is computing it, its late report
+      // is still taken (BOINC: abort only if not started).
+      reply.result_aborts_if_not_started.push_back(other.name);
+    } else if (result->wu_error_mask != 0 || result->server_state == ServerState::Over) {
       reply.result_aborts.push_back(other.name);
     } else if (result->wu_canonical_resultid != 0) {
       reply.result_aborts_if_not_started.push_back(other.name);
@@ -342,7 +392,7 @@ void send_work(Database& db, const SchedulerRequest& req, const HostRow& host, b
   std::map<int64_t, int64_t> version_of_result;  // candidate result id -> app version to send it with
   auto load_candidates = [&](int limit) {
     std::vector<CandidateResult> out;
-    for (const auto& row : fetch_send_candidates(db, limit)) {
+    for (const auto& row : fetch_send_candidates(db, host.id, limit)) {
       const auto& choice = versions.for_app(row.appid);
       CandidateResult c;
       c.result_id = row.result_id;
@@ -361,7 +411,9 @@ void send_work(Database& db, const SchedulerRequest& req, const HostRow& host, b
     return out;
   };
   // The best few candidates cover most requests; only when they do not is the wide
-  // window read (reading it every time was most of an RPC's database work).
+  // window read (reading it every time was most of an RPC's database work). Neither window
+  // holds a workunit the host already had a result of (the query passes over them), so a
+  // host that holds results of the first thousand workunits still sees the ones after.
   int window = kFirstCandidates;
   std::vector<CandidateResult> candidates = load_candidates(window);
   SelectionLimits limits{ctx.config.max_wus_to_send, ctx.config.daily_result_quota};
@@ -456,6 +508,13 @@ SchedulerReply handle_scheduler_request(const std::string& body, Database& db, c
     return make_error_reply(project, "Malformed scheduler request: " + request.error(), 3600);
   }
   const SchedulerRequest& req = *request;
+  if (judge_rpc_seqno(req.rpc_seqno, std::nullopt) == SeqnoVerdict::Refused) {
+    return make_error_reply(
+        project,
+        "Invalid rpc_seqno " + std::to_string(req.rpc_seqno) +
+            ": a client counts its requests up from 0. To fix, remove and add this project.",
+        3600);
+  }
   auto user = fetch_user_by_authenticator(db, req.authenticator);
   if (req.authenticator.empty() || !user) {
     return make_error_reply(project, "Invalid or missing account key. To fix, remove and add this project.", 3600);

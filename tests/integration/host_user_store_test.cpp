@@ -207,5 +207,44 @@ TEST(HostStore, FindingByCpidForUpdateLocksTheRow) {
   EXPECT_EQ(other->query_int("SELECT id FROM host WHERE id = ? FOR UPDATE NOWAIT", id), id);
 }
 
+// Issue 13 item 2: text a client sends is stored whatever its characters. The connection
+// and every text column are utf8mb4, so four-byte characters (emoji) are kept, not refused.
+TEST(HostStore, TextColumnsAreUtf8mb4AndKeepFourByteCharacters) {
+  TestDatabase tdb;
+  auto db = tdb.open();
+  auto rows = db->query("SELECT @@character_set_connection, @@character_set_client");
+  ASSERT_TRUE(rows->next());
+  EXPECT_EQ(rows->getString(1), "utf8mb4");
+  EXPECT_EQ(rows->getString(2), "utf8mb4");
+  auto other = db->query(
+      "SELECT CONCAT(TABLE_NAME, '.', COLUMN_NAME, ' ', CHARACTER_SET_NAME) FROM information_schema.COLUMNS "
+      "WHERE TABLE_SCHEMA = DATABASE() AND CHARACTER_SET_NAME IS NOT NULL AND CHARACTER_SET_NAME <> "
+      "'utf8mb4'");
+  while (other->next()) ADD_FAILURE() << "not utf8mb4: " << other->getString(1);
+  HostRow h = sample_host(7, "emoji");
+  h.domain_name = "box \xF0\x9F\x98\x80 \xEF\xBF\xBD caf\xC3\xA9";
+  h.id = insert_host(*db, h);
+  EXPECT_EQ(fetch_host(*db, h.id)->domain_name, h.domain_name);
+}
+
+// Issue 13 item 5: the stored rpc_seqno of a host never went backwards only if the
+// scheduler's write says so; two RPCs of one host may write in either order.
+TEST(HostStore, StoredRpcSeqnoOnlyMovesForwardOrRestartsAtZero) {
+  TestDatabase tdb;
+  auto db = tdb.open();
+  HostRow h = sample_host(7, "seq");
+  h.rpc_seqno = 16;
+  h.id = insert_host(*db, h);
+  h.rpc_seqno = 15;  // an RPC that read the row before the one that wrote 16
+  update_host(*db, h, 700, 0);
+  EXPECT_EQ(fetch_host(*db, h.id)->rpc_seqno, 16);
+  h.rpc_seqno = 17;
+  update_host(*db, h, 700, 0);
+  EXPECT_EQ(fetch_host(*db, h.id)->rpc_seqno, 17);
+  h.rpc_seqno = 0;  // a host id announced again: the client starts its count anew
+  update_host(*db, h, 700, 0);
+  EXPECT_EQ(fetch_host(*db, h.id)->rpc_seqno, 0);
+}
+
 }  // namespace
 }  // namespace tharsis

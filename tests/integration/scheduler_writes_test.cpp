@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "db/result_store.h"
+#include "sched/lib/result_acceptance.h"
 #include "tests/support/test_database.h"
 
 namespace tharsis {
@@ -163,6 +164,77 @@ TEST_F(SchedulerWrites, ReportCountsOnceOnlyForItsHostWhileInProgress) {
   EXPECT_EQ(row->received_time, kNow + 20);
   EXPECT_EQ(row->cpu_time, 12);
   EXPECT_EQ(db_->query_int("SELECT transition_time FROM workunit WHERE id = ?", workunit_of(ids[0])), kNow + 20);
+}
+
+// Issue 13 item 10: a late report (the result timed out, its workunit is still open) is
+// taken, as BOINC takes it; the report's WHERE clause is result_acceptance's rule written
+// out, and here the two are compared over every state that matters.
+TEST_F(SchedulerWrites, ReportTakesExactlyWhatResultAcceptanceTakes) {
+  struct Case {
+    ServerState state;
+    Outcome outcome;
+    int64_t canonical;
+    int error_mask;
+    AssimilateState assimilate;
+  };
+  std::vector<Case> cases;
+  for (ServerState st : {ServerState::Unsent, ServerState::InProgress, ServerState::Over}) {
+    for (Outcome o : {Outcome::Init, Outcome::Success, Outcome::ClientError, Outcome::NoReply,
+                      Outcome::DidntNeed, Outcome::ValidateError, Outcome::ClientDetached}) {
+      if (st != ServerState::Over && o != Outcome::Init) continue;
+      cases.push_back({st, o, 0, 0, AssimilateState::Init});
+      cases.push_back({st, o, 99, 0, AssimilateState::Init});
+      cases.push_back({st, o, 0, kWuErrorTooManyErrorResults, AssimilateState::Ready});
+      cases.push_back({st, o, 0, 0, AssimilateState::Done});
+    }
+  }
+  std::vector<int64_t> ids = add_unsent(static_cast<int>(cases.size()));
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Case& c = cases[i];
+    db_->exec("UPDATE result SET server_state = ?, outcome = ?, hostid = 5 WHERE id = ?", c.state, c.outcome,
+              ids[i]);
+    db_->exec("UPDATE workunit SET canonical_resultid = ?, error_mask = ?, assimilate_state = ? WHERE id = ?",
+              c.canonical, c.error_mask, c.assimilate, workunit_of(ids[i]));
+    ResultAcceptanceView view{c.state, c.outcome, c.canonical, c.error_mask, c.assimilate};
+    ResultReport report;
+    report.outcome = Outcome::Success;
+    report.cpu_time = 7;
+    std::string name = fetch_result(*db_, ids[i])->name;
+    bool taken = db_->transaction(
+        [&](Database& d) { return mark_result_reported_by_name(d, name, 5, kNow + 1, report); });
+    std::string what = "state " + std::to_string(static_cast<int>(c.state)) + " outcome " +
+                       std::to_string(static_cast<int>(c.outcome)) + " canonical " +
+                       std::to_string(c.canonical) + " error " + std::to_string(c.error_mask) +
+                       " assimilate " + std::to_string(static_cast<int>(c.assimilate));
+    EXPECT_EQ(taken, takes_output(view)) << what;
+    auto row = fetch_result(*db_, ids[i]);
+    if (taken) {
+      EXPECT_EQ(row->server_state, ServerState::Over) << what;
+      EXPECT_EQ(row->outcome, Outcome::Success) << what;
+      EXPECT_EQ(row->received_time, kNow + 1) << what;
+      EXPECT_EQ(db_->query_int("SELECT transition_time FROM workunit WHERE id = ?", workunit_of(ids[i])),
+                kNow + 1);
+    } else {
+      EXPECT_EQ(row->server_state, c.state) << what;
+      EXPECT_EQ(row->outcome, c.outcome) << what;
+      EXPECT_EQ(row->received_time, 0) << what;
+    }
+  }
+  // A late report is its host's only, and once.
+  std::vector<int64_t> late = add_unsent(1);
+  db_->exec("UPDATE result SET server_state = 5, outcome = 4, hostid = 5 WHERE id = ?", late[0]);
+  std::string name = fetch_result(*db_, late[0])->name;
+  ResultReport error;
+  error.outcome = Outcome::ClientError;
+  error.client_state = ClientState::ComputeError;
+  auto report_as = [&](int64_t host) {
+    return db_->transaction(
+        [&](Database& d) { return mark_result_reported_by_name(d, name, host, kNow, error); });
+  };
+  EXPECT_FALSE(report_as(6)) << "another host's late report was taken";
+  EXPECT_TRUE(report_as(5));
+  EXPECT_FALSE(report_as(5)) << "a late result was reported twice";
+  EXPECT_EQ(fetch_result(*db_, late[0])->outcome, Outcome::ClientError);
 }
 
 // A report writes the result's MEDIUMTEXT columns: done through a temporary table (as a

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 #include "tests/support/test_database.h"
 
 namespace tharsis {
@@ -37,14 +39,15 @@ class SendStore : public ::testing::Test {
     db_->query("ANALYZE TABLE result, workunit, operand");  // (it returns rows: query, not exec)
   }
 
-  // Rows read by one fetch of `limit` candidates, less what reading the counters costs.
-  int64_t rows_read_by_fetch(int limit) {
+  // Rows read by one fetch of `limit` candidates for `host`, less what reading the counters costs.
+  int64_t rows_read_by_fetch(int limit, int64_t host = kHost) {
     int64_t start = rows_read(*db_);
     int64_t overhead = rows_read(*db_) - start;
     int64_t before = rows_read(*db_);
-    EXPECT_EQ(fetch_send_candidates(*db_, limit).size(), static_cast<size_t>(limit));
+    EXPECT_EQ(fetch_send_candidates(*db_, host, limit).size(), static_cast<size_t>(limit));
     return rows_read(*db_) - before - overhead;
   }
+  static constexpr int64_t kHost = 77;
 
   TestDatabase tdb_;
   std::unique_ptr<Database> db_;
@@ -54,7 +57,7 @@ TEST_F(SendStore, CandidatesComeByPriorityThenAgeWithTheOperandsHostPreference) 
   db_->exec(
       "INSERT INTO operand (graph_id, name, workunitid, spec, preferred_host, preferred_until) "
       "VALUES (1, 'op', 2, '', 7, 1234)");
-  auto candidates = fetch_send_candidates(*db_, 5);
+  auto candidates = fetch_send_candidates(*db_, kHost, 5);
   ASSERT_EQ(candidates.size(), 5u);
   EXPECT_EQ(candidates[0].workunit_id, 1000);
   EXPECT_EQ(candidates[1].workunit_id, 2000);
@@ -76,6 +79,64 @@ TEST_F(SendStore, FetchReadsAboutLimitRowsNotTheWholeUnsentQueue) {
       "SELECT 1, CONCAT('op', id), id, '' FROM workunit WHERE id <= 500");
   db_->query("ANALYZE TABLE operand");  // (it returns rows: query, not exec)
   EXPECT_LT(rows_read_by_fetch(16), 200) << "with operands, the candidate query reads the whole queue";
+}
+
+// Issue 13 item 12: a host that had one result of each of the first workunits was told
+// "No tasks are available" while work it could take waited deeper in the queue: the
+// scheduler looked at the first 200 candidates only. The query now passes over workunits
+// the host had a result of, reading the rows it skips and not the rest of the queue.
+TEST_F(SendStore, CandidatesPassOverWorkunitsTheHostHadAResultOfReadingOnlyWhatTheySkip) {
+  constexpr int kHeld = 1000;  // host 7 had a result (now over) of each of workunits 1..1000
+  db_->exec(
+      "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out, "
+      "stderr_out) SELECT id, 1, CONCAT(name, '_1'), 5, 1, 7, '', '', '' FROM workunit WHERE id <= ?",
+      kHeld);
+  db_->query("ANALYZE TABLE result");
+  auto candidates = fetch_send_candidates(*db_, 7, 16);
+  ASSERT_EQ(candidates.size(), 16u);
+  EXPECT_EQ(candidates[0].workunit_id, 2000);  // priority 5 (1000's is held)
+  EXPECT_EQ(candidates[1].workunit_id, 3000);
+  EXPECT_EQ(candidates[2].workunit_id, kHeld + 1);
+  for (const auto& c : candidates) EXPECT_GT(c.workunit_id, kHeld);
+  // Another host still gets the head of the queue.
+  EXPECT_EQ(fetch_send_candidates(*db_, 8, 1).at(0).workunit_id, 1000);
+
+  // The plan: res_send walked in order (no filesort), the host's results looked up per row
+  // walked (a dependent subquery on res_wu_host), not materialized whole.
+  auto plan = db_->query(
+      "SET STATEMENT optimizer_switch = 'exists_to_in=off' FOR EXPLAIN SELECT r.id FROM result r JOIN "
+      "workunit w "
+      "ON w.id = r.workunitid WHERE r.server_state = 2 AND NOT EXISTS (SELECT 1 FROM result h WHERE "
+      "h.workunitid "
+      "= r.workunitid AND h.hostid = 7) ORDER BY r.priority DESC, r.id LIMIT 16");
+  while (plan->next()) {
+    std::string extra = plan->isNull("Extra") ? "" : std::string(plan->getString("Extra"));
+    std::string key = plan->isNull("key") ? "" : std::string(plan->getString("key"));
+    EXPECT_EQ(extra.find("filesort"), std::string::npos);
+    if (std::string(plan->getString("table")) == "h") {
+      EXPECT_EQ(std::string(plan->getString("select_type")), "DEPENDENT SUBQUERY");
+      EXPECT_EQ(key, "res_wu_host");
+    }
+  }
+  int64_t skipping = rows_read_by_fetch(16, 7);
+  int64_t fresh = rows_read_by_fetch(16, 8);
+  int64_t before = rows_read(*db_);
+  int64_t overhead = rows_read(*db_) - before;
+  before = rows_read(*db_);
+  fetch_send_candidates(*db_, 16);  // the query without the host's filter, as it was
+  int64_t unfiltered = rows_read(*db_) - before - overhead;
+  std::cout << "rows read: host skipping " << kHeld << " workunits " << skipping << ", fresh host " << fresh
+            << ", without the filter " << unfiltered << "\n";
+  // The common path pays one res_wu_host lookup per candidate (two handler reads), no more.
+  EXPECT_LE(fresh, unfiltered + 2 * 16) << "the common path got dearer by more than a lookup per candidate";
+  EXPECT_LT(skipping, 3 * kHeld) << "the query reads more than the rows it skips";
+  // The host's own results are looked up, not read whole: 1000 more of them change nothing.
+  db_->exec(
+      "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out, "
+      "stderr_out) SELECT id, 1, CONCAT(name, '_2'), 5, 1, 8, '', '', '' FROM workunit WHERE id > 2000");
+  db_->query("ANALYZE TABLE result");
+  EXPECT_LT(rows_read_by_fetch(16, 8), 200) << "a host's history is read whole";
+  EXPECT_LT(fresh, 200) << "the common path reads the whole queue";
 }
 
 }  // namespace

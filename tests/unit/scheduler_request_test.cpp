@@ -388,5 +388,67 @@ TEST(SchedulerRequest, EntityExpansionIsNotPerformed) {
   }
 }
 
+// Issue 13 item 2: text that is not UTF-8 reached MariaDB, which refused it (error 1366) and
+// rolled back the RPC, every time: the host was locked out. Every text field now comes out
+// valid UTF-8, and a NUL in stderr no longer makes the request malformed.
+TEST(SchedulerRequest, TextThatIsNotUtf8ComesOutValidInEveryField) {
+  const std::string bad = "\xff\xfe\xc3\x28\xed\xa0\x80";
+  const std::string R = "\xEF\xBF\xBD";
+  const std::string fixed = R + R + R + "(" + R + R + R;
+  std::string xml = "<scheduler_request><authenticator>k</authenticator><platform_name>p" + bad +
+                    "</platform_name><host_info><domain_name>d" + bad + "</domain_name><os_name>" + bad +
+                    "</os_name><os_version>" + bad + "</os_version><p_vendor>" + bad + "</p_vendor><p_model>" +
+                    bad + "</p_model><host_cpid>" + bad + "</host_cpid></host_info><result><name>r" + bad +
+                    "</name><state>5</state><stderr_out><core_client_version>7.20.2</core_client_version><![CDATA[\n"
+                    "out " + bad + std::string("\0", 1) + " end\n]]></stderr_out></result></scheduler_request>";
+  auto parsed = parse_scheduler_request(xml, ProtocolLimits{});
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  EXPECT_EQ(parsed->platform_name, "p" + fixed);
+  EXPECT_EQ(parsed->host.domain_name, "d" + fixed);
+  EXPECT_EQ(parsed->host.os_name, fixed);
+  EXPECT_EQ(parsed->host.os_version, fixed);
+  EXPECT_EQ(parsed->host.p_vendor, fixed);
+  EXPECT_EQ(parsed->host.p_model, fixed);
+  EXPECT_EQ(parsed->host.host_cpid, fixed);
+  ASSERT_EQ(parsed->results.size(), 1u);
+  EXPECT_EQ(parsed->results[0].name, "r" + fixed);
+  EXPECT_EQ(parsed->results[0].stderr_out, "out " + fixed + R + " end\n");
+  EXPECT_EQ(parsed->results[0].core_client_version, "7.20.2");
+}
+
+TEST(SchedulerRequest, NulBytesAnywhereInTextAreReadAsReplacementCharacters) {
+  std::string xml = "<scheduler_request><authenticator>k</authenticator><host_info><domain_name>a@b"
+                    "</domain_name></host_info><result><name>r</name><stderr_out>x@y</stderr_out></result>"
+                    "</scheduler_request>";
+  for (auto& c : xml) {
+    if (c == '@') c = '\0';
+  }
+  auto parsed = parse_scheduler_request(xml, ProtocolLimits{});
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  EXPECT_EQ(parsed->host.domain_name, "a\xEF\xBF\xBD" "b");
+  ASSERT_EQ(parsed->results.size(), 1u);
+  EXPECT_EQ(parsed->results[0].name, "r");
+  EXPECT_EQ(parsed->results[0].stderr_out, "x\xEF\xBF\xBD" "y");
+}
+
+TEST(SchedulerRequest, StderrCutAtTheLimitKeepsWholeCharactersAndStaysWithinIt) {
+  ProtocolLimits limits;
+  limits.max_stderr_bytes = 10;
+  // Nine bytes then a two-byte character across the limit: the character is dropped.
+  std::string xml = "<scheduler_request><result><name>r</name><stderr_out>123456789\xC3\xA9xyz</stderr_out>"
+                    "</result></scheduler_request>";
+  auto parsed = parse_scheduler_request(xml, limits);
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  EXPECT_EQ(parsed->results[0].stderr_out, "123456789");
+  EXPECT_TRUE(parsed->results[0].stderr_truncated);
+  // Ten bad bytes: replaced, then cut back to the limit (three U+FFFD fill nine bytes).
+  xml = "<scheduler_request><result><name>r</name><stderr_out>" + std::string(10, '\xff') +
+        "</stderr_out></result></scheduler_request>";
+  parsed = parse_scheduler_request(xml, limits);
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  EXPECT_EQ(parsed->results[0].stderr_out, "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_TRUE(parsed->results[0].stderr_truncated);
+}
+
 }  // namespace
 }  // namespace tharsis
