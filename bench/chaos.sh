@@ -15,7 +15,7 @@
 #     SIGKILLs the failing hosts' client (restarted later on its state), and sends hostile
 #     requests (bench/chaos_hostile: duplicate and foreign reports, made-up
 #     authenticators, malformed XML, oversized bodies, path-traversing upload names,
-#     a reported output uploaded again with other bytes);
+#     outputs swapped after upload or report, non-UTF-8 host text and stderr);
 #   - tools/check every so often (a violation at any moment counts).
 # Then the stream stops, everything drains, and `check --settled` must pass. Prints a
 # summary; exits 1 on any invariant violation, a daemon that did not come back (or died
@@ -312,10 +312,10 @@ printf '  cron restarts:       %d (daemons that died unkilled: %d; not running a
   "$cron_restarts" "$unkilled_deaths" "${not_running:- none}"
 printf '  DB restarts:         %d (%d by SIGKILL of mariadbd)\n' "$db_restarts" "$db_kills"
 printf '  client kills:        %d (failing hosts'"'"' tharsis-client)\n' "$client_kills"
-printf '  hostile requests:    %d in %d batches: duplicate %d, foreign %d, wrong_auth %d, malformed %d, oversized %d, traversal %d, output_swap %d\n' \
+printf '  hostile requests:    %d in %d batches: duplicate %d, foreign %d, wrong_auth %d, malformed %d, oversized %d, traversal %d, output_swap %d, bad_utf8 %d\n' \
   "${hostile_totals[sent]:-0}" "$hostile_batches" "${hostile_totals[duplicate]:-0}" "${hostile_totals[foreign]:-0}" \
   "${hostile_totals[wrong_auth]:-0}" "${hostile_totals[malformed]:-0}" "${hostile_totals[oversized]:-0}" "${hostile_totals[traversal]:-0}" \
-  "${hostile_totals[output_swap]:-0}"
+  "${hostile_totals[output_swap]:-0}" "${hostile_totals[bad_utf8]:-0}"
 printf '  hostile answers:     error_reply %d, acked_ignored %d, other_reply %d, skipped (DB down or nothing to pick) %d, wrong %d\n' \
   "${hostile_totals[error_reply]:-0}" "${hostile_totals[acked_ignored]:-0}" "${hostile_totals[other_reply]:-0}" \
   "${hostile_totals[skipped]:-0}" "${hostile_totals[bad]:-0}"

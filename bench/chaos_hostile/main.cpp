@@ -11,11 +11,14 @@
 //   oversized   a scheduler request or an upload over the size limits: must get an error;
 //   traversal   uploads and size queries with path-traversing or absolute file names,
 //               and a forged upload certificate: must get status -1, and no file may
-//               appear outside upload/;
-//   output_swap the output of a result reported as a success is uploaded again with a
-//               genuine certificate (signed with the project's upload key, as the
-//               scheduler signs it) but other bytes, of the same or another size (issue
-//               13): must get status -1, and the stored file must keep its bytes.
+//               appear outside upload/.
+//   output_swap an output already uploaded in full (of a result in progress, or reported
+//               and perhaps validated) uploaded again under its name with other bytes and
+//               a valid certificate: must be refused, the stored file unchanged;
+//   bad_utf8    our own host's requests with invalid UTF-8 (and a NUL) in its description
+//               and in the stderr of the result it reports: must be answered normally
+//               (the report acked and taken), never "server error" — a host must not be
+//               locked out by text it cannot change.
 // A report we forge carries the marker cpu_time 4242.5: finding it in the result row later
 // means the server took it. Requests needing a result from the DB are skipped while the DB
 // is down or has none to pick (counted). Prints one line of counts; exits 1 if any answer
@@ -27,6 +30,7 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -91,11 +95,16 @@ enum class Verdict { ErrorReply, AckedIgnored, OtherReply, Skipped, Bad };
 
 const char* verdict_name(Verdict v) {
   switch (v) {
-    case Verdict::ErrorReply: return "error_reply";
-    case Verdict::AckedIgnored: return "acked_ignored";
-    case Verdict::OtherReply: return "other_reply";
-    case Verdict::Skipped: return "skipped";
-    case Verdict::Bad: return "bad";
+    case Verdict::ErrorReply:
+      return "error_reply";
+    case Verdict::AckedIgnored:
+      return "acked_ignored";
+    case Verdict::OtherReply:
+      return "other_reply";
+    case Verdict::Skipped:
+      return "skipped";
+    case Verdict::Bad:
+      return "bad";
   }
   return "?";
 }
@@ -145,6 +154,7 @@ class Hostile {
     if (kind == "malformed") return malformed();
     if (kind == "oversized") return oversized();
     if (kind == "output_swap") return output_swap();
+    if (kind == "bad_utf8") return bad_utf8();
     return traversal();
   }
 
@@ -210,7 +220,8 @@ class Hostile {
     auto after = facts(before.name);
     if (!after) return std::nullopt;  // DB down again: cannot tell, and nothing to blame
     if (after->cpu_time == kMarkerCpuTime) return "forged report of " + before.name + " was taken";
-    if (after->hostid != before.hostid) return "result " + before.name + " moved to host " + std::to_string(after->hostid);
+    if (after->hostid != before.hostid)
+      return "result " + before.name + " moved to host " + std::to_string(after->hostid);
     return std::nullopt;
   }
 
@@ -268,7 +279,8 @@ class Hostile {
           "WHERE h.host_cpid <> 'chaos-hostile' ORDER BY r.server_state = 4 DESC, r.id DESC LIMIT 50");
       std::vector<ResultFacts> candidates;
       while (rows->next()) {
-        candidates.push_back({rows->getString(1), rows->getInt64(2), rows->getInt64(3), static_cast<double>(rows->getDouble(4))});
+        candidates.push_back({rows->getString(1), rows->getInt64(2), rows->getInt64(3),
+                              static_cast<double>(rows->getDouble(4))});
       }
       if (candidates.empty()) return {Verdict::Skipped, ""};
       before = candidates[pick(candidates.size())];
@@ -289,7 +301,8 @@ class Hostile {
       return {Verdict::ErrorReply, ""};
     }
     if (acked(sr, before.name)) return {Verdict::AckedIgnored, ""};
-    return sr.messages.empty() ? bad("foreign report neither acked nor refused") : Judged{Verdict::ErrorReply, ""};
+    return sr.messages.empty() ? bad("foreign report neither acked nor refused")
+                               : Judged{Verdict::ErrorReply, ""};
   }
 
   Judged malformed() {
@@ -298,13 +311,17 @@ class Hostile {
     std::string text = render_scheduler_request(valid);
     std::string body;
     switch (pick(9)) {
-      case 0: body = ""; break;
+      case 0:
+        body = "";
+        break;
       case 1: {
         body.resize(1 + pick(4096));
         for (auto& c : body) c = static_cast<char>(pick(256));
         break;
       }
-      case 2: body = text.substr(0, 1 + pick(text.size() - 1)); break;  // cut anywhere
+      case 2:
+        body = text.substr(0, 1 + pick(text.size() - 1));
+        break;   // cut anywhere
       case 3: {  // deep nesting: a recursive parser would run out of stack
         std::string open, close;
         for (int i = 0; i < 200000; ++i) open += "<a>";
@@ -313,9 +330,11 @@ class Hostile {
         break;
       }
       case 4:  // entity expansion ("billion laughs")
-        body = "<?xml version=\"1.0\"?><!DOCTYPE r [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\">"
-               "<!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;\"><!ENTITY d \"&c;&c;&c;&c;&c;&c;&c;&c;\">]>"
-               "<scheduler_request><authenticator>&d;</authenticator></scheduler_request>";
+        body =
+            "<?xml version=\"1.0\"?><!DOCTYPE r [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b "
+            "\"&a;&a;&a;&a;&a;&a;&a;&a;\">"
+            "<!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;\"><!ENTITY d \"&c;&c;&c;&c;&c;&c;&c;&c;\">]>"
+            "<scheduler_request><authenticator>&d;</authenticator></scheduler_request>";
         break;
       case 5:
         body = "<scheduler_request><authenticator>" + authenticator_ +
@@ -326,8 +345,13 @@ class Hostile {
         body = "<scheduler_request><authenticator>" + authenticator_ +
                "</authenticator><result><state>5</state></result></scheduler_request>";
         break;
-      case 7: body = text; body.insert(pick(body.size()), std::string("\0\xff\xfe<&", 5)); break;
-      default: body = "<data_server_request><get_file_size>x</get_file_size></data_server_request>"; break;
+      case 7:
+        body = text;
+        body.insert(pick(body.size()), std::string("\0\xff\xfe<&", 5));
+        break;
+      default:
+        body = "<data_server_request><get_file_size>x</get_file_size></data_server_request>";
+        break;
     }
     auto reply = scheduler_reply_of(post(scheduler_url_, body));
     if (auto* j = std::get_if<Judged>(&reply)) return *j;
@@ -366,24 +390,148 @@ class Hostile {
     }
     std::string name = "chaos_big_" + random_hex(8);
     size_t n = static_cast<size_t>(config_.max_upload_size) + 1;
-    std::string body = render_file_upload_header(ClientVersion{7, 20, 2}, name, random_hex(256),
-                                                 static_cast<double>(n), static_cast<double>(n), random_hex(32), 0);
+    std::string body =
+        render_file_upload_header(ClientVersion{7, 20, 2}, name, random_hex(256), static_cast<double>(n),
+                                  static_cast<double>(n), random_hex(32), 0);
     body.append(std::min<size_t>(n, 8u << 20), 'x');  // the claim is what must be refused
     return upload_refused(post(config_.upload_url, body), "oversized upload");
   }
 
+  // The project's upload key: the attacker here holds a valid certificate for any name
+  // (a stronger attacker than a volunteer, who has those of its own results only).
+  const RsaKey* upload_key() {
+    if (!upload_key_) {
+      auto key = load_boinc_private_key(config_.key_dir + "/upload_private");
+      if (!key.ok()) return nullptr;
+      upload_key_ = std::make_unique<RsaKey>(std::move(*key));
+    }
+    return upload_key_.get();
+  }
+
+  static std::optional<std::pair<int64_t, std::string>> size_and_md5(const std::string& path) {
+    std::error_code ec;
+    auto size = std::filesystem::file_size(path, ec);
+    if (ec) return std::nullopt;
+    auto md5 = md5_file_hex(path);
+    if (!md5.ok()) return std::nullopt;
+    return std::pair<int64_t, std::string>{static_cast<int64_t>(size), *md5};
+  }
+
+  Judged output_swap() {
+    Database* d = db();
+    const RsaKey* key = upload_key();
+    if (!d || !key) return {Verdict::Skipped, ""};
+    std::vector<std::string> names;
+    try {
+      // Results whose first output is on the server: reported successes (files not yet
+      // deleted) and results still in progress.
+      auto rows = d->query(
+          "SELECT name FROM result WHERE (server_state = 5 AND outcome = 1 AND file_delete_state = 0) "
+          "OR server_state = 4 ORDER BY id DESC LIMIT 200");
+      while (rows->next()) names.push_back(rows->getString(1) + "_0");
+    } catch (const std::exception&) {
+      db_.reset();
+      return {Verdict::Skipped, ""};
+    }
+    std::vector<std::pair<std::string, std::string>> stored;  // name, path of a complete file
+    for (const auto& name : names) {
+      std::string path = fanout_path(config_.upload_dir, name, config_.uldl_dir_fanout);
+      std::error_code ec;
+      if (std::filesystem::is_regular_file(path, ec)) stored.push_back({name, path});
+    }
+    if (stored.empty()) return {Verdict::Skipped, ""};
+    const auto& [name, path] = stored[pick(stored.size())];
+    auto before = size_and_md5(path);
+    if (!before) return {Verdict::Skipped, ""};  // deleted meanwhile
+    std::string forged = "chaos_hostile forged output " + random_hex(static_cast<size_t>(1 + pick(40)));
+    double max_nbytes = static_cast<double>(config_.max_upload_size);
+    auto signature = sign_block_boinc(*key, upload_certificate_text(name, max_nbytes));
+    if (!signature.ok()) return bad("cannot sign a certificate: " + signature.error());
+    std::string body = render_file_upload_header(ClientVersion{7, 20, 2}, name, *signature, max_nbytes,
+                                                 static_cast<double>(forged.size()), md5_hex(forged), 0) +
+                       forged;
+    Judged judged = upload_refused(post(config_.upload_url, body), "output swap of " + name);
+    auto after = size_and_md5(path);
+    if (after && *after != *before) return bad("output " + name + " was replaced by a forged upload");
+    return judged;
+  }
+
+  // Our own host, whose description and stderr carry bytes that are not UTF-8. It takes
+  // one result now and then (so it has something to report) and reports it as a client
+  // error, which the transitioner replaces: the real hosts lose nothing.
+  Judged bad_utf8() {
+    static const std::string kBadBytes("\xff\xfe\xc3\x28\xed\xa0\x80\xf0\x28\x8c\x28", 11);
+    SchedulerRequest r = request(authenticator_);
+    r.host.host_cpid = "chaos-hostile-utf8";
+    r.host.domain_name = "utf8-" + kBadBytes;
+    r.host.os_name = "Linux " + kBadBytes;
+    r.host.p_model = "cpu " + kBadBytes;
+    r.hostid = utf8_hostid_;
+    // Never lower than the last one, also across chaos_hostile processes (a lower one is a
+    // copied client state, which gets a new host record).
+    r.rpc_seqno = static_cast<int>(time(nullptr) - 1700000000);
+    std::string reported_name = utf8_pending_;
+    if (!reported_name.empty()) {
+      ReportedResult report;
+      report.name = reported_name;
+      report.state = 3;  // compute error
+      report.exit_status = 1;
+      report.stderr_out = "stderr " + kBadBytes + std::string("\0", 1) + " after a NUL " + kBadBytes;
+      r.results.push_back(report);
+    }
+    bool ask = pick(3) == 0;
+    if (ask) r.work_req_seconds = 1;
+    auto server_error = [](const SchedulerReply& reply) {
+      return std::any_of(reply.messages.begin(), reply.messages.end(), [](const ReplyMessage& m) {
+        return m.text.find("Server error") != std::string::npos;
+      });
+    };
+    // A rolled-back RPC says "Server error". Once is what a database restart also gives;
+    // the same request failing again with the database up is the lock-out.
+    std::variant<SchedulerReply, Judged> reply;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      if (attempt > 0) {
+        if (!db()) return {Verdict::Skipped, ""};
+        sleep(1);
+      }
+      reply = scheduler_reply_of(post(scheduler_url_, render_scheduler_request(r)));
+      if (auto* j = std::get_if<Judged>(&reply)) return *j;
+      if (!server_error(std::get<SchedulerReply>(reply))) break;
+    }
+    auto& sr = std::get<SchedulerReply>(reply);
+    if (server_error(sr)) {
+      if (!db()) return {Verdict::Skipped, ""};
+      return bad("request with non-UTF-8 text refused twice: '" + sr.messages.front().text + "'");
+    }
+    if (sr.hostid > 0) utf8_hostid_ = sr.hostid;
+    if (!reported_name.empty() && acked(sr, reported_name)) utf8_pending_.clear();
+    if (utf8_pending_.empty() && !sr.results.empty()) utf8_pending_ = sr.results.front().name;
+    if (!reported_name.empty() && !acked(sr, reported_name)) {
+      return bad("report of " + reported_name + " with non-UTF-8 stderr was not acknowledged");
+    }
+    return sr.messages.empty() ? Judged{Verdict::OtherReply, ""} : Judged{Verdict::ErrorReply, ""};
+  }
+
   Judged traversal() {
     std::string tag = "chaos_escape_" + random_hex(8);
-    const std::vector<std::string> names = {"../" + tag,        "../../" + tag, "/tmp/" + tag,
-                                            "..",               "a/../../" + tag, "..\\" + tag,
-                                            "%2e%2e%2f" + tag,  "." + tag,        std::string(300, 'n'),
-                                            tag + "\n../x",     tag /* a safe name, forged certificate */};
+    const std::vector<std::string> names = {"../" + tag,
+                                            "../../" + tag,
+                                            "/tmp/" + tag,
+                                            "..",
+                                            "a/../../" + tag,
+                                            "..\\" + tag,
+                                            "%2e%2e%2f" + tag,
+                                            "." + tag,
+                                            std::string(300, 'n'),
+                                            tag + "\n../x",
+                                            tag /* a safe name, forged certificate */};
     const std::string& name = names[pick(names.size())];
     ClientVersion client{7, 20, 2};
     bool size_query = pick(3) == 0;
-    std::string body = size_query ? render_get_file_size_request(client, name)
-                                  : render_file_upload_header(client, name, random_hex(256), 1000, 10,
-                                                              random_hex(32), 0) + "0123456789";
+    std::string body =
+        size_query ? render_get_file_size_request(client, name)
+                   : render_file_upload_header(client, name, random_hex(256), 1000, 10, random_hex(32), 0) +
+                         "0123456789";
     HttpAnswer answer = post(config_.upload_url, body);
     // A size query for a safe name is a fair question (the answer is 0 bytes).
     Judged judged = size_query && name == tag ? upload_answered(answer, "size query of '" + name + "'")
@@ -394,44 +542,10 @@ class Hostile {
       std::error_code ec;
       if (fs::exists(dir / tag, ec)) return bad("file " + (dir / tag).string() + " escaped the upload check");
     }
-    for (const auto& entry : fs::recursive_directory_iterator(config_.upload_dir, fs::directory_options::skip_permission_denied)) {
+    for (const auto& entry : fs::recursive_directory_iterator(
+             config_.upload_dir, fs::directory_options::skip_permission_denied)) {
       if (entry.path().filename() == tag) return bad("forged upload stored as " + entry.path().string());
     }
-    return judged;
-  }
-
-  Judged output_swap() {
-    Database* d = db();
-    if (!d) return {Verdict::Skipped, ""};
-    std::vector<std::string> outputs;
-    try {
-      auto rows = d->query(
-          "SELECT name FROM result WHERE server_state = 5 AND outcome = 1 AND file_delete_state = 0 "
-          "ORDER BY id DESC LIMIT 50");
-      while (rows->next()) outputs.push_back(rows->getString(1) + "_0");
-    } catch (const std::exception&) {
-      db_.reset();
-      return {Verdict::Skipped, ""};
-    }
-    if (outputs.empty()) return {Verdict::Skipped, ""};
-    const std::string name = outputs[pick(outputs.size())];
-    const std::string path = fanout_path(config_.upload_dir, name, config_.uldl_dir_fanout);
-    auto before = md5_file_hex(path);
-    auto key = load_boinc_private_key(config_.key_dir + "/upload_private");
-    if (!before.ok() || !key.ok()) return {Verdict::Skipped, ""};  // already deleted, or no key to sign with
-    std::error_code ec;
-    const double size = static_cast<double>(std::filesystem::file_size(path, ec));
-    const double max_nbytes = static_cast<double>(config_.max_upload_size);
-    auto certificate = sign_block_boinc(*key, upload_certificate_text(name, max_nbytes));
-    if (ec || !certificate.ok()) return {Verdict::Skipped, ""};
-    std::string forged =
-        pick(2) == 0 ? std::string(static_cast<size_t>(size), 'F') : "forged " + random_hex(8);
-    std::string body = render_file_upload_header(ClientVersion{7, 20, 2}, name, *certificate, max_nbytes,
-                                                 static_cast<double>(forged.size()), md5_hex(forged), 0) +
-                       forged;
-    Judged judged = upload_refused(post(config_.upload_url, body), "swap of reported output '" + name + "'");
-    auto after = md5_file_hex(path);
-    if (after.ok() && *after != *before) return bad("reported output " + name + " was replaced");
     return judged;
   }
 
@@ -440,6 +554,9 @@ class Hostile {
   std::mt19937_64 random_;
   std::string scheduler_url_;
   std::unique_ptr<Database> db_;
+  std::unique_ptr<RsaKey> upload_key_;
+  int64_t utf8_hostid_ = 0;   // the bad_utf8 host, once the server named it
+  std::string utf8_pending_;  // a result it holds, to report next time
 };
 
 }  // namespace
@@ -449,9 +566,11 @@ int main(int argc, char** argv) {
   int count = 10;
   uint64_t seed = 1;
   std::string only;
-  po::options_description options("chaos_hostile --project_dir DIR --authenticator KEY [--count N] [--seed S]");
-  options.add_options()("authenticator", po::value(&authenticator)->required(), "our own (valid) account key")(
-      "count", po::value(&count)->default_value(10), "requests to send")(
+  po::options_description options(
+      "chaos_hostile --project_dir DIR --authenticator KEY [--count N] [--seed S]");
+  options.add_options()("authenticator", po::value(&authenticator)->required(),
+                        "our own (valid) account key")("count", po::value(&count)->default_value(10),
+                                                       "requests to send")(
       "seed", po::value(&seed)->default_value(1), "seed of the kinds and contents")(
       "kinds", po::value(&only), "send only these kinds (comma-separated)");
   po::variables_map vm;
@@ -459,11 +578,11 @@ int main(int argc, char** argv) {
   auto config = load_tool_config("chaos_hostile", vm);
   if (!config) return 2;
   curl_global_init(CURL_GLOBAL_DEFAULT);
-  const std::vector<std::string> kinds = {"duplicate", "foreign",   "wrong_auth", "malformed",
-                                          "oversized", "traversal", "output_swap"};
+  const std::vector<std::string> kinds = {"duplicate", "foreign",   "wrong_auth",  "malformed",
+                                          "oversized", "traversal", "output_swap", "bad_utf8"};
   std::mt19937_64 random(seed);
   // Oversized bodies are costly (megabytes each): a third as often as the other kinds.
-  std::vector<double> weights = {3, 3, 3, 3, 1, 3, 3};
+  std::vector<double> weights = {3, 3, 3, 3, 1, 3, 3, 3};
   if (!only.empty()) {
     for (size_t i = 0; i < kinds.size(); ++i) {
       weights[i] = ("," + only + ",").find("," + kinds[i] + ",") == std::string::npos ? 0 : 1;
@@ -471,7 +590,7 @@ int main(int argc, char** argv) {
     if (std::count(weights.begin(), weights.end(), 0.0) == static_cast<long>(kinds.size())) {
       std::cerr
           << "chaos_hostile: --kinds names none of duplicate, foreign, wrong_auth, malformed, oversized, "
-             "traversal, output_swap\n";
+             "traversal, output_swap, bad_utf8\n";
       return 2;
     }
   }
