@@ -238,9 +238,10 @@ done
 echo
 echo "EXPLAIN at N=$n of the queries that could scan (rows = the optimizer's estimate; for the"
 echo "send query ANALYZE: r_rows = rows actually read, the LIMIT, however long the queue):"
-sql "ANALYZE SELECT r.id, w.delay_bound,
+sql "SET STATEMENT optimizer_switch = 'exists_to_in=off' FOR ANALYZE SELECT r.id, w.delay_bound,
        COALESCE((SELECT o.preferred_host FROM operand o WHERE o.workunitid = r.workunitid LIMIT 1), 0)
      FROM result r JOIN workunit w ON w.id = r.workunitid WHERE r.server_state = 2
+       AND NOT EXISTS (SELECT 1 FROM result h WHERE h.workunitid = r.workunitid AND h.hostid = 1)
      ORDER BY r.priority DESC, r.id LIMIT 16" | awk '{ print "  send:        " $0 }'
 sql "EXPLAIN SELECT * FROM result WHERE hostid = 1 AND server_state = 4" | awk '{ print "  host work:   " $0 }'
 sql "EXPLAIN SELECT * FROM result WHERE name = 'w_0000001_0'" | awk '{ print "  report:      " $0 }'
