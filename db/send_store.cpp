@@ -37,20 +37,47 @@ std::vector<SendCandidateRow> read_candidates(std::unique_ptr<sql::ResultSet> ro
   return out;
 }
 
+// Workunits the host already had a result of are passed over while walking the res_send
+// index (one res_wu_host lookup per row walked): a host holding one result of each of the
+// first thousand workunits still gets the first one it may take, reading the thousand
+// rows it skips and LIMIT more (about 2.3 rows read per row skipped), never the rest of
+// the queue. exists_to_in is off for these statements: MariaDB would otherwise turn the
+// NOT EXISTS into a NOT IN over a table materialized from all of the host's results,
+// its whole history, at every request.
+const std::string kNotHeldByHost =
+    "AND NOT EXISTS (SELECT 1 FROM result h WHERE h.workunitid = r.workunitid AND h.hostid = ?) ";
+
+std::string comma_list(const std::vector<int64_t>& ids) {
+  std::string list;
+  for (size_t i = 0; i < ids.size(); ++i) list += (i ? "," : "") + std::to_string(ids[i]);
+  return list;
+}
+
 }  // namespace
 
-std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int64_t host_id, int limit) {
-  // Workunits the host already had a result of are passed over while walking the res_send
-  // index (one res_wu_host lookup per row walked): a host holding one result of each of the
-  // first thousand workunits still gets the first one it may take, reading the thousand
-  // rows it skips and LIMIT more (about 2.3 rows read per row skipped), never the rest of
-  // the queue. exists_to_in is off for this statement: MariaDB would otherwise turn the
-  // NOT EXISTS into a NOT IN over a table materialized from all of the host's results,
-  // its whole history, at every request.
-  const std::string sql =
-      "SET STATEMENT optimizer_switch = 'exists_to_in=off' FOR " + kCandidateSelect +
-      "AND NOT EXISTS (SELECT 1 FROM result h WHERE h.workunitid = r.workunitid AND h.hostid = ?) " +
+std::vector<SendCandidateRow> fetch_send_candidates(Database& db, const SendFilter& f, int limit) {
+  // The rest of check_candidate's rules, each on the row being walked (the workunit row is
+  // read by its key for every result row anyway): the same rows read as the host-only
+  // query when the head of the queue suits the host, and no stop at a window of rows it
+  // cannot take when it does not.
+  static const std::string sql =
+      "SET STATEMENT optimizer_switch = 'exists_to_in=off' FOR " + kCandidateSelect + kNotHeldByHost +
+      "AND NOT FIND_IN_SET(r.appid, ?) "
+      "AND (w.rsc_memory_bound <= 0 OR ? <= 0 OR w.rsc_memory_bound <= ?) "
+      "AND (w.rsc_disk_bound <= 0 OR w.rsc_disk_bound <= ?) "
+      "AND (w.delay_bound <= 0 OR w.rsc_fpops_est <= ? * w.delay_bound) "
+      "AND NOT EXISTS (SELECT 1 FROM operand o WHERE o.workunitid = r.workunitid AND o.preferred_host <> 0 "
+      "AND o.preferred_host <> ? AND o.preferred_until > ?) " +
       kCandidateOrder;
+  double flops = f.flops > 0 ? f.flops : 1e9;
+  return read_candidates(db.query(sql, ServerState::Unsent, f.host_id, comma_list(f.apps_not_runnable),
+                                  f.memory_bytes, f.memory_bytes, f.disk_free_bytes, flops, f.host_id, f.now,
+                                  limit));
+}
+
+std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int64_t host_id, int limit) {
+  static const std::string sql = "SET STATEMENT optimizer_switch = 'exists_to_in=off' FOR " +
+                                 kCandidateSelect + kNotHeldByHost + kCandidateOrder;
   return read_candidates(db.query(sql, ServerState::Unsent, host_id, limit));
 }
 
@@ -100,7 +127,8 @@ std::optional<HostResultRow> fetch_host_result_by_name(Database& db, const std::
 
 std::optional<SendDetailsRow> fetch_send_details(Database& db, int64_t result_id) {
   auto rows = db.query(
-      "SELECT r.id, r.name, r.xml_doc_in, r.report_deadline, r.appid, w.id, w.name, w.xml_doc, w.rsc_fpops_est, "
+      "SELECT r.id, r.name, r.xml_doc_in, r.report_deadline, r.appid, w.id, w.name, w.xml_doc, "
+      "w.rsc_fpops_est, "
       "w.rsc_fpops_bound, w.rsc_memory_bound, w.rsc_disk_bound "
       "FROM result r JOIN workunit w ON w.id = r.workunitid WHERE r.id = ?",
       result_id);

@@ -26,10 +26,23 @@ struct SendCandidateRow {
   int64_t preferred_until = 0;
 };
 
-// Up to `limit` UNSENT results by priority (highest first), then age, of workunits
-// `host_id` (> 0) was never sent a result of (it may take none of those: DESIGN §5), read
-// in the order of the result(server_state, priority DESC, id) index: about `limit` rows
-// plus those passed over are read, however long the queue is.
+// What one host can take, as the send query's filter (the same rules as
+// sched/lib/work_selection.h's check_candidate, applied while the queue is read, so that
+// no amount of work the host cannot take at the head of the queue hides work it can).
+struct SendFilter {
+  int64_t host_id = 0;                     // never a workunit it had a result of
+  std::vector<int64_t> apps_not_runnable;  // apps with no version for its platforms
+  double memory_bytes = 0;                 // 0: unknown, no memory bound applied
+  double disk_free_bytes = 0;
+  double flops = 1e9;  // per CPU; a result it cannot finish within its delay bound is not for it
+  int64_t now = 0;     // operands reserved for another host until after now are not for it
+};
+
+// Up to `limit` UNSENT results by priority (highest first), then age, that `filter`'s
+// host may take, read in the order of the result(server_state, priority DESC, id) index:
+// about `limit` rows plus those passed over are read, however long the queue is.
+std::vector<SendCandidateRow> fetch_send_candidates(Database& db, const SendFilter& filter, int limit);
+// Only the first rule: workunits `host_id` (> 0) was never sent a result of.
 std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int64_t host_id, int limit);
 // The same for no host in particular (simulated hosts take what they are given).
 std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int limit);
@@ -43,8 +56,8 @@ struct HostResultRow {
   ServerState server_state = ServerState::Unsent;
   Outcome outcome = Outcome::Init;
   int64_t report_deadline = 0;
-  int delay_bound = 0;            // the workunit's
-  int wu_error_mask = 0;          // nonzero: the workunit is dead
+  int delay_bound = 0;    // the workunit's
+  int wu_error_mask = 0;  // nonzero: the workunit is dead
   int64_t wu_canonical_resultid = 0;
   AssimilateState wu_assimilate_state = AssimilateState::Init;
 };

@@ -1,6 +1,8 @@
 // Implementation of sched/lib/app_version_cache.h.
 #include "sched/lib/app_version_cache.h"
 
+#include <algorithm>
+
 #include "lib/log.h"
 
 namespace tharsis {
@@ -19,8 +21,9 @@ void AppVersionCache::load(Database& db, int64_t now) {
                   "); not sent");
         continue;
       }
-      app->by_platform.emplace(current.platform_name,
-                               Version{std::move(current.version), current.platform_name, std::move(*description)});
+      app->by_platform.emplace(
+          current.platform_name,
+          Version{std::move(current.version), current.platform_name, std::move(*description)});
     }
     apps_.emplace(app->row.id, std::move(app));
   }
@@ -28,10 +31,27 @@ void AppVersionCache::load(Database& db, int64_t now) {
   ++loads_;
 }
 
-AppVersionCache::Choice AppVersionCache::choose(Database& db, int64_t appid, const std::vector<std::string>& platforms,
-                                                int64_t now) {
+void AppVersionCache::reload_if_due(Database& db, int64_t now) {
   // A clock that went back also reloads.
   if (!loaded_at_ || now >= *loaded_at_ + kReloadSeconds || now < *loaded_at_) load(db, now);
+}
+
+std::vector<int64_t> AppVersionCache::apps_not_runnable(Database& db,
+                                                        const std::vector<std::string>& platforms,
+                                                        int64_t now) {
+  reload_if_due(db, now);
+  std::vector<int64_t> out(missing_.begin(), missing_.end());
+  for (const auto& [id, app] : apps_) {
+    bool runnable = std::any_of(platforms.begin(), platforms.end(),
+                                [&](const std::string& p) { return app->by_platform.count(p) > 0; });
+    if (!runnable) out.push_back(id);
+  }
+  return out;
+}
+
+AppVersionCache::Choice AppVersionCache::choose(Database& db, int64_t appid,
+                                                const std::vector<std::string>& platforms, int64_t now) {
+  reload_if_due(db, now);
   auto it = apps_.find(appid);
   if (it == apps_.end() && !missing_.count(appid)) {
     load(db, now);

@@ -46,10 +46,17 @@ class AppVersionCache {
   // stays valid across reloads: it holds its app).
   Choice choose(Database& db, int64_t appid, const std::vector<std::string>& platforms, int64_t now);
 
+  // The apps known (or known to be gone) that have no version for any of `platforms`: the
+  // send query passes over their results. An app the cache has not seen is not among
+  // them, so its first results still reach choose(), which reloads for it.
+  std::vector<int64_t> apps_not_runnable(Database& db, const std::vector<std::string>& platforms,
+                                         int64_t now);
+
   int64_t loads() const { return loads_; }  // how many times the tables were read (tests)
 
  private:
   void load(Database& db, int64_t now);
+  void reload_if_due(Database& db, int64_t now);
 
   std::map<int64_t, std::shared_ptr<const App>> apps_;
   std::set<int64_t> missing_;  // apps asked for and unknown since the last load

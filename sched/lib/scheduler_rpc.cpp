@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -178,8 +179,8 @@ struct RecordedHost {
   HostRow row;
   bool created = false;  // inserted by this request: the row is fresh
 };
-RecordedHost record_host_and_reports(Database& db, const SchedulerRequest& req, const UserRow& user, int64_t now,
-                                     const SchedulerContext& ctx, bool write_host) {
+RecordedHost record_host_and_reports(Database& db, const SchedulerRequest& req, const UserRow& user,
+                                     int64_t now, const SchedulerContext& ctx, bool write_host) {
   HostRow host = find_host(db, req, user, now);
   bool is_new = host.id == 0;
   if (is_new) {
@@ -297,7 +298,8 @@ class ReplyBuilder {
       f.upload_urls = f.download_urls;
       f.download_urls.clear();
       if (f.max_nbytes <= 0) f.max_nbytes = static_cast<double>(ctx_.config.max_upload_size);
-      auto signature = sign_block_boinc(ctx_.upload_private_key, upload_certificate_text(f.name, f.max_nbytes));
+      auto signature =
+          sign_block_boinc(ctx_.upload_private_key, upload_certificate_text(f.name, f.max_nbytes));
       if (!signature.ok()) {
         log_error("cannot sign upload certificate: ", signature.error());
         return false;
@@ -336,6 +338,7 @@ class HostVersions {
     if (it == chosen_.end()) it = chosen_.emplace(appid, cache_.choose(db_, appid, platforms_, now_)).first;
     return it->second;
   }
+  std::vector<int64_t> apps_not_runnable() { return cache_.apps_not_runnable(db_, platforms_, now_); }
 
  private:
   Database& db_;
@@ -344,6 +347,20 @@ class HostVersions {
   int64_t now_;
   std::map<int64_t, AppVersionCache::Choice> chosen_;
 };
+
+// Whether all the unsent work this host never had a result of is for apps with no version
+// for its platform: asked only when a request got nothing and such apps exist (two more
+// queries), to tell the volunteer why.
+bool only_unrunnable_work(Database& db, int64_t host_id, const std::vector<int64_t>& apps_not_runnable) {
+  if (apps_not_runnable.empty() || fetch_send_candidates(db, host_id, 1).empty()) return false;
+  SendFilter by_app_only;
+  by_app_only.host_id = host_id;
+  by_app_only.apps_not_runnable = apps_not_runnable;
+  // Large, yet far from overflowing the query's flops × delay_bound (MariaDB's error).
+  by_app_only.disk_free_bytes = by_app_only.flops = 1e300;
+  by_app_only.now = std::numeric_limits<int64_t>::max();
+  return fetch_send_candidates(db, by_app_only, 1).empty();
+}
 
 // Step 6: new work (and the resends of step 5). Writes the host row once (update_host): in
 // the first transaction that claims work, or alone if none does; not a new host's without
@@ -390,9 +407,17 @@ void send_work(Database& db, const SchedulerRequest& req, const HostRow& host, b
   for (const auto& f : req.held_files) view.files_held.insert(f.name);
 
   std::map<int64_t, int64_t> version_of_result;  // candidate result id -> app version to send it with
+  SendFilter filter;
+  filter.host_id = host.id;
+  filter.apps_not_runnable = versions.apps_not_runnable();
+  filter.memory_bytes = view.memory_bytes;
+  filter.disk_free_bytes = view.disk_free_bytes;
+  filter.flops = view.flops;
+  filter.now = now;
   auto load_candidates = [&](int limit) {
     std::vector<CandidateResult> out;
-    for (const auto& row : fetch_send_candidates(db, host.id, limit)) {
+    filter.disk_free_bytes = view.disk_free_bytes;  // less what this request was sent so far
+    for (const auto& row : fetch_send_candidates(db, filter, limit)) {
       const auto& choice = versions.for_app(row.appid);
       CandidateResult c;
       c.result_id = row.result_id;
@@ -432,8 +457,9 @@ void send_work(Database& db, const SchedulerRequest& req, const HostRow& host, b
     // Claims go in workunit order, one order for every scheduler process, so two that
     // claim overlapping sets wait for each other instead of deadlocking.
     std::vector<CandidateResult> by_workunit = selection.chosen;
-    std::sort(by_workunit.begin(), by_workunit.end(),
-              [](const CandidateResult& a, const CandidateResult& b) { return a.workunit_id < b.workunit_id; });
+    std::sort(by_workunit.begin(), by_workunit.end(), [](const CandidateResult& a, const CandidateResult& b) {
+      return a.workunit_id < b.workunit_id;
+    });
     std::set<int64_t> won, had;
     db.transaction([&](Database& d) {
       won.clear();
@@ -441,7 +467,8 @@ void send_work(Database& db, const SchedulerRequest& req, const HostRow& host, b
       for (const auto& c : by_workunit) {
         auto version = version_of_result.find(c.result_id);
         if (version == version_of_result.end()) continue;  // nothing to run it with (an empty platform name)
-        SendClaim claim{c.result_id, c.workunit_id, host.id, host.userid, now, c.delay_bound, version->second};
+        SendClaim claim{c.result_id, c.workunit_id, host.id,        host.userid,
+                        now,         c.delay_bound, version->second};
         if (claim_unsent_result(d, claim)) {
           won.insert(c.result_id);
         } else if (host_has_result_of(d, c.workunit_id, host.id)) {
@@ -489,9 +516,9 @@ void send_work(Database& db, const SchedulerRequest& req, const HostRow& host, b
   if (sent == 0) {
     if (selection.quota_reached) {
       reply.messages.push_back({MessagePriority::Low, "This computer has reached its daily task limit"});
-    } else if (selection.skipped_platform > 0 && candidates.size() == static_cast<size_t>(selection.skipped_platform)) {
-      reply.messages.push_back({MessagePriority::Notice, "No application is available for your platform " +
-                                                             req.platform_name});
+    } else if (candidates.empty() && only_unrunnable_work(db, host.id, filter.apps_not_runnable)) {
+      reply.messages.push_back(
+          {MessagePriority::Notice, "No application is available for your platform " + req.platform_name});
     } else {
       reply.messages.push_back({MessagePriority::Low, "No tasks are available"});
     }
@@ -517,7 +544,8 @@ SchedulerReply handle_scheduler_request(const std::string& body, Database& db, c
   }
   auto user = fetch_user_by_authenticator(db, req.authenticator);
   if (req.authenticator.empty() || !user) {
-    return make_error_reply(project, "Invalid or missing account key. To fix, remove and add this project.", 3600);
+    return make_error_reply(project, "Invalid or missing account key. To fix, remove and add this project.",
+                            3600);
   }
   SchedulerReply reply = base_reply(ctx);
   bool asks_for_work = !req.dont_send_work && std::max(req.work_req_seconds, req.cpu_req_secs) > 0;
@@ -534,8 +562,16 @@ SchedulerReply handle_scheduler_request(const std::string& body, Database& db, c
   reply.host_total_credit = host.total_credit;
   reply.host_expavg_credit = host.expavg_credit;
   reply.host_create_time = host.create_time;
-  reply.user = ReplyUser{user->id, user->name, user->total_credit, user->expavg_credit, user->create_time,
-                         user->cross_project_id, "", "", 0, ""};
+  reply.user = ReplyUser{user->id,
+                         user->name,
+                         user->total_credit,
+                         user->expavg_credit,
+                         user->create_time,
+                         user->cross_project_id,
+                         "",
+                         "",
+                         0,
+                         ""};
   // The client keeps the first key it gets; sending it again (even the same key, in other
   // whitespace) makes the 7.20 client log "Missing code sign key signature".
   if (!same_key_text(req.code_sign_key, ctx.code_sign_public)) reply.code_sign_key = ctx.code_sign_public;

@@ -12,6 +12,7 @@
 #include <pugixml.hpp>
 
 #include "daemons/transitioner/lib/transitioner_pass.h"
+#include "db/app_store.h"
 #include "db/host_store.h"
 #include "db/result_store.h"
 #include "db/user_store.h"
@@ -54,7 +55,8 @@ struct Request {
            "</domain_name>\n<host_cpid>hostile_cpid</host_cpid>\n<p_ncpus>1</p_ncpus>\n<p_model>" + p_model +
            "</p_model>\n<p_fpops>1000000000</p_fpops>\n<m_nbytes>8000000000</m_nbytes>\n"
            "<d_total>200000000000</d_total>\n<d_free>100000000000</d_free>\n<os_name>" +
-           os_name + "</os_name>\n<os_version>" + os_version + "</os_version>\n</host_info>\n" + extra + "</scheduler_request>\n";
+           os_name + "</os_name>\n<os_version>" + os_version + "</os_version>\n</host_info>\n" + extra +
+           "</scheduler_request>\n";
   }
 };
 
@@ -175,8 +177,9 @@ TEST_F(SchedulerHttpHostile, TextThatIsNotUtf8IsStoredReplacedAndTheHostGoesOn) 
     EXPECT_EQ(over->server_state, ServerState::Over) << program;
     EXPECT_EQ(over->outcome, Outcome::Success) << program;
     EXPECT_TRUE(is_valid_utf8(over->stderr_out));
-    EXPECT_NE(over->stderr_out.find("stderr " + R + R + R + "(" + R + R + R + (nul.empty() ? "" : R) + " end"),
-              std::string::npos)
+    EXPECT_NE(
+        over->stderr_out.find("stderr " + R + R + R + "(" + R + R + R + (nul.empty() ? "" : R) + " end"),
+        std::string::npos)
         << over->stderr_out;
     std::string next = reply.child("result").child_value("name");
     EXPECT_FALSE(next.empty()) << program << ": no work after the report:\n" << last_body_;
@@ -324,7 +327,8 @@ TEST_F(SchedulerHttpHostile, LateSuccessIsTakenWhileItsWorkunitIsOpenAndItThenVa
   Request holding;
   holding.hostid = hostid;
   holding.rpc_seqno = 2;
-  holding.extra = "<other_results>\n<other_result>\n<name>" + name + "</name>\n</other_result>\n</other_results>\n";
+  holding.extra =
+      "<other_results>\n<other_result>\n<name>" + name + "</name>\n</other_result>\n</other_results>\n";
   auto told = rpc(holding);
   EXPECT_FALSE(told.child("result_abort")) << last_body_;
   EXPECT_STREQ(told.child("result_abort_if_not_started").child_value("name"), name.c_str()) << last_body_;
@@ -429,6 +433,76 @@ TEST_F(SchedulerHttpHostile, AHostHoldingResultsOfTheFirstWorkunitsStillGetsWork
   EXPECT_EQ(count("SELECT COUNT(*) FROM (SELECT workunitid FROM result WHERE hostid = " +
                   std::to_string(hostid) + " GROUP BY workunitid HAVING COUNT(*) > 1) twice"),
             0);
+}
+
+// Item 12, the general case: what the host may not take at the head of the queue is not
+// only workunits it holds. 250 results of an app with no version for its platform and 250
+// needing more memory than it has, all of higher priority, stood before the one result it
+// could run: the windows of 16 and 200 candidates held nothing for it.
+TEST_F(SchedulerHttpHostile, WorkTheHostCannotRunAtTheHeadOfTheQueueDoesNotHideWorkItCan) {
+  std::string app_file = project_.dir() + "/winonly_app";
+  ASSERT_TRUE(write_text_file(app_file, "MZ").ok());
+  AppRow app;
+  app.name = "winonly";
+  insert_app(*db_, app);
+  ASSERT_TRUE(
+      publish_app_version(*db_, project_.config(), {"winonly", "windows_x86_64", 100, {app_file}}).ok());
+  int64_t winonly = fetch_app_by_name(*db_, "winonly")->id;
+  auto create = [&](const std::string& name, int64_t appid, int priority, double memory) {
+    JobSpec job;
+    job.name = name;
+    job.appid = appid;
+    job.inputs = {InputFile{name + ".in", "in", "seed " + name, false}};
+    job.output_template_file = project_.output_template();
+    job.delay_bound = 3600;
+    job.priority = priority;
+    job.rsc_memory_bound = memory;
+    ASSERT_TRUE(create_workunit(*db_, project_.config(), job, std::time(nullptr)).ok());
+  };
+  for (int i = 0; i < 250; ++i) create("win" + std::to_string(i), winonly, 10, 1e8);
+  for (int i = 0; i < 250; ++i) create("big" + std::to_string(i), project_.appid(), 10, 64e9);  // 8 GB host
+  create("fits", project_.appid(), 0, 1e8);
+  transition(std::time(nullptr));
+  ASSERT_EQ(count("SELECT COUNT(*) FROM result WHERE server_state = 2"), 501);
+
+  int seqno = 1;
+  int64_t hostid = 0;
+  for (const std::string program : {"cgi", "fcgi"}) {
+    Request ask;
+    ask.hostid = hostid;
+    ask.rpc_seqno = seqno++;
+    ask.work_seconds = 1;
+    auto reply = rpc(ask, program);
+    if (hostid == 0) hostid = reply.child("hostid").text().as_llong();
+    std::string name = reply.child("result").child_value("name");
+    if (program == "cgi") {
+      ASSERT_EQ(name, "fits_0") << "starved behind 500 results it cannot run:\n" << last_body_;
+    } else {
+      // The one result it could run is gone; work of its own platform is still queued.
+      EXPECT_TRUE(name.empty()) << last_body_;
+      EXPECT_NE(last_body_.find("No tasks are available"), std::string::npos) << last_body_;
+    }
+  }
+  EXPECT_EQ(count("SELECT COUNT(*) FROM result WHERE server_state = 4"), 1);
+  // Once only work of an app it has no version for is left, the reply says so (the
+  // memory-bound work goes to another host).
+  auto big = db_->query(
+      "SELECT r.id, r.workunitid FROM result r JOIN workunit w ON w.id = r.workunitid "
+      "WHERE r.server_state = 2 AND w.name LIKE 'big%'");
+  std::vector<std::pair<int64_t, int64_t>> big_results;
+  while (big->next()) big_results.push_back({big->getInt64(1), big->getInt64(2)});
+  ASSERT_EQ(big_results.size(), 250u);
+  for (const auto& [result, wu] : big_results) {
+    ASSERT_TRUE(
+        claim_unsent_result(*db_, SendClaim{result, wu, hostid + 1000, 1, std::time(nullptr), 3600, 0}));
+  }
+  Request last;
+  last.hostid = hostid;
+  last.rpc_seqno = seqno++;
+  last.work_seconds = 1;
+  rpc(last, "cgi");
+  EXPECT_NE(last_body_.find("No application is available for your platform"), std::string::npos)
+      << last_body_;
 }
 
 }  // namespace
