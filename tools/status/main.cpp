@@ -7,6 +7,7 @@
 
 #include "db/heartbeat_store.h"
 #include "db/queue_stats.h"
+#include "db/schema_migrations.h"
 #include "lib/project_config.h"
 #include "tools/lib/tool_main.h"
 #include "tools/lib/daemon_control.h"
@@ -69,6 +70,12 @@ int main(int argc, char** argv) {
     std::cout << "\n";
   }
   if (!db) return 1;
+  // The daemons refuse to run on an older schema (lib/daemon/daemon_loop.h): say why here.
+  if (std::string problem = schema_version_problem(*db, config->project_dir); !problem.empty()) {
+    std::cout << "\nSCHEMA: " << problem << "\n";
+  } else {
+    std::cout << "\nschema: version " << current_schema_version(*db) << "\n";
+  }
   std::cout << "\nqueues:\n";
   // Exact counts (no cap): a command run now and then, unlike a page anyone may reload.
   for (const auto& q : queue_backlogs(*db, now, /*cap=*/0)) {
