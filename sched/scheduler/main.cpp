@@ -13,8 +13,8 @@
 #include "lib/crypto/boinc_key.h"
 #include "lib/log.h"
 #include "lib/project_config.h"
-#include "lib/text_file.h"
 #include "lib/protocol/scheduler_reply.h"
+#include "lib/text_file.h"
 #include "sched/lib/cgi_server.h"
 #include "sched/lib/scheduler_rpc.h"
 
@@ -67,7 +67,8 @@ int main() {
             if (std::string problem = schema_version_problem(*db, config->project_dir); !problem.empty()) {
               db.reset();
               log_error("refusing requests: ", problem);
-              return xml(make_error_reply(project, "Project is down for maintenance (database upgrade)", 3600));
+              return xml(
+                  make_error_reply(project, "Project is down for maintenance (database upgrade)", 3600));
             }
           }
           return xml(handle_scheduler_request(request.body, *db, context, std::time(nullptr)));

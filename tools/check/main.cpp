@@ -6,8 +6,8 @@
 
 #include "db/schema_migrations.h"
 #include "lib/project_config.h"
-#include "tools/lib/tool_main.h"
 #include "tools/lib/checker.h"
+#include "tools/lib/tool_main.h"
 
 namespace po = boost::program_options;
 using namespace tharsis;

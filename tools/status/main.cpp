@@ -5,12 +5,13 @@
 #include <iomanip>
 #include <iostream>
 
+#include "db/file_store.h"
 #include "db/heartbeat_store.h"
 #include "db/queue_stats.h"
 #include "db/schema_migrations.h"
 #include "lib/project_config.h"
-#include "tools/lib/tool_main.h"
 #include "tools/lib/daemon_control.h"
+#include "tools/lib/tool_main.h"
 
 namespace po = boost::program_options;
 using namespace tharsis;
@@ -82,6 +83,13 @@ int main(int argc, char** argv) {
     std::cout << "  " << std::left << std::setw(16) << q.name << std::right << std::setw(10) << q.count;
     if (q.count) std::cout << "  oldest " << age(q.oldest_age);
     std::cout << "\n";
+  }
+  try {
+    std::cout << "  " << std::left << std::setw(16) << "file_del_retry" << std::right << std::setw(10)
+              << count_file_delete_retries(*db)
+              << "  (files the file deleter could not unlink: see its log)\n";
+  } catch (const DbError&) {
+    // No file_delete_retry table: an older schema, said above.
   }
   std::cout << "\nresults:\n";
   for (const auto& [key, count] : results_by_state(*db)) {
