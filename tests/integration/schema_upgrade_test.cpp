@@ -7,6 +7,10 @@
 // daemons and the scheduler refuse an older schema.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
@@ -459,6 +463,36 @@ TEST_F(OldProjectUpgrade, EveryRowKeptThenRunsToSettled) {
   EXPECT_NE(log_text->find("upgrade_db --project_dir " + config_.project_dir), std::string::npos)
       << *log_text;
   EXPECT_NE(schema_version_problem(*db_, config_.project_dir), "");
+  // check says so (a violation, exit 1); the scheduler, run as a CGI, answers as BOINC's
+  // "down for maintenance" and touches nothing.
+  const std::string out_file = dir_.path() + "/out.txt";
+  std::string check = testing::built_programs_dir() + "/check --project_dir " + config_.project_dir + " > " + out_file;
+  int status = std::system(check.c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  auto check_text = read_text_file(out_file);
+  ASSERT_TRUE(check_text.ok());
+  EXPECT_NE(check_text->find("schema: database"), std::string::npos) << *check_text;
+  const std::string request = dir_.path() + "/request.xml";
+  ASSERT_TRUE(write_text_file(request, "<scheduler_request></scheduler_request>\n").ok());
+  std::string cgi = "THARSIS_PROJECT_DIR=" + config_.project_dir +
+                    " REQUEST_METHOD=POST CONTENT_LENGTH=40 GATEWAY_INTERFACE=CGI/1.1 " +
+                    testing::built_programs_dir() + "/scheduler < " + request + " > " + out_file + " 2>/dev/null";
+  std::system(cgi.c_str());
+  auto reply = read_text_file(out_file);
+  ASSERT_TRUE(reply.ok());
+  EXPECT_NE(reply->find("down for maintenance (database upgrade)"), std::string::npos) << *reply;
+  // upgrade_db refuses while a daemon of the project runs (a live pid in its pid file).
+  {
+    ProjectConfig running = config_;
+    running.daemons = {DaemonConfig{"transitioner --sleep 5", false}};
+    ASSERT_TRUE(write_text_file(running.pid_dir + "/transitioner.pid", std::to_string(getpid()) + "\n").ok());
+    std::ostringstream refused_out;
+    auto refused = upgrade_project_database(running, *db_, UpgradeOptions{}, now_, refused_out);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().find("daemons still running: transitioner"), std::string::npos) << refused.error();
+    EXPECT_EQ(current_schema_version(*db_), 1);
+    std::filesystem::remove(running.pid_dir + "/transitioner.pid");
+  }
 
   std::ostringstream out;
   auto upgraded = upgrade_project_database(config_, *db_, UpgradeOptions{}, now_, out);
