@@ -211,6 +211,28 @@ TEST(SchemaUpgrade, NoMigrationDropsAnything) {
   }
 }
 
+// make_project --force on an existing project upgrades its database in place (the rows
+// stay) instead of loading db/schema.sql over it.
+TEST(SchemaUpgrade, MakeProjectForceUpgradesAnExistingDatabase) {
+  OldDatabase old;
+  auto db = Database::open(old.config());
+  db->exec("INSERT INTO app (name, user_friendly_name) VALUES ('kept', 'Kept')");
+  testing::TempDir dir("tharsis-upgrade-mp");
+  MakeProjectOptions options;
+  options.project_dir = dir.path() + "/project";
+  options.name = "oldmp";
+  options.url_base = "http://127.0.0.1:1/";
+  options.db = old.config();
+  options.key_bits = 512;
+  options.uldl_dir_fanout = 4;
+  options.force = true;
+  auto made = make_project(options);
+  ASSERT_TRUE(made.ok()) << made.error();
+  EXPECT_EQ(current_schema_version(*db), latest_schema_version());
+  EXPECT_EQ(db->query_int("SELECT COUNT(*) FROM app WHERE name = 'kept'"), 1);
+  EXPECT_EQ(db->query_int("SELECT COUNT(*) FROM schema_migration"), latest_schema_version() - 1);
+}
+
 // The real upgrade: an old project full of work in every state.
 class OldProjectUpgrade : public ::testing::Test {
  protected:
