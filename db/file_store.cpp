@@ -48,10 +48,48 @@ std::vector<ResultRow> fetch_unmarked_over_results(Database& db, const std::vect
 int64_t mark_files_deleted(Database& db, FileOwner owner, const std::vector<int64_t>& ids) {
   if (ids.empty()) return 0;
   const std::string table = owner == FileOwner::Workunit ? "workunit" : "result";
+  db.exec("DELETE f FROM " + kIdListTable +
+              " STRAIGHT_JOIN file_delete_retry f ON f.owner = ? AND f.id = wanted.wanted_id",
+          id_list_json(ids), static_cast<int>(owner));
   return db.exec("UPDATE " + kIdListTable + " STRAIGHT_JOIN " + table + " FORCE INDEX (PRIMARY) ON " + table +
                      ".id = wanted.wanted_id SET " + table + ".file_delete_state = ? WHERE " + table +
                      ".file_delete_state = ?",
                  id_list_json(ids), FileDeleteState::Done, FileDeleteState::Ready);
+}
+
+namespace {
+
+// At most `max` bytes of `text`, never ending inside a multi-byte character.
+std::string ascii_prefix(const std::string& text, size_t max) {
+  if (text.size() <= max) return text;
+  std::string out = text.substr(0, max);
+  while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0x80)) out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+std::map<int64_t, int> file_delete_failures(Database& db, FileOwner owner, const std::vector<int64_t>& ids) {
+  std::map<int64_t, int> failures;
+  if (ids.empty()) return failures;
+  auto rows = db.query("SELECT f.id, f.failures FROM " + kIdListTable +
+                           " STRAIGHT_JOIN file_delete_retry f ON f.owner = ? AND f.id = wanted.wanted_id",
+                       id_list_json(ids), static_cast<int>(owner));
+  while (rows->next()) failures[rows->getInt64(1)] = rows->getInt(2);
+  return failures;
+}
+
+void record_file_delete_failure(Database& db, FileOwner owner, const FileDeleteFailure& failure, int failures,
+                                int64_t next_time) {
+  db.exec(
+      "INSERT INTO file_delete_retry (owner, id, failures, next_time, last_error) VALUES (?, ?, ?, ?, ?) "
+      "ON DUPLICATE KEY UPDATE failures = VALUES(failures), next_time = VALUES(next_time), "
+      "last_error = VALUES(last_error)",
+      static_cast<int>(owner), failure.id, failures, next_time, ascii_prefix(failure.error, 254));
+}
+
+int64_t count_file_delete_retries(Database& db) {
+  return db.query_int("SELECT COUNT(*) FROM file_delete_retry");
 }
 
 }  // namespace tharsis

@@ -25,10 +25,25 @@ std::map<std::string, std::set<int64_t>> live_file_users(Database& db, const std
 // server_state, outcome, file_delete_state and xml_doc_in filled in: one statement for a batch.
 std::vector<ResultRow> fetch_unmarked_over_results(Database& db, const std::vector<int64_t>& wu_ids);
 
-enum class FileOwner { Workunit, Result };
+enum class FileOwner { Workunit = 0, Result = 1 };  // also file_delete_retry.owner
 
 // Records DONE for these workunits or results that are still READY, in one statement;
 // returns how many it changed (a row another deleter finished meanwhile is left alone).
+// Their file_delete_retry rows go too.
 int64_t mark_files_deleted(Database& db, FileOwner owner, const std::vector<int64_t>& ids);
+
+// file_delete_retry: rows whose files could not all be unlinked wait there until
+// next_time (fetch_file_delete_ready_* skip them), so they never starve the others.
+struct FileDeleteFailure {
+  int64_t id = 0;
+  std::string error;  // cut to 254 bytes
+};
+// How many times each of these rows has failed so far (absent: never).
+std::map<int64_t, int> file_delete_failures(Database& db, FileOwner owner, const std::vector<int64_t>& ids);
+// Records another failure of row `failure.id`: failures = `failures`, not tried before `next_time`.
+void record_file_delete_failure(Database& db, FileOwner owner, const FileDeleteFailure& failure, int failures,
+                                int64_t next_time);
+// Rows waiting in file_delete_retry (status pages, tools/status).
+int64_t count_file_delete_retries(Database& db);
 
 }  // namespace tharsis

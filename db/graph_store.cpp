@@ -251,4 +251,36 @@ int64_t staged_output_bytes(Database& db, int64_t graph_id) {
                       OperandState::Finished);
 }
 
+std::vector<ReservedOperand> fetch_reserved_operands(Database& db, Shard shard, int64_t now, int64_t after_id,
+                                                     int limit) {
+  auto rows = db.query(
+      "SELECT o.id, o.preferred_host, o.preferred_until, h.id IS NOT NULL, COALESCE(h.rpc_time, 0), "
+      "COALESCE(h.nresults_today, 0), COALESCE(h.nresults_day, 0), COALESCE(h.max_results_day, 0) "
+      "FROM operand o LEFT JOIN host h ON h.id = o.preferred_host WHERE o.state = ? "
+      "AND o.preferred_host <> 0 AND o.preferred_until > ? AND o.id > ? AND o.id % ? = ? "
+      "ORDER BY o.id LIMIT ?",
+      OperandState::Ready, now, after_id, shard.n, shard.id, limit);
+  std::vector<ReservedOperand> out;
+  while (rows->next()) {
+    ReservedOperand r;
+    r.id = rows->getInt64(1);
+    r.preferred_host = rows->getInt64(2);
+    r.preferred_until = rows->getInt64(3);
+    r.host_exists = rows->getInt(4) != 0;
+    r.rpc_time = rows->getInt64(5);
+    r.nresults_today = rows->getInt(6);
+    r.nresults_day = rows->getInt(7);
+    r.max_results_day = rows->getInt(8);
+    out.push_back(r);
+  }
+  return out;
+}
+
+bool release_reservation(Database& db, const ReservedOperand& operand, int64_t now) {
+  return db.exec(
+             "UPDATE operand SET preferred_until = ? WHERE id = ? AND state = ? AND preferred_host = ? AND "
+             "preferred_until = ?",
+             now, operand.id, OperandState::Ready, operand.preferred_host, operand.preferred_until) > 0;
+}
+
 }  // namespace tharsis

@@ -53,6 +53,25 @@ std::map<OperandState, int64_t> count_operand_states(Database& db, int64_t graph
 // UNSCHEDULED operands whose predecessors are all FINISHED or FREED (FREED only after a
 // re-run made them needed again; the data check then finds the output gone).
 std::vector<OperandRow> fetch_operands_inputs_done(Database& db, Shard shard, int limit);
+// READY operands still reserved for their preferred host (preferred_until > now), by id
+// above `after_id`, with that host's quota and last RPC (host_exists false when the host
+// row is gone).
+struct ReservedOperand {
+  int64_t id = 0;
+  int64_t preferred_host = 0;
+  int64_t preferred_until = 0;
+  bool host_exists = false;
+  int64_t rpc_time = 0;
+  int nresults_today = 0;
+  int nresults_day = 0;
+  int max_results_day = 0;
+};
+std::vector<ReservedOperand> fetch_reserved_operands(Database& db, Shard shard, int64_t now, int64_t after_id,
+                                                     int limit);
+// Ends the reservation now (preferred_until = now; preferred_host kept for the record) if
+// the operand is still READY and reserved as read; returns whether it wrote.
+bool release_reservation(Database& db, const ReservedOperand& operand, int64_t now);
+
 // READY operands whose current workunit has a result sent (RUNNING is due).
 std::vector<OperandRow> fetch_operands_started(Database& db, Shard shard, int limit);
 // READY or RUNNING operands whose current workunit is assimilated, and CANCELLING ones

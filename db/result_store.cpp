@@ -94,16 +94,18 @@ std::vector<ResultRow> fetch_results_of_workunits(Database& db, const std::vecto
                            id_list_json(wu_ids)));
 }
 
-std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit) {
+std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit, int64_t now) {
   // A graph operand's canonical output is its successors' input: it stays until the
   // operand is FREED, FATAL or CANCELLED (DESIGN §6), whatever file_delete_state says.
-  return read_all(db.query("SELECT " + kColumns +
-                               " FROM result WHERE file_delete_state = ? AND id % ? = ? AND NOT EXISTS ("
-                               "SELECT 1 FROM operand o JOIN workunit w ON w.id = o.workunitid "
-                               "WHERE o.workunitid = result.workunitid AND w.canonical_resultid = result.id "
-                               "AND o.state NOT IN (?, ?, ?)) LIMIT ?",
-                           FileDeleteState::Ready, shard.n, shard.id, OperandState::Freed, OperandState::Fatal,
-                           OperandState::Cancelled, limit));
+  return read_all(
+      db.query("SELECT " + kColumns +
+                   " FROM result WHERE file_delete_state = ? AND id % ? = ? AND NOT EXISTS ("
+                   "SELECT 1 FROM operand o JOIN workunit w ON w.id = o.workunitid "
+                   "WHERE o.workunitid = result.workunitid AND w.canonical_resultid = result.id "
+                   "AND o.state NOT IN (?, ?, ?)) AND NOT EXISTS (SELECT 1 FROM file_delete_retry f "
+                   "WHERE f.owner = 1 AND f.id = result.id AND f.next_time > ?) LIMIT ?",
+               FileDeleteState::Ready, shard.n, shard.id, OperandState::Freed, OperandState::Fatal,
+               OperandState::Cancelled, now, limit));
 }
 
 bool update_result_guarded(Database& db, const ResultUpdate& u) {

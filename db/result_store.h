@@ -23,8 +23,9 @@ std::vector<ResultRow> fetch_results_of_workunit(Database& db, int64_t wu_id, bo
 std::vector<ResultRow> fetch_results_of_workunits(Database& db, const std::vector<int64_t>& wu_ids,
                                                   bool for_update = false);
 // Results with file_delete_state READY, except the canonical result of a graph operand's
-// current workunit while the operand may still need its output (not FREED/FATAL/CANCELLED).
-std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit);
+// current workunit while the operand may still need its output (not FREED/FATAL/CANCELLED),
+// and except results whose deletion failed and waits in file_delete_retry until after `now`.
+std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit, int64_t now);
 
 bool update_result_guarded(Database& db, const ResultUpdate& update);
 

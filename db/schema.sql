@@ -6,6 +6,22 @@
 -- Every table is utf8mb4 whatever the database's default: text from clients may hold any
 -- character, four-byte ones (emoji) included (the scheduler makes it valid UTF-8 first).
 
+-- The schema's version (db/schema_migrations.h): one row (id 1), written when the database
+-- is made and by each migration tools/upgrade_db applies; schema_migration records each.
+-- A table or index added here needs its migration there as well.
+CREATE TABLE IF NOT EXISTS schema_version (
+  id            TINYINT NOT NULL PRIMARY KEY,
+  version       INT NOT NULL,
+  updated_time  BIGINT NOT NULL DEFAULT 0
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+CREATE TABLE IF NOT EXISTS schema_migration (
+  version       INT NOT NULL PRIMARY KEY,
+  summary       VARCHAR(254) NOT NULL DEFAULT '',
+  applied_time  BIGINT NOT NULL DEFAULT 0,
+  steps         INT NOT NULL DEFAULT 0  -- statements it ran (0: the database had it all)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
 -- A platform a client can run on ("x86_64-pc-linux-gnu").
 CREATE TABLE IF NOT EXISTS platform (
   id            INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
@@ -163,6 +179,18 @@ CREATE TABLE IF NOT EXISTS result (
   KEY res_file_delete (file_delete_state),
   KEY res_user (userid),
   KEY res_state_outcome (server_state, outcome)  -- status pages: results by state, from the index alone
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- A workunit's inputs (owner 0) or a result's outputs (owner 1) the file deleter could
+-- not all unlink: not tried again before next_time, which backs off with each failure,
+-- so rows that keep failing never hold up the others. Deleted once the files are gone.
+CREATE TABLE IF NOT EXISTS file_delete_retry (
+  owner         TINYINT NOT NULL,
+  id            INT NOT NULL,                -- workunit.id or result.id
+  failures      INT NOT NULL DEFAULT 0,
+  next_time     BIGINT NOT NULL DEFAULT 0,   -- Unix seconds
+  last_error    VARCHAR(254) NOT NULL DEFAULT '',
+  PRIMARY KEY (owner, id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- A submitted operand graph (tensor computation); state holds GraphState (db/states.h).

@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 
 #include "db/database.h"
+#include "db/schema_migrations.h"
 #include "lib/text_file.h"
 
 namespace tharsis {
@@ -49,9 +51,23 @@ void create_database(const DbConfig& admin, const std::string& name) {
   if (!text.ok()) throw DbError("cannot read schema: " + text.error(), 0, "create_database");
   DbConfig server = admin;
   server.name = "";
-  auto db = Database::open(server);
-  db->execute_trusted_script("CREATE DATABASE IF NOT EXISTS `" + name + "` CHARACTER SET utf8mb4;\nUSE `" +
-                             name + "`;\n" + *text);
+  Database::open(server)->execute_trusted_script("CREATE DATABASE IF NOT EXISTS `" + name +
+                                                 "` CHARACTER SET utf8mb4;");
+  DbConfig project = admin;
+  project.name = name;
+  auto db = Database::open(project);
+  const int64_t now = std::time(nullptr);
+  try {
+    if (current_schema_version(*db) == 0) {
+      load_fresh_schema(*db, *text, now);
+    } else {
+      upgrade_schema(*db, now);
+    }
+  } catch (const DbError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw DbError(e.what(), 0, "create_database");
+  }
 }
 
 void create_read_only_user(const DbConfig& admin, const std::string& name, const std::string& user,

@@ -11,8 +11,10 @@ namespace tharsis {
 // db/schema.sql (compiled in), else <dir of the running program>/schema.sql.
 std::string schema_path();
 
-// Connects with `admin` (its `name` ignored), creates database `name` if missing and loads
-// the schema into it (idempotent: CREATE TABLE IF NOT EXISTS). Throws DbError.
+// Connects with `admin` (its `name` ignored) and creates database `name` if missing. A
+// database without the project's tables gets db/schema.sql and the latest schema version;
+// one that has them (an older project: make_project --force) is upgraded in place by the
+// schema migrations (db/schema_migrations.h), which never drop anything. Throws DbError.
 void create_database(const DbConfig& admin, const std::string& name);
 
 // Creates (or re-creates, with this password) the account `user` for 'localhost' and '%'

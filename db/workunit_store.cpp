@@ -108,10 +108,13 @@ std::vector<WorkunitRow> fetch_assimilate_ready(Database& db, Shard shard, int l
                            AssimilateState::Ready, shard.n, shard.id, limit));
 }
 
-std::vector<WorkunitRow> fetch_file_delete_ready_workunits(Database& db, Shard shard, int limit) {
+std::vector<WorkunitRow> fetch_file_delete_ready_workunits(Database& db, Shard shard, int limit,
+                                                           int64_t now) {
   return read_all(db.query("SELECT " + kColumns +
-                               " FROM workunit WHERE file_delete_state = ? AND id % ? = ? LIMIT ?",
-                           FileDeleteState::Ready, shard.n, shard.id, limit));
+                               " FROM workunit WHERE file_delete_state = ? AND id % ? = ? AND NOT EXISTS ("
+                               "SELECT 1 FROM file_delete_retry f WHERE f.owner = 0 AND f.id = workunit.id "
+                               "AND f.next_time > ?) LIMIT ?",
+                           FileDeleteState::Ready, shard.n, shard.id, now, limit));
 }
 
 void update_workunit(Database& db, const WorkunitRow& wu) {

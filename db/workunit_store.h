@@ -23,7 +23,9 @@ std::optional<WorkunitRow> fetch_workunit_by_name(Database& db, const std::strin
 std::vector<WorkunitRow> fetch_due_workunits(Database& db, int64_t now, Shard shard, int limit);
 std::vector<WorkunitRow> fetch_need_validate(Database& db, Shard shard, int limit);
 std::vector<WorkunitRow> fetch_assimilate_ready(Database& db, Shard shard, int limit);
-std::vector<WorkunitRow> fetch_file_delete_ready_workunits(Database& db, Shard shard, int limit);
+// READY for the file deleter, except those whose deletion failed and waits in
+// file_delete_retry until after `now` (so failing rows never fill a batch).
+std::vector<WorkunitRow> fetch_file_delete_ready_workunits(Database& db, Shard shard, int limit, int64_t now);
 
 // Writes every state variable and the mutable parameters (target_nresults, priority).
 void update_workunit(Database& db, const WorkunitRow& wu);

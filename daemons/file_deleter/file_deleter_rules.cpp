@@ -2,6 +2,8 @@
 // See file_deleter_rules.h for the contract.
 #include "daemons/file_deleter/file_deleter_rules.h"
 
+#include <algorithm>
+
 namespace tharsis {
 namespace {
 
@@ -49,6 +51,13 @@ FileSelection select_abandoned_outputs(const WorkunitRow& wu, const ResultRow& r
                         result.server_state == ServerState::Over &&
                         result.file_delete_state == FileDeleteState::Init && ever_sent;
   return select_files(eligible, outputs, live_references, true);
+}
+
+int64_t file_delete_retry_delay(int failures) {
+  constexpr int64_t kFirst = 60, kMost = 6 * 3600;
+  int64_t delay = kFirst;
+  for (int i = 1; i < failures && delay < kMost; ++i) delay *= 2;
+  return std::min(delay, kMost);
 }
 
 FileDeletionDecision decide_after_deletion(const std::string& row_label,

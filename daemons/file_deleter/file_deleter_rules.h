@@ -82,6 +82,12 @@ struct FileDeletionDecision {
   std::vector<std::string> messages;  // one per failure, naming the row and the file
 };
 
+// How long a row whose files could not all be deleted waits before the next try, after its
+// `failures`-th failure (1, 2, ...): 60 s, doubling each time, at most 6 hours. A file the
+// daemon cannot unlink (permissions, a directory in its place) usually needs an admin;
+// the row waits in file_delete_retry (db/file_store.h) meanwhile and never holds up others.
+int64_t file_delete_retry_delay(int failures);
+
 // After the shell tried to delete the files of FileSelection::delete_now for row
 // `row_label` (e.g. "workunit 12" or "result 34"). Kept files do not stop DONE: the
 // seed's DONE means "the file deleter has attempted to delete the files".

@@ -42,6 +42,18 @@ bool cancel_marks_workunit(OperandState current) {
          current == OperandState::Running;
 }
 
+ReservationVerdict reservation_verdict(const PreferredHostView& host, int default_daily_quota,
+                                       int64_t silent_seconds, int64_t now) {
+  if (!host.exists) return ReservationVerdict::HostGone;
+  // The scheduler's rule (sched/lib/work_selection.cpp): nothing is sent once the count of
+  // today's results reaches the quota; a count of an earlier day starts again at 0.
+  const int quota = host.max_results_day > 0 ? host.max_results_day : default_daily_quota;
+  const int sent_today = host.nresults_day == static_cast<int>(now / 86400) ? host.nresults_today : 0;
+  if (quota > 0 && sent_today >= quota) return ReservationVerdict::QuotaSpent;
+  if (now - host.rpc_time > silent_seconds) return ReservationVerdict::HostSilent;
+  return ReservationVerdict::Keep;
+}
+
 int64_t preferred_host(const std::vector<InputLocation>& inputs) {
   std::map<int64_t, int64_t> bytes_by_host;
   for (const auto& input : inputs) {

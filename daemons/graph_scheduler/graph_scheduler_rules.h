@@ -46,6 +46,25 @@ struct InputLocation {
 // when no input has a known host.
 int64_t preferred_host(const std::vector<InputLocation>& inputs);
 
+// A READY operand reserved for its preferred host (preferred_until in the future) is sent
+// to no other host meanwhile; the reservation is released early when that host can take
+// no work (issue 18), as the scheduler would see it:
+struct PreferredHostView {
+  bool exists = false;
+  int64_t rpc_time = 0;     // its last scheduler RPC (Unix seconds)
+  int nresults_today = 0;   // results sent to it on day nresults_day
+  int nresults_day = 0;     // Unix time / 86400
+  int max_results_day = 0;  // its daily quota; 0: the project's <daily_result_quota>
+};
+enum class ReservationVerdict {
+  Keep,
+  HostGone,    // no such host row
+  QuotaSpent,  // today's quota used up: the scheduler sends it nothing before tomorrow
+  HostSilent,  // no RPC for more than `silent_seconds`: it stopped asking
+};
+ReservationVerdict reservation_verdict(const PreferredHostView& host, int default_daily_quota,
+                                       int64_t silent_seconds, int64_t now);
+
 // The graph's next state, or nullopt if it stays. RUNNING -> DONE when every operand has
 // finished; RUNNING -> FAILED when some operand is FATAL and none is still UNSCHEDULED,
 // READY, RUNNING or CANCELLING; CANCELLING -> CANCELLED when none is READY, RUNNING,

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "db/heartbeat_store.h"
+#include "db/schema_migrations.h"
 #include "lib/daemon/pid_file.h"
 #include "lib/daemon/stop_signal.h"
 #include "lib/log.h"
@@ -100,6 +101,12 @@ int run_daemon(const std::string& name, int argc, const char* const* argv, const
           // restart us into the same wait.
           if (!back_off(e)) break;
           continue;
+        }
+        // A daemon of this build must not write a database of an older schema: it could
+        // miss a table or index this build relies on (tools/upgrade_db upgrades it).
+        if (std::string problem = schema_version_problem(*db, config->project_dir); !problem.empty()) {
+          log_error("refusing to run: ", problem);
+          return kDaemonExitUsage;
         }
       }
       int64_t now = std::time(nullptr);

@@ -2,7 +2,8 @@
 // connect, then pass after pass: do_pass (each unit of work one transaction, inside the
 // daemon), heartbeat (at most once a second, and once more on exit), sleep when idle;
 // stop cleanly between passes on SIGTERM/SIGINT or the stop trigger; on a lost database,
-// log once per attempt and retry with back-off (1 s .. 30 s) without exiting.
+// log once per attempt and retry with back-off (1 s .. 30 s) without exiting. On connecting,
+// a database whose schema version is older than this build's makes it exit (code 2).
 // A daemon's main.cpp is a call to run_daemon.
 #pragma once
 
@@ -43,7 +44,9 @@ using DaemonFactory =
 // Exit codes of run_daemon (and so of every daemon program).
 inline constexpr int kDaemonExitOk = 0;       // clean stop (signal, trigger, --one_pass done) or --help
 inline constexpr int kDaemonExitFailure = 1;  // unexpected error, logged (cron restarts it)
-inline constexpr int kDaemonExitUsage = 2;    // bad options, config.xml, or the factory refused
+inline constexpr int kDaemonExitUsage = 2;    // bad options, config.xml, or the factory refused; or
+                                              // the database's schema is older than this build's
+                                              // (db/schema_migrations.h: run upgrade_db)
 inline constexpr int kDaemonExitRunning = 3;  // another instance of this shard holds the pid file
 
 // The heartbeat row is written at most this often (and once more at a clean exit).

@@ -122,6 +122,12 @@ std::string render_server_status_html(const ServerStatus& status, const PageCont
     }
     body += ".</p>\n";
   }
+  body +=
+      "<p id=\"file-delete-retries\">Rows in file-deletion retry: " +
+      (status.file_delete_retries < 0 ? std::string("unknown (run upgrade_db)")
+                                      : std::to_string(status.file_delete_retries)) +
+      (status.file_delete_retries > 0 ? " (files the file deleter cannot unlink; its log says why)" : "") +
+      "</p>\n";
   body += "</section>\n";
 
   const int64_t as_of = status.census.present ? status.census.taken_at : context.now;
@@ -175,6 +181,7 @@ std::string render_server_status_json(const ServerStatus& status, int64_t now) {
     json.end_object();
   }
   json.end_array();
+  json.key("file_delete_retries").value(status.file_delete_retries);
   const CensusStatus& census = status.census;
   json.key("results_source").value(census.present ? "census" : "live");
   json.key("results_as_of").value(census.present ? census.taken_at : now);
@@ -240,6 +247,11 @@ std::string render_server_status_prometheus(const ServerStatus& status, int64_t 
   for (const auto& queue : status.queues) {
     if (queue.census_count < 0) continue;
     out.sample("tharsis_queue_backlog_census", {{"queue", queue.name}}, static_cast<double>(queue.census_count));
+  }
+  if (status.file_delete_retries >= 0) {
+    out.family("tharsis_file_delete_retries",
+               "Workunits and results whose files could not all be deleted, waiting to be retried", "gauge");
+    out.sample("tharsis_file_delete_retries", {}, static_cast<double>(status.file_delete_retries));
   }
   const CensusStatus& census = status.census;
   out.family("tharsis_results_from_census",

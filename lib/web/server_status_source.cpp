@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "db/file_store.h"
 #include "lib/web/page.h"
 
 namespace tharsis {
@@ -85,6 +86,12 @@ ServerStatus load_server_status(const DbConfig& db_config, int64_t now, int64_t 
     // Without a snapshot, count live: right, but a scan of every result (the page says so).
     status.results = result_rows(census ? census->results : results_by_state(*db));
     status.census = census_status(census, status.daemons, now);
+    try {
+      status.file_delete_retries = count_file_delete_retries(*db);
+    } catch (const DbError& e) {
+      if (e.connection_lost()) throw;
+      status.file_delete_retries = -1;  // no file_delete_retry table: an older schema
+    }
     status.db_reachable = true;
   } catch (const DbError& e) {
     status = ServerStatus{};

@@ -60,6 +60,10 @@ struct ServerStatus {
   std::vector<ResultStateCount> results;
   std::vector<QueueBacklogRow> queues;
   CensusStatus census;  // the source of `results`
+  // Workunits and results whose files the file deleter could not all unlink, waiting to be
+  // retried with back-off (file_delete_retry; its log says why); -1: not known (a schema
+  // older than this build's, before upgrade_db).
+  int64_t file_delete_retries = 0;
 };
 
 // ---- Operand graphs (submitters) ----

@@ -9,11 +9,12 @@
 #include <memory>
 
 #include "db/database.h"
+#include "db/schema_migrations.h"
 #include "lib/crypto/boinc_key.h"
 #include "lib/log.h"
 #include "lib/project_config.h"
-#include "lib/text_file.h"
 #include "lib/protocol/scheduler_reply.h"
+#include "lib/text_file.h"
 #include "sched/lib/cgi_server.h"
 #include "sched/lib/scheduler_rpc.h"
 
@@ -59,7 +60,17 @@ int main() {
           return xml(make_error_reply(project, "Scheduler requests must be POSTed", 3600));
         }
         try {
-          if (!db) db = Database::open(config->db);
+          if (!db) {
+            db = Database::open(config->db);
+            // This build's queries may need what an older schema lacks: answer as BOINC's
+            // "down for maintenance" until upgrade_db has run (checked once per connection).
+            if (std::string problem = schema_version_problem(*db, config->project_dir); !problem.empty()) {
+              db.reset();
+              log_error("refusing requests: ", problem);
+              return xml(
+                  make_error_reply(project, "Project is down for maintenance (database upgrade)", 3600));
+            }
+          }
           return xml(handle_scheduler_request(request.body, *db, context, std::time(nullptr)));
         } catch (const std::exception& e) {
           db.reset();

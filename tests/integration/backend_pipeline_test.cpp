@@ -7,6 +7,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -31,6 +32,12 @@ namespace tharsis {
 namespace {
 
 constexpr int64_t kStart = 1'800'000'000;
+
+size_t results_of_count(const std::map<int64_t, ResultRow>& results, int64_t wu_id) {
+  size_t n = 0;
+  for (const auto& [id, r] : results) n += r.workunitid == wu_id;
+  return n;
+}
 
 class BackendPipeline : public ::testing::Test {
  protected:
@@ -239,6 +246,92 @@ TEST_F(BackendPipeline, DbPurgeArchivesFinishedWorkunitsOnlyAfterTheirAge) {
   EXPECT_NE(archive.find("<name>finished</name>"), std::string::npos);
   EXPECT_NE(archive.find("<name>" + r.name + "</name>"), std::string::npos);
   EXPECT_EQ(archive.find("<name>pending</name>"), std::string::npos);
+}
+
+// Issue 18: an archive is readable back. Every workunit and result purged is in the
+// archives with the values its row had (doubles exactly, xml_doc with its markup).
+TEST_F(BackendPipeline, DbPurgeArchivesReadBackAsTheRowsTheyReplaced) {
+  int64_t pair = create("pair", 2, 2);
+  int64_t single = create("single", 1, 1);
+  run_daemons();
+  for (const auto& r : results_of(pair)) {
+    send(r, 11 + r.id);
+    report(r, 11 + r.id, "same\n");
+  }
+  auto s = results_of(single)[0];
+  send(s, 21);
+  report(s, 21, "");  // an error: the workunit ends with an error mask
+  for (int i = 0; i < 4; ++i) {
+    run_daemons();
+    for (const auto& r : results_of(single)) {
+      if (r.server_state == ServerState::Unsent) {
+        send(r, 22);
+        report(r, 22, "");
+      }
+    }
+  }
+  db_->exec("UPDATE result SET cpu_time = 1234.56789012345678, granted_credit = 0.1 WHERE workunitid = ?", pair);
+  std::map<int64_t, WorkunitRow> workunits;
+  std::map<int64_t, ResultRow> results;
+  std::map<int64_t, int64_t> assimilated;
+  for (int64_t id : {pair, single}) {
+    auto wu = fetch_workunit(*db_, id);
+    ASSERT_TRUE(wu);
+    ASSERT_EQ(wu->file_delete_state, FileDeleteState::Done) << wu->name;
+    workunits[id] = *wu;
+    assimilated[id] = db_->query_int("SELECT time FROM assimilation WHERE workunitid = ?", id);
+    for (const auto& r : results_of(id)) results[r.id] = r;
+  }
+  EXPECT_NE(workunits[single].error_mask, 0);
+
+  PurgeOptions options;
+  options.archive_dir = project_.config().project_dir + "/archives";
+  options.min_age_seconds = 60;
+  auto purged = purge_finished(*db_, options, now_ + 7200);
+  ASSERT_TRUE(purged.ok()) << purged.error();
+  EXPECT_EQ(purged->workunits, 2);
+  std::vector<ArchivedWorkunit> archived;
+  for (auto& day : std::filesystem::directory_iterator(options.archive_dir)) {
+    for (auto& file : std::filesystem::directory_iterator(day.path())) {
+      auto records = read_archive_records(file.path().string());
+      ASSERT_TRUE(records.ok()) << records.error();
+      archived.insert(archived.end(), records->begin(), records->end());
+      EXPECT_NE(render_archive_records(*records).find("workunit\t"), std::string::npos);
+    }
+  }
+  ASSERT_EQ(archived.size(), 2u);
+  size_t results_seen = 0;
+  for (const auto& a : archived) {
+    ASSERT_TRUE(workunits.count(a.id)) << a.id;
+    const WorkunitRow& w = workunits[a.id];
+    EXPECT_EQ(a.name, w.name);
+    EXPECT_EQ(a.appid, w.appid);
+    EXPECT_EQ(a.create_time, w.create_time);
+    EXPECT_EQ(a.canonical_resultid, w.canonical_resultid);
+    EXPECT_EQ(a.error_mask, w.error_mask);
+    EXPECT_EQ(a.canonical_credit, w.canonical_credit);
+    EXPECT_EQ(a.assimilated_time, assimilated[a.id]);
+    EXPECT_EQ(a.xml_doc, w.xml_doc);
+    EXPECT_EQ(a.results.size(), results_of_count(results, a.id));
+    for (const auto& ar : a.results) {
+      ASSERT_TRUE(results.count(ar.id)) << ar.id;
+      const ResultRow& r = results[ar.id];
+      ++results_seen;
+      EXPECT_EQ(ar.name, r.name);
+      EXPECT_EQ(ar.hostid, r.hostid);
+      EXPECT_EQ(ar.server_state, code(r.server_state));
+      EXPECT_EQ(ar.outcome, code(r.outcome));
+      EXPECT_EQ(ar.validate_state, code(r.validate_state));
+      EXPECT_EQ(ar.exit_status, r.exit_status);
+      EXPECT_EQ(ar.cpu_time, r.cpu_time) << "a double lost digits in the archive";
+      EXPECT_EQ(ar.granted_credit, r.granted_credit);
+      EXPECT_EQ(ar.sent_time, r.sent_time);
+      EXPECT_EQ(ar.received_time, r.received_time);
+    }
+  }
+  EXPECT_EQ(results_seen, results.size());
+  EXPECT_FALSE(parse_archive("<workunit><id>x</id></workunit>").ok());
+  EXPECT_FALSE(parse_archive("<workunit>").ok());
 }
 
 // Found by bench/chaos.sh: check read a workunit and, a moment later, its results; a

@@ -2,30 +2,37 @@
 // stop trigger, sharding with --mod 2 (the census refuses it), the census's one pass, and
 // a SIGKILL storm — each daemon killed at random instants and restarted many times while
 // volunteers (simulated here through the scheduler's DB writes) work — after which
-// tools/check finds nothing repeated or lost.
+// tools/check finds nothing repeated or lost. The graph scheduler and the clusterer are in
+// the storm and the sharded run too, with operand graphs and clustered tasks to move.
 #include <gtest/gtest.h>
 #include <signal.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <thread>
 
 #include "daemons/assimilator/lib/results_store.h"
+#include "db/app_store.h"
 #include "db/census_store.h"
+#include "db/cluster_store.h"
 #include "db/heartbeat_store.h"
 #include "db/queue_stats.h"
 #include "db/result_store.h"
 #include "lib/fanout.h"
 #include "lib/file_refs.h"
 #include "lib/output_check.h"
+#include "lib/recluster/task_io.h"
 #include "lib/text_file.h"
 #include "tests/support/child_process.h"
 #include "tests/support/test_project.h"
 #include "tools/lib/checker.h"
 #include "tools/lib/create_work.h"
+#include "tools/lib/graph_submit.h"
 #include "tools/lib/make_project.h"
+#include "tools/lib/submit_tasks.h"
 
 namespace tharsis {
 namespace {
@@ -50,6 +57,44 @@ class DaemonProcesses : public ::testing::Test {
     }
   }
 
+  // Work for the graph scheduler and the clusterer: `graphs` graphs a=1, b=2, c=a+b,
+  // d=c+b, e=a+d (operands in both id parities), and `tasks` clustered tasks of each of two
+  // apps (the clusterer shards by app).
+  void create_graphs_and_tasks(int graphs, int tasks) {
+    for (int i = 0; i < graphs; ++i) {
+      GraphSubmission g;
+      g.name = "graph" + std::to_string(i);
+      g.expression = "hand-made";
+      g.operands = {{"a", "const 1", {}}, {"b", "const 2", {}}, {"c", "add", {0, 1}}, {"d", "add", {2, 1}},
+                    {"e", "add", {0, 3}}};
+      g.job.appid = project_.appid();
+      g.job.output_template_file = project_.output_template();
+      g.job.delay_bound = 3600;
+      auto id = submit_graph(*db_, project_.config(), g, std::time(nullptr));
+      ASSERT_TRUE(id.ok()) << id.error();
+    }
+    int64_t second_app = insert_app(*db_, AppRow{0, "second", "Second", "bitwise"});
+    for (int64_t app : {project_.appid(), second_app}) {
+      auto submitted = submit_cluster_tasks(*db_, app, generated_tasks("app" + std::to_string(app) + "_", tasks, 2));
+      ASSERT_TRUE(submitted.ok()) << submitted.error();
+    }
+  }
+
+  // Everything finished: every workunit's files handled, every task done, every graph over.
+  bool all_done() {
+    return db_->query_int("SELECT COUNT(*) FROM workunit WHERE file_delete_state <> 2") == 0 &&
+           db_->query_int("SELECT COUNT(*) FROM cluster_task WHERE state <> 2") == 0 &&
+           db_->query_int("SELECT COUNT(*) FROM graph WHERE state = 0") == 0;
+  }
+
+  void expect_graphs_and_tasks_done(int graphs, int tasks) {
+    EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM graph WHERE state = 1"), graphs) << "graphs not DONE";
+    EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM operand WHERE state = 4"), 5 * graphs) << "operands not FREED";
+    EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM cluster_task WHERE state = 2"), 2 * tasks);
+    // No clustered job left live.
+    EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM cluster_job WHERE state = 0"), 0);
+  }
+
   std::unique_ptr<ChildProcess> start(const std::string& daemon, std::vector<std::string> extra = {}) {
     std::vector<std::string> args{"--project_dir", project_.config().project_dir, "--sleep", "0.05"};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -71,9 +116,18 @@ class DaemonProcesses : public ::testing::Test {
     for (int64_t id : ids) {
       auto r = fetch_result(*db_, id);
       auto files = file_infos_in(r->xml_doc_in);
+      // A clustered job's output is its per-task report (every task done); other jobs'
+      // any text that is the same for every replica of the workunit.
+      std::string answer = "answer for workunit " + std::to_string(r->workunitid);
+      auto tasks = fetch_tasks_in_job(*db_, r->workunitid);
+      if (!tasks.empty()) {
+        std::vector<TaskReport> reports;
+        for (const auto& t : tasks) reports.push_back(TaskReport{t.id, true, "out" + std::to_string(t.id)});
+        answer = render_task_report(reports);
+      }
       for (const auto& f : *files) {
         auto path = fanout_path_create(project_.config().upload_dir, f.name, project_.config().uldl_dir_fanout);
-        EXPECT_TRUE(write_text_file(*path, "answer for workunit " + std::to_string(r->workunitid)).ok());
+        EXPECT_TRUE(write_text_file(*path, answer).ok());
       }
       ResultReport report;
       report.claimed_credit = 1;
@@ -139,21 +193,25 @@ TEST_F(DaemonProcesses, Daemon_TwoShardsDrainOneBacklogWithoutOverlap) {
 }
 
 TEST_F(DaemonProcesses, Daemon_SigkillAtRandomInstantsRepeatsNothingAndLosesNothing) {
-  const int kWorkunits = 300;
+  const int kWorkunits = 300, kGraphs = 6, kTasks = 40;
   create_backlog(kWorkunits, 2);
-  const std::vector<std::string> names{"transitioner", "validator", "assimilator", "file_deleter", "census"};
+  create_graphs_and_tasks(kGraphs, kTasks);
+  const std::vector<std::string> names{"transitioner", "validator",       "assimilator", "file_deleter",
+                                       "census",       "graph_scheduler", "clusterer"};
   std::vector<std::unique_ptr<ChildProcess>> daemons;
   for (const auto& name : names) daemons.push_back(start(name));
   std::mt19937 random(12345);
   int kills = 0;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
-  while (finished_workunits() < kWorkunits && std::chrono::steady_clock::now() < deadline) {
+  std::map<std::string, int> kills_of;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (!all_done() && std::chrono::steady_clock::now() < deadline) {
     volunteer_round();
     std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(2, 30)(random)));
     size_t victim = std::uniform_int_distribution<size_t>(0, names.size() - 1)(random);
     daemons[victim]->signal(SIGKILL);
     daemons[victim]->wait(5);
     ++kills;
+    ++kills_of[names[victim]];
     daemons[victim] = start(names[victim]);
   }
   for (size_t i = 0; i < daemons.size(); ++i) {
@@ -171,19 +229,25 @@ TEST_F(DaemonProcesses, Daemon_SigkillAtRandomInstantsRepeatsNothingAndLosesNoth
     EXPECT_EQ(daemons[i]->wait(20), 0) << names[i] << " did not stop cleanly; see its log";
   }
   EXPECT_GE(kills, 25);
-  EXPECT_EQ(finished_workunits(), kWorkunits);
+  for (const auto& name : names) EXPECT_GE(kills_of[name], 2) << name << " was hardly killed";
+  EXPECT_TRUE(all_done()) << "not finished in time";
+  EXPECT_EQ(finished_workunits(), db_->query_int("SELECT COUNT(*) FROM workunit"));
   CheckReport report = check_project(*db_, project_.config(), std::time(nullptr), /*require_settled=*/true);
   for (const auto& v : report.violations) ADD_FAILURE() << v;
-  EXPECT_EQ(report.workunits, kWorkunits);
-  // The handler's own effect: exactly one manifest per workunit, one assimilation each.
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM assimilation"), kWorkunits);
+  expect_graphs_and_tasks_done(kGraphs, kTasks);
+  const int64_t workunits = db_->query_int("SELECT COUNT(*) FROM workunit");
+  EXPECT_EQ(report.workunits, workunits);
+  // The handler's own effect: exactly one manifest per plain workunit, one assimilation each.
+  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM assimilation"), workunits);
   int manifests = 0;
   for (auto& entry : std::filesystem::directory_iterator(project_.config().project_dir + "/results")) {
+    if (entry.path().filename().string().rfind("job", 0) != 0) continue;
     manifests += std::filesystem::exists(entry.path() / "MANIFEST");
   }
   EXPECT_EQ(manifests, kWorkunits);
-  // Exactly min_quorum results per workunit: no result created twice by a re-run.
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM result"), 2 * kWorkunits);
+  // Exactly min_quorum results per workunit: no result created twice by a re-run (plain
+  // jobs have a quorum of 2, graph operands and clustered jobs 1).
+  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM result"), 2 * kWorkunits + (workunits - kWorkunits));
   // The census, killed mid-count or mid-write as often as the others, left a snapshot and
   // takes the next one right.
   ASSERT_TRUE(fetch_census(*db_).has_value());
@@ -219,17 +283,19 @@ TEST_F(DaemonProcesses, Census_OnePassStoresTheLiveCountsAndRefusesMod) {
 }
 
 TEST_F(DaemonProcesses, Daemon_TwoInstancesOfEachDaemonShareTheBacklogWithNoRowTouchedTwice) {
-  const int kWorkunits = 80;
+  const int kWorkunits = 80, kGraphs = 4, kTasks = 20;
   create_backlog(kWorkunits, 2);
-  const std::vector<std::string> names{"transitioner", "validator", "assimilator", "file_deleter"};
+  create_graphs_and_tasks(kGraphs, kTasks);
+  const std::vector<std::string> names{"transitioner", "validator", "assimilator", "file_deleter", "graph_scheduler",
+                                       "clusterer"};
   std::vector<std::unique_ptr<ChildProcess>> daemons;
   for (const auto& name : names) {
     for (int shard = 0; shard < 2; ++shard) {
       daemons.push_back(start(name, {"--mod", "2", "--mod_id", std::to_string(shard)}));
     }
   }
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
-  while (finished_workunits() < kWorkunits && std::chrono::steady_clock::now() < deadline) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (!all_done() && std::chrono::steady_clock::now() < deadline) {
     volunteer_round();
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
@@ -237,12 +303,14 @@ TEST_F(DaemonProcesses, Daemon_TwoInstancesOfEachDaemonShareTheBacklogWithNoRowT
     d->signal(SIGTERM);
     EXPECT_EQ(d->wait(20), 0);
   }
-  EXPECT_EQ(finished_workunits(), kWorkunits);
+  EXPECT_TRUE(all_done()) << "not finished in time";
   CheckReport report = check_project(*db_, project_.config(), std::time(nullptr), /*require_settled=*/true);
   for (const auto& v : report.violations) ADD_FAILURE() << v;
+  expect_graphs_and_tasks_done(kGraphs, kTasks);
   // Nothing done twice: one assimilation and exactly min_quorum results per workunit.
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM assimilation"), kWorkunits);
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM result"), 2 * kWorkunits);
+  const int64_t workunits = db_->query_int("SELECT COUNT(*) FROM workunit");
+  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM assimilation"), workunits);
+  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM result"), 2 * kWorkunits + (workunits - kWorkunits));
   // Both shards of every daemon did work, and only rows of their own shard: the
   // assimilator's units per shard equal the workunits with that id parity.
   int64_t even = db_->query_int("SELECT COUNT(*) FROM workunit WHERE id % 2 = 0");
@@ -250,7 +318,7 @@ TEST_F(DaemonProcesses, Daemon_TwoInstancesOfEachDaemonShareTheBacklogWithNoRowT
     EXPECT_EQ(beat.shard.n, 2) << beat.name;
     EXPECT_GT(beat.units_done, 0) << beat.name << " shard " << beat.shard.id << " did nothing";
     if (beat.name == "assimilator") {
-      EXPECT_EQ(beat.units_done, beat.shard.id == 0 ? even : kWorkunits - even);
+      EXPECT_EQ(beat.units_done, beat.shard.id == 0 ? even : workunits - even);
     }
   }
 }

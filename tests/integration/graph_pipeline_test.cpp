@@ -40,7 +40,13 @@ std::string number_text(double x) {
 
 class GraphPipeline : public ::testing::Test {
  protected:
-  void SetUp() override { db_ = project_.open(); }
+  void SetUp() override {
+    db_ = project_.open();
+    // The hosts these tests compute on, asking for work now (a reservation for a host that
+    // cannot take work is released early: ReservationForAHostThatCannotTakeWorkIsReleasedEarly).
+    for (int64_t host : {11, 12, 13})
+      db_->exec("INSERT INTO host (id, userid, rpc_time) VALUES (?, 1, ?)", host, now_);
+  }
 
   OperandSubmission op(const std::string& name, const std::string& spec, std::vector<int> inputs = {}) {
     OperandSubmission o;
@@ -215,6 +221,45 @@ TEST_F(GraphPipeline, OperandsRunInDependencyOrderAndTheAnswerIsRight) {
   for (const auto& o : fetch_operands_of_graph(*db_, g)) EXPECT_EQ(o.state, S::Freed) << o.name;
   EXPECT_FALSE(read_text_file(upload_path(operand(g, "c").output_file)).ok()) << "c's output left behind";
   expect_settled_and_clean();
+}
+
+// Issue 18: c, whose inputs a and b host 11 computed, is reserved for host 11; it waited
+// out the whole --prefer_seconds even when host 11 could take no work.
+TEST_F(GraphPipeline, ReservationForAHostThatCannotTakeWorkIsReleasedEarly) {
+  GraphSchedulerPass graphs(project_.config(), /*prefer_seconds=*/100000, /*silent_seconds=*/3600);
+  auto run = [&] { ASSERT_TRUE(testing::run_daemons_until_idle(*db_, project_.config(), now_, {&graphs})); };
+  int64_t g = submit("reserved", {op("a", "const 1"), op("b", "const 2"), op("c", "add", {0, 1})});
+  run();
+  work(g, 11, {"a", "b"});
+  run();
+  ASSERT_EQ(state(g, "c"), S::Ready);
+  EXPECT_EQ(operand(g, "c").preferred_host, 11);
+  EXPECT_GT(operand(g, "c").preferred_until, now_) << "host 11 asks and has quota left: reserved";
+
+  // Host 11 has spent today's quota (the project's default, 500): released at the next pass.
+  db_->exec("UPDATE host SET nresults_today = 500, nresults_day = ? WHERE id = 11", now_ / 86400);
+  now_ += 5;
+  run();
+  EXPECT_EQ(operand(g, "c").preferred_until, now_) << "still reserved for a host that can take nothing";
+
+  // A host that stopped asking (no RPC for more than an hour): released too; one that asks
+  // again keeps its reservation.
+  db_->exec("UPDATE host SET nresults_today = 0, rpc_time = ? WHERE id = 13", now_ - 3601);
+  int64_t h = submit("silent", {op("a", "const 1"), op("b", "const 2"), op("c", "add", {0, 1})});
+  run();
+  work(h, 13, {"a", "b"});
+  run();
+  ASSERT_EQ(state(h, "c"), S::Ready);
+  EXPECT_EQ(operand(h, "c").preferred_host, 13);
+  EXPECT_EQ(operand(h, "c").preferred_until, now_) << "reserved for a host silent for an hour";
+  db_->exec("UPDATE host SET rpc_time = ? WHERE id = 11", now_);
+  db_->exec("UPDATE host SET nresults_today = 0 WHERE id = 11");
+  int64_t k = submit("kept", {op("a", "const 1"), op("b", "const 2"), op("c", "add", {0, 1})});
+  run();
+  work(k, 11, {"a", "b"});
+  run();
+  EXPECT_GT(operand(k, "c").preferred_until, now_) << "host 11 can take work again";
+  expect_clean();
 }
 
 TEST_F(GraphPipeline, OutputIsFreedOnlyAfterEverySuccessorFinished) {

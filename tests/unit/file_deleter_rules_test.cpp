@@ -85,6 +85,15 @@ TEST(FileDeleterRules, FileDeleter_StaysReadyAndCountsFailures) {
   EXPECT_NE(d.messages[0].find("Permission denied"), std::string::npos);
 }
 
+TEST(FileDeleterRules, FileDeleter_RetryBacksOffFrom60SecondsTo6Hours) {
+  EXPECT_EQ(file_delete_retry_delay(1), 60);
+  EXPECT_EQ(file_delete_retry_delay(2), 120);
+  EXPECT_EQ(file_delete_retry_delay(3), 240);
+  EXPECT_EQ(file_delete_retry_delay(9), 60 * 256);
+  EXPECT_EQ(file_delete_retry_delay(10), 6 * 3600);
+  EXPECT_EQ(file_delete_retry_delay(1000000), 6 * 3600);
+}
+
 TEST(FileDeleterRules, FileDeleter_PartialUploadGoesWithItsResultsOutputs) {
   ResultRow r = test::over(101, Outcome::ClientError);
   r.file_delete_state = FileDeleteState::Ready;

@@ -46,6 +46,27 @@ TEST(GraphRules, PreferredHostHoldsMostInputBytes) {
   EXPECT_EQ(preferred_host({{9, 10}, {4, 10}}), 4) << "ties: lower id";
 }
 
+TEST(GraphRules, ReservationReleasedWhenTheHostCanTakeNoWork) {
+  const int64_t now = 1'800'000'000;
+  const int today = static_cast<int>(now / 86400);
+  PreferredHostView host{true, now - 60, 10, today, 0};
+  EXPECT_EQ(reservation_verdict(host, 500, 3600, now), ReservationVerdict::Keep);
+  EXPECT_EQ(reservation_verdict(PreferredHostView{}, 500, 3600, now), ReservationVerdict::HostGone);
+  PreferredHostView spent = host;
+  spent.nresults_today = 500;
+  EXPECT_EQ(reservation_verdict(spent, 500, 3600, now), ReservationVerdict::QuotaSpent);
+  spent.nresults_day = today - 1;
+  EXPECT_EQ(reservation_verdict(spent, 500, 3600, now), ReservationVerdict::Keep) << "yesterday's count";
+  PreferredHostView own_quota = host;
+  own_quota.max_results_day = 10;  // lowered after errors
+  EXPECT_EQ(reservation_verdict(own_quota, 500, 3600, now), ReservationVerdict::QuotaSpent);
+  PreferredHostView silent = host;
+  silent.rpc_time = now - 3601;
+  EXPECT_EQ(reservation_verdict(silent, 500, 3600, now), ReservationVerdict::HostSilent);
+  silent.rpc_time = now - 3600;
+  EXPECT_EQ(reservation_verdict(silent, 500, 3600, now), ReservationVerdict::Keep);
+}
+
 TEST(GraphRules, GraphStateFollowsItsOperands) {
   EXPECT_EQ(graph_state_after(GraphState::Running, {{S::Finished, 2}, {S::Freed, 3}}), GraphState::Done);
   EXPECT_EQ(graph_state_after(GraphState::Running, {{S::Finished, 2}, {S::Running, 1}}), std::nullopt);

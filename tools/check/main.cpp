@@ -4,9 +4,10 @@
 #include <ctime>
 #include <iostream>
 
+#include "db/schema_migrations.h"
 #include "lib/project_config.h"
-#include "tools/lib/tool_main.h"
 #include "tools/lib/checker.h"
+#include "tools/lib/tool_main.h"
 
 namespace po = boost::program_options;
 using namespace tharsis;
@@ -27,6 +28,10 @@ int main(int argc, char** argv) {
     auto db = Database::open(config->db);
     CheckOptions check_options{vm.count("settled") > 0, vm.count("hash_results") > 0};
     CheckReport report = check_project(*db, *config, std::time(nullptr), check_options);
+    // An older schema is a violation too: the daemons refuse to run until upgrade_db has run.
+    if (std::string problem = schema_version_problem(*db, config->project_dir); !problem.empty()) {
+      report.violations.insert(report.violations.begin(), "schema: " + problem);
+    }
     for (const auto& line : report.violations) std::cout << line << "\n";
     std::cout << "checked " << report.workunits << " workunits, " << report.results << " results: "
               << report.violations.size() << " violation(s)\n";

@@ -11,12 +11,15 @@ namespace po = boost::program_options;
 using namespace tharsis;
 
 int main(int argc, char** argv) {
-  po::options_description options("db_purge [--project_dir DIR] [--min_age_days D] [--archive_dir DIR]");
+  po::options_description options(
+      "db_purge [--project_dir DIR] [--min_age_days D] [--archive_dir DIR]\n"
+      "db_purge --read ARCHIVE   (print an archive's rows, tab-separated)");
   double min_age_days = 7;
   options.add_options()("help", "show this help")(
       "project_dir", po::value<std::string>()->default_value("."), "project directory (config.xml)")(
       "min_age_days", po::value(&min_age_days)->default_value(7), "purge workunits assimilated this long ago")(
-      "archive_dir", po::value<std::string>(), "where archives go (default <project>/archives)");
+      "archive_dir", po::value<std::string>(), "where archives go (default <project>/archives)")(
+      "read", po::value<std::string>(), "print the rows of this archive (.xml.gz) and purge nothing");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, options), vm);
@@ -27,6 +30,15 @@ int main(int argc, char** argv) {
   }
   if (vm.count("help")) {
     std::cout << options;
+    return 0;
+  }
+  if (vm.count("read")) {
+    auto records = read_archive_records(vm["read"].as<std::string>());
+    if (!records.ok()) {
+      std::cerr << "db_purge: " << records.error() << "\n";
+      return 1;
+    }
+    std::cout << render_archive_records(*records);
     return 0;
   }
   if (min_age_days < 0) {

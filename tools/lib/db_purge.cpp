@@ -7,7 +7,9 @@
 
 #include <ctime>
 #include <filesystem>
+#include <limits>
 #include <map>
+#include <pugixml.hpp>
 #include <sstream>
 
 #include "db/purge_store.h"
@@ -78,6 +80,7 @@ Result<PurgeSummary> purge_finished(Database& db, const PurgeOptions& options, i
       std::filesystem::create_directories(dir, ec);
       if (ec) return make_error("db_purge: cannot create " + dir + ": " + ec.message());
       std::ostringstream xml;
+      xml.precision(std::numeric_limits<double>::max_digits10);  // doubles read back exactly
       for (const auto* c : group) write_workunit(xml, *c);
       std::string path = dir + "/wu_" + std::to_string(group.front()->workunit.id) + "_" +
                          std::to_string(group.back()->workunit.id) + ".xml.gz";
@@ -103,6 +106,81 @@ Result<std::string> read_archive(const std::string& path) {
   gzclose(gz);
   if (n < 0) return make_error("corrupt archive " + path);
   return text;
+}
+
+namespace {
+
+// The text of child `name` as a number; false when missing or not a number.
+template <class T>
+bool number_of(const pugi::xml_node& node, const char* name, T& out) {
+  pugi::xml_node child = node.child(name);
+  if (!child) return false;
+  std::istringstream in(child.text().get());
+  in >> out;
+  return !in.fail();
+}
+
+}  // namespace
+
+Result<std::vector<ArchivedWorkunit>> parse_archive(const std::string& text) {
+  // The archive is a sequence of elements; wrap it so it is one document.
+  pugi::xml_document doc;
+  const std::string wrapped = "<archive>" + text + "</archive>";
+  pugi::xml_parse_result parsed = doc.load_buffer(wrapped.data(), wrapped.size(), pugi::parse_default);
+  if (!parsed) return make_error(std::string("malformed archive: ") + parsed.description());
+  std::vector<ArchivedWorkunit> out;
+  for (pugi::xml_node w : doc.child("archive").children("workunit")) {
+    ArchivedWorkunit wu;
+    wu.name = w.child("name").text().get();
+    wu.xml_doc = w.child("xml_doc").text().get();
+    bool ok = number_of(w, "id", wu.id) && number_of(w, "appid", wu.appid) &&
+              number_of(w, "create_time", wu.create_time) &&
+              number_of(w, "canonical_resultid", wu.canonical_resultid) && number_of(w, "error_mask", wu.error_mask) &&
+              number_of(w, "canonical_credit", wu.canonical_credit) &&
+              number_of(w, "assimilated_time", wu.assimilated_time);
+    if (!ok) return make_error("malformed archive: workunit '" + wu.name + "' lacks a number");
+    for (pugi::xml_node r : w.children("result")) {
+      ArchivedResult result;
+      result.name = r.child("name").text().get();
+      ok = number_of(r, "id", result.id) && number_of(r, "hostid", result.hostid) &&
+           number_of(r, "server_state", result.server_state) && number_of(r, "outcome", result.outcome) &&
+           number_of(r, "validate_state", result.validate_state) &&
+           number_of(r, "exit_status", result.exit_status) && number_of(r, "cpu_time", result.cpu_time) &&
+           number_of(r, "granted_credit", result.granted_credit) && number_of(r, "sent_time", result.sent_time) &&
+           number_of(r, "received_time", result.received_time);
+      if (!ok) return make_error("malformed archive: result '" + result.name + "' lacks a number");
+      wu.results.push_back(std::move(result));
+    }
+    out.push_back(std::move(wu));
+  }
+  return out;
+}
+
+Result<std::vector<ArchivedWorkunit>> read_archive_records(const std::string& path) {
+  auto text = read_archive(path);
+  if (!text.ok()) return make_error(text.error());
+  auto records = parse_archive(*text);
+  if (!records.ok()) return make_error(path + ": " + records.error());
+  return records;
+}
+
+std::string render_archive_records(const std::vector<ArchivedWorkunit>& workunits) {
+  std::ostringstream out;
+  out.precision(std::numeric_limits<double>::max_digits10);
+  out << "# workunit\tid\tname\tappid\tcreate_time\tcanonical_resultid\terror_mask\tcanonical_credit\t"
+         "assimilated_time\n# result\tid\tname\tworkunitid\thostid\tserver_state\toutcome\tvalidate_state\t"
+         "exit_status\tcpu_time\tgranted_credit\tsent_time\treceived_time\n";
+  for (const auto& w : workunits) {
+    out << "workunit\t" << w.id << '\t' << w.name << '\t' << w.appid << '\t' << w.create_time << '\t'
+        << w.canonical_resultid << '\t' << w.error_mask << '\t' << w.canonical_credit << '\t' << w.assimilated_time
+        << '\n';
+    for (const auto& r : w.results) {
+      out << "result\t" << r.id << '\t' << r.name << '\t' << w.id << '\t' << r.hostid << '\t' << r.server_state
+          << '\t' << r.outcome << '\t' << r.validate_state << '\t' << r.exit_status << '\t' << r.cpu_time << '\t'
+          << r.granted_credit << '\t' << r.sent_time << '\t' << r.received_time << '\n';
+    }
+  }
+  return out.str();
 }
 
 }  // namespace tharsis

@@ -5,10 +5,14 @@
 // gzip file per batch, written atomically (temp + fsync + rename) BEFORE the rows are
 // deleted in one transaction. Killed in between, the next run selects the same batch and
 // rewrites the same file: nothing lost, nothing archived twice.
+// Each archive is a sequence of <workunit> elements, each with its <result>s: the columns
+// of ArchivedWorkunit and ArchivedResult below (numbers in full precision, text escaped);
+// read_archive_records reads one back (db_purge --read FILE prints it).
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "db/database.h"
 #include "lib/result.h"
@@ -32,5 +36,33 @@ Result<PurgeSummary> purge_finished(Database& db, const PurgeOptions& options, i
 
 // Reads an archive back: the concatenated XML text (for tests and admins).
 Result<std::string> read_archive(const std::string& path);
+
+// The rows an archive holds, as archived.
+struct ArchivedResult {
+  int64_t id = 0;
+  std::string name;
+  int64_t hostid = 0;
+  int server_state = 0, outcome = 0, validate_state = 0, exit_status = 0;
+  double cpu_time = 0, granted_credit = 0;
+  int64_t sent_time = 0, received_time = 0;
+};
+struct ArchivedWorkunit {
+  int64_t id = 0;
+  std::string name;
+  int64_t appid = 0, create_time = 0, canonical_resultid = 0;
+  int error_mask = 0;
+  double canonical_credit = 0;
+  int64_t assimilated_time = 0;
+  std::string xml_doc;
+  std::vector<ArchivedResult> results;
+};
+
+// Parses an archive's text (read_archive); an error names what is malformed.
+Result<std::vector<ArchivedWorkunit>> parse_archive(const std::string& text);
+// read_archive + parse_archive.
+Result<std::vector<ArchivedWorkunit>> read_archive_records(const std::string& path);
+
+// One line per workunit and per result, tab-separated, for admins (db_purge --read).
+std::string render_archive_records(const std::vector<ArchivedWorkunit>& workunits);
 
 }  // namespace tharsis

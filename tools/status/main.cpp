@@ -5,11 +5,13 @@
 #include <iomanip>
 #include <iostream>
 
+#include "db/file_store.h"
 #include "db/heartbeat_store.h"
 #include "db/queue_stats.h"
+#include "db/schema_migrations.h"
 #include "lib/project_config.h"
-#include "tools/lib/tool_main.h"
 #include "tools/lib/daemon_control.h"
+#include "tools/lib/tool_main.h"
 
 namespace po = boost::program_options;
 using namespace tharsis;
@@ -69,12 +71,25 @@ int main(int argc, char** argv) {
     std::cout << "\n";
   }
   if (!db) return 1;
+  // The daemons refuse to run on an older schema (lib/daemon/daemon_loop.h): say why here.
+  if (std::string problem = schema_version_problem(*db, config->project_dir); !problem.empty()) {
+    std::cout << "\nSCHEMA: " << problem << "\n";
+  } else {
+    std::cout << "\nschema: version " << current_schema_version(*db) << "\n";
+  }
   std::cout << "\nqueues:\n";
   // Exact counts (no cap): a command run now and then, unlike a page anyone may reload.
   for (const auto& q : queue_backlogs(*db, now, /*cap=*/0)) {
     std::cout << "  " << std::left << std::setw(16) << q.name << std::right << std::setw(10) << q.count;
     if (q.count) std::cout << "  oldest " << age(q.oldest_age);
     std::cout << "\n";
+  }
+  try {
+    std::cout << "  " << std::left << std::setw(16) << "file_del_retry" << std::right << std::setw(10)
+              << count_file_delete_retries(*db)
+              << "  (files the file deleter could not unlink: see its log)\n";
+  } catch (const DbError&) {
+    // No file_delete_retry table: an older schema, said above.
   }
   std::cout << "\nresults:\n";
   for (const auto& [key, count] : results_by_state(*db)) {

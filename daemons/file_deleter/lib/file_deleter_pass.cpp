@@ -19,8 +19,6 @@
 namespace tharsis {
 namespace {
 
-constexpr int64_t kRetryDelaySeconds = 60;
-
 FileAttempt unlink_one(const std::string& label, const std::string& path) {
   FileAttempt attempt{label, DeleteAttempt::Deleted, ""};
   if (unlink(path.c_str()) != 0) {
@@ -42,8 +40,6 @@ void unlink_selection(const std::string& base, int fanout, const FileSelection& 
 }
 
 // What differs between a workunit's inputs and a result's outputs.
-std::string key_of(const WorkunitRow& wu) { return "wu" + std::to_string(wu.id); }
-std::string key_of(const ResultRow& r) { return "r" + std::to_string(r.id); }
 std::string label_of(const WorkunitRow& wu) { return "workunit " + std::to_string(wu.id); }
 std::string label_of(const ResultRow& r) { return "result " + std::to_string(r.id); }
 const std::string& doc_of(const WorkunitRow& wu) { return wu.xml_doc; }
@@ -107,14 +103,11 @@ int FileDeleterPass::delete_chunk(Database& db, const std::vector<Row>& rows, in
     return live;
   };
   std::vector<int64_t> done;
-  std::vector<std::string> retry;
+  std::vector<FileDeleteFailure> failed;
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& row = rows[i];
     FileSelection selection = select_for(row, files[i], live_for(workunit_of(row), files[i]));
-    if (!selection.eligible) {
-      retry.push_back(key_of(row));
-      continue;
-    }
+    if (!selection.eligible) continue;  // no longer READY: nothing to do
     std::vector<FileAttempt> attempts;
     unlink_selection(dir_for(row, config_), config_.uldl_dir_fanout, selection, attempts);
     if constexpr (kWorkunits) {
@@ -126,29 +119,35 @@ int FileDeleterPass::delete_chunk(Database& db, const std::vector<Row>& rows, in
     FileDeletionDecision decision = decide_after_deletion(label_of(row), attempts);
     for (const auto& message : decision.messages) log_error(message);
     if (decision.retry) {
-      retry.push_back(key_of(row));
+      failed.push_back(FileDeleteFailure{row.id, decision.messages.empty() ? "" : decision.messages.front()});
     } else {
       done.push_back(row.id);
     }
   }
-  int recorded = static_cast<int>(mark_files_deleted(db, owner_of(rows.front()), done));
-  for (const Row& row : rows) retry_after_.erase(key_of(row));
-  for (const auto& key : retry) retry_after_[key] = now + kRetryDelaySeconds;
+  const FileOwner owner = owner_of(rows.front());
+  int recorded = static_cast<int>(mark_files_deleted(db, owner, done));
+  if (!failed.empty()) {
+    std::vector<int64_t> ids;
+    for (const auto& f : failed) ids.push_back(f.id);
+    auto before = file_delete_failures(db, owner, ids);
+    for (const auto& f : failed) {
+      int failures = before[f.id] + 1;
+      int64_t delay = file_delete_retry_delay(failures);
+      record_file_delete_failure(db, owner, f, failures, now + delay);
+      log_warning(f.error.empty() ? "files of row " + std::to_string(f.id) : f.error, ": failure ", failures,
+                  ", next try in ", delay, " s");
+    }
+  }
   return recorded;
 }
 
 int FileDeleterPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
   const size_t per_commit = static_cast<size_t>(std::max(1, context.options.units_per_commit));
-  auto due = [&](const std::string& key) {
-    auto it = retry_after_.find(key);
-    return it == retry_after_.end() || it->second <= now;
-  };
   auto in_chunks = [&](const auto& ready) {
     using Row = typename std::decay_t<decltype(ready)>::value_type;
     int recorded = 0;
     std::vector<Row> chunk;
     for (const Row& row : ready) {
-      if (!due(key_of(row))) continue;
       chunk.push_back(row);
       if (chunk.size() == per_commit) {
         recorded += delete_chunk(db, chunk, now);
@@ -158,8 +157,8 @@ int FileDeleterPass::do_pass(Database& db, const DaemonContext& context, int64_t
     if (!chunk.empty()) recorded += delete_chunk(db, chunk, now);
     return recorded;
   };
-  int done = in_chunks(fetch_file_delete_ready_workunits(db, context.shard, context.batch));
-  done += in_chunks(fetch_file_delete_ready_results(db, context.shard, context.batch));
+  int done = in_chunks(fetch_file_delete_ready_workunits(db, context.shard, context.batch, now));
+  done += in_chunks(fetch_file_delete_ready_results(db, context.shard, context.batch, now));
   return done;
 }
 

@@ -6,8 +6,10 @@
 // unfinished uploads (<name>.partial), and with a workunit's inputs the outputs and
 // partial uploads of its results the law never marks (NO_REPLY and the like; one
 // statement per chunk finds them) — then record DONE for the chunk's
-// rows in one statement — except a row whose unlink failed, which stays READY and is
-// logged, so it is retried on a later pass and never forgotten. Unlinking before the
+// rows in one statement — except a row whose unlink failed, which stays READY, is logged
+// and waits in file_delete_retry (file_delete_retry_delay: 60 s doubling up to 6 h), so
+// it is retried later and never forgotten, while the batch reads skip it and newer READY
+// rows go ahead (issue 18: more than --batch failing rows used to fill every batch). Unlinking before the
 // commit makes a crash harmless: the re-run finds the files already gone. DONE is written
 // only where the row is still READY, so a row another deleter finished is left alone.
 #pragma once
@@ -27,13 +29,11 @@ class FileDeleterPass final : public DaemonWork {
 
  private:
   // Deletes one chunk's files, records DONE for the rows whose files are all gone, and
-  // notes the others for a retry; returns how many rows it recorded DONE.
+  // a retry time for the others; returns how many rows it recorded DONE.
   template <class Row>
   int delete_chunk(Database& db, const std::vector<Row>& rows, int64_t now);
 
   const ProjectConfig& config_;
-  // Rows whose deletion failed: retried no sooner than kRetryDelaySeconds later.
-  std::map<std::string, int64_t> retry_after_;
 };
 
 }  // namespace tharsis

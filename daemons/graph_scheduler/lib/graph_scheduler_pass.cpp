@@ -242,6 +242,26 @@ bool GraphSchedulerPass::settle_graph(Database& db, int64_t graph_id, int64_t no
   });
 }
 
+int GraphSchedulerPass::release_idle_reservations(Database& db, const DaemonContext& context, int64_t now) {
+  auto reserved = fetch_reserved_operands(db, context.shard, now, reservation_cursor_, context.batch);
+  reservation_cursor_ = static_cast<int>(reserved.size()) < context.batch ? 0 : reserved.back().id;
+  int released = 0;
+  for (const auto& r : reserved) {
+    PreferredHostView host{r.host_exists, r.rpc_time, r.nresults_today, r.nresults_day, r.max_results_day};
+    ReservationVerdict verdict = reservation_verdict(host, config_.daily_result_quota, silent_seconds_, now);
+    if (verdict == ReservationVerdict::Keep) continue;
+    // One guarded statement: a send or another pass that changed the row meanwhile wins.
+    if (!release_reservation(db, r, now)) continue;
+    ++released;
+    const char* why = verdict == ReservationVerdict::HostGone     ? "is gone"
+                      : verdict == ReservationVerdict::QuotaSpent ? "has spent its daily quota"
+                                                                  : "has not asked for work lately";
+    log_info("operand ", r.id, ": reservation for host ", r.preferred_host, " released early: the host ",
+             why);
+  }
+  return released;
+}
+
 int GraphSchedulerPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
   int done = 0;
   for (const auto& o : fetch_operands_job_done(db, context.shard, context.batch))
@@ -257,6 +277,7 @@ int GraphSchedulerPass::do_pass(Database& db, const DaemonContext& context, int6
   }
   for (const auto& o : fetch_operands_started(db, context.shard, context.batch))
     done += mark_running(db, o.id, now);
+  done += release_idle_reservations(db, context, now);
   for (GraphState state : {GraphState::Running, GraphState::Cancelling}) {
     for (const auto& g : fetch_graphs_in_state(db, state, context.shard, context.batch)) {
       done += settle_graph(db, g.id, now);

@@ -7,6 +7,10 @@
 //    missing or failing its checksum instead triggers the two-pass reassignment
 //    (plan_reassign): producers run again in new held workunits, dependents are held.
 //  - READY operands with a result sent -> RUNNING.
+//  - READY operands reserved for a host that can take no work now (gone, its daily quota
+//    spent, or no RPC for `silent_seconds`: reservation_verdict) are released early for
+//    any host, instead of waiting out prefer_seconds (issue 18). A cursor walks all the
+//    reserved operands over successive passes, a batch at a time.
 //  - READY/RUNNING/CANCELLING operands whose workunit is assimilated -> FINISHED (output
 //    name, md5, size and host recorded), FATAL (and every descendant cancelled), or
 //    CANCELLED.
@@ -27,8 +31,8 @@ namespace tharsis {
 
 class GraphSchedulerPass final : public DaemonWork {
  public:
-  GraphSchedulerPass(const ProjectConfig& config, int64_t prefer_seconds)
-      : config_(config), prefer_seconds_(prefer_seconds) {}
+  GraphSchedulerPass(const ProjectConfig& config, int64_t prefer_seconds, int64_t silent_seconds = 3600)
+      : config_(config), prefer_seconds_(prefer_seconds), silent_seconds_(silent_seconds) {}
   int do_pass(Database& db, const DaemonContext& context, int64_t now) override;
 
   bool promote_ready(Database& db, int64_t operand_id, int64_t now);
@@ -37,10 +41,14 @@ class GraphSchedulerPass final : public DaemonWork {
   bool free_output(Database& db, int64_t operand_id, int64_t now);
   bool check_download_failure(Database& db, int64_t operand_id, int64_t now);
   bool settle_graph(Database& db, int64_t graph_id, int64_t now);
+  // Releases a batch of reservations whose host can take no work; returns how many.
+  int release_idle_reservations(Database& db, const DaemonContext& context, int64_t now);
 
  private:
   const ProjectConfig& config_;
   int64_t prefer_seconds_;
+  int64_t silent_seconds_;
+  int64_t reservation_cursor_ = 0;  // last operand id checked; 0: start over
 };
 
 // The seed's reassignment for `needing` operands of one graph, inside the caller's
