@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <stdexcept>
 
@@ -53,6 +54,16 @@ TestWebServer::TestWebServer(const TestProject& project, int fixed_port) {
   fs::copy_file(bin + "/scheduler", c.project_dir + "/cgi-bin/fcgi", fs::copy_options::overwrite_existing);
   fs::copy_file(bin + "/file_upload_handler", c.project_dir + "/cgi-bin/file_upload_handler",
                 fs::copy_options::overwrite_existing);
+  // Remote job submission, reached as <master_url>submit_rpc_handler.php through the alias
+  // below (make_project does not write it yet; docs/remote_submission.md#install).
+  if (fs::exists(bin + "/submit_rpc")) {
+    fs::copy_file(bin + "/submit_rpc", c.project_dir + "/cgi-bin/submit_rpc", fs::copy_options::overwrite_existing);
+  }
+  std::string submit_alias = project.dir() + "/submit_rpc.httpd.conf";
+  {
+    std::ofstream conf(submit_alias);
+    conf << "ScriptAlias \"/" << c.name << "/submit_rpc_handler.php\" \"" << c.project_dir << "/cgi-bin/submit_rpc\"\n";
+  }
   // The status pages and their stylesheet, where BOINC keeps web pages.
   for (const char* page : {"server_status", "graphs", "reclustering", "volunteers"}) {
     if (fs::exists(bin + "/" + page)) {
@@ -71,8 +82,10 @@ TestWebServer::TestWebServer(const TestProject& project, int fixed_port) {
   std::random_device random;
   for (int attempt = 0; attempt < 5 && port_ == 0; ++attempt) {
     int port = fixed_port != 0 ? fixed_port : 20000 + static_cast<int>(random() % 20000);
-    std::string command = apache_script() + " start " + dir_ + " " + std::to_string(port) + " " +
-                          c.project_dir + "/" + c.name + ".httpd.conf >/dev/null 2>&1";
+    // The submit alias first: mod_alias takes the first match, and the project's include
+    // maps all of /<name> to html/user.
+    std::string command = apache_script() + " start " + dir_ + " " + std::to_string(port) + " " + submit_alias +
+                          " " + c.project_dir + "/" + c.name + ".httpd.conf >/dev/null 2>&1";
     if (std::system(command.c_str()) == 0) port_ = port;
   }
   if (port_ == 0) throw std::runtime_error("cannot start Apache; see " + dir_ + "/error.log");

@@ -12,6 +12,7 @@
 #include <functional>
 #include <string>
 
+#include "daemons/assimilator/lib/batch_progress.h"
 #include "db/rows.h"
 #include "db/locked_workunits.h"
 #include "lib/daemon/daemon_loop.h"
@@ -37,6 +38,7 @@ class AssimilatorPass final : public DaemonWork {
   const ProjectConfig& config_;
   AssimilationHandler handler_;
   LockedWorkunits locked_;  // the open batch's rows (the canonical result among them)
+  BatchProgress batches_;   // remote-submission batches' counts, written at each commit
 };
 
 }  // namespace tharsis
