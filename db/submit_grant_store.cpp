@@ -48,6 +48,14 @@ void remove_app_grant(Database& db, int64_t user_id, int64_t app_id) {
   db.exec("DELETE FROM user_submit_app WHERE user_id = ? AND app_id = ?", user_id, app_id);
 }
 
+int64_t find_user_id_by_email(Database& db, const std::string& email) {
+  return db.query_int("SELECT id FROM user WHERE email_addr = ? ORDER BY id LIMIT 1", email);
+}
+
+bool user_exists(Database& db, int64_t user_id) {
+  return db.query_int("SELECT COUNT(*) FROM user WHERE id = ?", user_id) > 0;
+}
+
 void remove_submit_grants(Database& db, int64_t user_id) {
   db.exec("DELETE FROM user_submit_app WHERE user_id = ?", user_id);
   db.exec("DELETE FROM user_submit WHERE user_id = ?", user_id);

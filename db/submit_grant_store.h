@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "db/database.h"
@@ -31,6 +32,11 @@ void put_submit_grant(Database& db, const SubmitGrant& grant);
 // Adds (idempotent) or removes the account's grant for one app.
 void add_app_grant(Database& db, int64_t user_id, int64_t app_id);
 void remove_app_grant(Database& db, int64_t user_id, int64_t app_id);
+// The id of the account with this email address (the grant tool names accounts so), or 0.
+int64_t find_user_id_by_email(Database& db, const std::string& email);
+// Whether an account with this id exists.
+bool user_exists(Database& db, int64_t user_id);
+
 // Removes the account's user_submit row and all its app grants.
 void remove_submit_grants(Database& db, int64_t user_id);
 

@@ -42,7 +42,7 @@ Result<AppRow> app_named(Database& db, const std::string& name) {
 Result<std::string> output_template(const ProjectConfig& config, const BatchDescription& batch,
                                     const std::string& app) {
   if (!batch.output_template_filename.empty()) {
-    if (!is_safe_file_name(batch.output_template_filename)) {
+    if (!is_plain_file_name(batch.output_template_filename)) {
       return make_error("output_template_filename must be a plain file name in templates/");
     }
     std::string relative = "templates/" + batch.output_template_filename;
@@ -168,7 +168,7 @@ Result<std::string> submit_batch_operation(const SubmitDocument& doc, SubmitSess
   }
   for (size_t j = 0; j < batch.jobs.size(); ++j) {
     const SubmitJob& job = batch.jobs[j];
-    if (!job.name.empty() && !is_safe_file_name(job.name)) {
+    if (!job.name.empty() && !is_plain_file_name(job.name)) {
       return make_error("job " + std::to_string(j + 1) + ": name must be letters, digits, '_', '-', '.'");
     }
     for (size_t i = 0; i < job.inputs.size(); ++i) {

@@ -9,7 +9,7 @@
 
 namespace tharsis {
 
-bool is_safe_file_name(std::string_view name) {
+bool is_plain_file_name(std::string_view name) {
   if (name.empty() || name.size() > 200 || name[0] == '.') return false;
   for (char c : name) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) return false;
@@ -29,7 +29,7 @@ Status check_input(const SubmitInput& input, size_t job_index, size_t input_inde
   std::string where = "job " + std::to_string(job_index) + ", input " + std::to_string(input_index) + ": ";
   switch (input.mode) {
     case InputMode::LocalStaged:
-      if (!is_safe_file_name(input.source)) {
+      if (!is_plain_file_name(input.source)) {
         return make_error(where + "local_staged source must be a plain file name in download/, found '" +
                           input.source.substr(0, 80) + "'");
       }

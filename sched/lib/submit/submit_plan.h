@@ -19,7 +19,7 @@ inline constexpr double kDefaultFpopsEst = 1e9;
 
 // A plain file name as download/ holds it: letters, digits, '_', '-', '.', no leading
 // dot, no "..", at most 200 bytes (the same rule as create_work's).
-bool is_safe_file_name(std::string_view name);
+bool is_plain_file_name(std::string_view name);
 // 32 hex digits.
 bool is_md5(std::string_view text);
 

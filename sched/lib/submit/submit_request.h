@@ -42,10 +42,11 @@ const char* input_mode_name(InputMode mode);
 
 struct SubmitInput {
   InputMode mode = InputMode::LocalStaged;
-  std::string source;  // file name (local_staged, sandbox), content (inline), path/URL (local, semilocal)
-  std::string url;     // remote
-  double nbytes = 0;   // remote
-  std::string md5;     // remote
+  std::string source =
+      "";                // file name (local_staged, sandbox), content (inline), path/URL (local, semilocal)
+  std::string url = "";  // remote
+  double nbytes = 0;     // remote
+  std::string md5 = "";  // remote
 };
 
 struct SubmitJob {

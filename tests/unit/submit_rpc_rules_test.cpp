@@ -1,0 +1,215 @@
+// The remote submission endpoint's pure parts: the form body, the request document under
+// its limits, the batch description, the input and name rules, access decisions, job
+// status, and the assimilator's per-batch counts.
+#include <gtest/gtest.h>
+
+#include "daemons/assimilator/lib/batch_progress.h"
+#include "sched/lib/submit/form_body.h"
+#include "sched/lib/submit/submit_access.h"
+#include "sched/lib/submit/submit_plan.h"
+#include "sched/lib/submit/submit_reply.h"
+#include "sched/lib/submit/submit_request.h"
+
+namespace tharsis {
+namespace {
+
+TEST(SubmitForm, UrlencodedFieldRequestIsDecoded) {
+  auto doc = extract_request_document("other=1&request=%3Cping%3E+%3C%2Fping%3E%0A");
+  ASSERT_TRUE(doc.ok()) << doc.error();
+  EXPECT_EQ(*doc, "<ping> </ping>\n");
+}
+
+TEST(SubmitForm, MultipartFieldRequestIsFound) {
+  std::string body =
+      "--XyZ\r\nContent-Disposition: form-data; name=\"file_0\"; filename=\"a\"\r\n\r\nabc\r\n"
+      "--XyZ\r\nContent-Disposition: form-data; name=\"request\"\r\n\r\n<ping/>\r\n--XyZ--\r\n";
+  auto doc = extract_request_document(body);
+  ASSERT_TRUE(doc.ok()) << doc.error();
+  EXPECT_EQ(*doc, "<ping/>");
+}
+
+TEST(SubmitForm, RawXmlBodyIsTheDocument) {
+  auto doc = extract_request_document("  <ping/>");
+  ASSERT_TRUE(doc.ok());
+  EXPECT_EQ(*doc, "<ping/>");
+}
+
+TEST(SubmitForm, MissingFieldAndBadEscapesAreErrors) {
+  EXPECT_FALSE(extract_request_document("foo=bar").ok());
+  EXPECT_FALSE(extract_request_document("request=%3").ok());
+  EXPECT_FALSE(extract_request_document("request=%zz").ok());
+  EXPECT_FALSE(extract_request_document("--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n").ok());
+  EXPECT_FALSE(extract_request_document("").ok());
+}
+
+TEST(SubmitRequest, RootElementNameSkipsDeclarationAndComments) {
+  EXPECT_EQ(root_element_name("<?xml version=\"1.0\"?>\n<!-- hi --><query_batch>"), "query_batch");
+  EXPECT_EQ(root_element_name("<ping/>"), "ping");
+  EXPECT_EQ(root_element_name("text"), "");
+}
+
+TEST(SubmitRequest, DoctypeAndEntitiesAreRefusedBeforeParsing) {
+  SubmitLimits limits;
+  auto doc = load_submit_document("<!DOCTYPE a [<!ENTITY x \"y\">]><ping>&x;</ping>", limits);
+  ASSERT_FALSE(doc.ok());
+  EXPECT_NE(doc.error().find("DOCTYPE"), std::string::npos);
+}
+
+TEST(SubmitRequest, DepthSizeAndNodeLimits) {
+  SubmitLimits limits;
+  limits.max_jobs = 2;
+  std::string deep = "<ping>";
+  for (int i = 0; i < 20; ++i) deep += "<a>";
+  for (int i = 0; i < 20; ++i) deep += "</a>";
+  deep += "</ping>";
+  EXPECT_FALSE(load_submit_document(deep, limits).ok());
+  limits.max_request_bytes = 10;
+  EXPECT_FALSE(load_submit_document("<ping>      </ping>", limits).ok());
+  SubmitLimits few;
+  few.max_jobs = 1;
+  few.base_nodes = 5;
+  few.nodes_per_job = 1;
+  std::string many = "<ping>";
+  for (int i = 0; i < 50; ++i) many += "<x/>";
+  many += "</ping>";
+  EXPECT_FALSE(load_submit_document(many, few).ok());
+}
+
+TEST(SubmitRequest, BatchDescriptionWithJobsAndModes) {
+  SubmitLimits limits;
+  auto doc = load_submit_document(
+      "<submit_batch><authenticator>k</authenticator><batch><app_name>app</app_name><batch_id>7</batch_id>"
+      "<priority>3</priority><job_params><rsc_fpops_est>2e9</rsc_fpops_est><delay_bound>600</delay_bound>"
+      "</job_params><job><name>a</name><command_line> -x 1 </command_line><rsc_fpops_est>5e9</rsc_fpops_est>"
+      "<input_file><mode>inline</mode><source> keep spaces </source></input_file>"
+      "<input_file><mode>remote</mode><url>https://h/x</url><nbytes>10.000000</nbytes><md5>"
+      "0123456789abcdef0123456789abcdef</md5></input_file></job><job/></batch></submit_batch>",
+      limits);
+  ASSERT_TRUE(doc.ok()) << doc.error();
+  EXPECT_EQ((*doc)->operation, "submit_batch");
+  EXPECT_EQ(*request_authenticator(**doc), "k");
+  auto batch = parse_batch_description(**doc, limits);
+  ASSERT_TRUE(batch.ok()) << batch.error();
+  EXPECT_EQ(batch->app_name, "app");
+  EXPECT_EQ(batch->batch_id, 7);
+  EXPECT_EQ(*batch->priority, 3);
+  EXPECT_DOUBLE_EQ(batch->job_params.delay_bound, 600);
+  ASSERT_EQ(batch->jobs.size(), 2u);
+  EXPECT_EQ(batch->jobs[0].command_line, "-x 1");
+  ASSERT_EQ(batch->jobs[0].inputs.size(), 2u);
+  EXPECT_EQ(batch->jobs[0].inputs[0].source, " keep spaces ");
+  EXPECT_EQ(batch->jobs[0].inputs[1].mode, InputMode::Remote);
+  EXPECT_DOUBLE_EQ(batch->jobs[0].inputs[1].nbytes, 10);
+
+  JobSpec spec = job_spec_for(*batch, batch->jobs[0], 4, 7, "a", "templates/t");
+  EXPECT_DOUBLE_EQ(spec.rsc_fpops_est, 5e9);  // the job's own estimate wins
+  EXPECT_EQ(spec.delay_bound, 600);
+  EXPECT_EQ(spec.priority, 3);
+  EXPECT_EQ(spec.batch, 7);
+  JobSpec second = job_spec_for(*batch, batch->jobs[1], 4, 7, "b", "templates/t");
+  EXPECT_DOUBLE_EQ(second.rsc_fpops_est, 2e9);  // the batch's job_params
+}
+
+TEST(SubmitRequest, TooManyJobsUnknownModeAndMissingAppAreErrors) {
+  SubmitLimits limits;
+  limits.max_jobs = 2;
+  auto doc = load_submit_document(
+      "<submit_batch><batch><app_name>a</app_name><job/><job/><job/></batch></submit_batch>", limits);
+  ASSERT_TRUE(doc.ok()) << doc.error();
+  auto batch = parse_batch_description(**doc, limits);
+  ASSERT_FALSE(batch.ok());
+  EXPECT_NE(batch.error().find("exceeds the limit"), std::string::npos);
+  auto mode = load_submit_document(
+      "<submit_batch><batch><app_name>a</app_name><job><input_file><mode>ftp</mode></input_file></job></"
+      "batch>"
+      "</submit_batch>",
+      SubmitLimits{});
+  ASSERT_TRUE(mode.ok());
+  EXPECT_FALSE(parse_batch_description(**mode, SubmitLimits{}).ok());
+  auto no_app = load_submit_document("<submit_batch><batch><job/></batch></submit_batch>", SubmitLimits{});
+  ASSERT_TRUE(no_app.ok());
+  EXPECT_FALSE(parse_batch_description(**no_app, SubmitLimits{}).ok());
+}
+
+TEST(SubmitPlan, InputRules) {
+  SubmitInput staged{InputMode::LocalStaged, "data_1.bin"};
+  EXPECT_TRUE(check_input(staged, 1, 1).ok());
+  for (const char* bad : {"../x", "/etc/passwd", ".x", "a/b", "", "a b"}) {
+    staged.source = bad;
+    EXPECT_FALSE(check_input(staged, 1, 1).ok()) << bad;
+  }
+  SubmitInput remote{InputMode::Remote, "", "https://example.org/f", 10, "0123456789abcdef0123456789abcdef"};
+  EXPECT_TRUE(check_input(remote, 1, 1).ok());
+  SubmitInput file_url = remote;
+  file_url.url = "file:///etc/passwd";
+  EXPECT_FALSE(check_input(file_url, 1, 1).ok());
+  SubmitInput bad_md5 = remote;
+  bad_md5.md5 = "xyz";
+  EXPECT_FALSE(check_input(bad_md5, 1, 1).ok());
+  SubmitInput fraction = remote;
+  fraction.nbytes = 1.5;
+  EXPECT_FALSE(check_input(fraction, 1, 1).ok());
+  EXPECT_FALSE(check_input(SubmitInput{InputMode::Sandbox, "f"}, 1, 1).ok());
+  EXPECT_FALSE(check_input(SubmitInput{InputMode::Semilocal, "http://x/y"}, 1, 1).ok());
+}
+
+TEST(SubmitPlan, NamesAndStatus) {
+  EXPECT_EQ(job_file_name("ABCDEF"), "jf_abcdef");
+  EXPECT_EQ(default_job_name("app", 12, 3), "app_12_3");
+  EXPECT_EQ(input_open_name(0), "in");
+  EXPECT_EQ(input_open_name(2), "in2");
+  std::vector<SubmitJob> jobs(3);
+  jobs[0].name = "a";
+  jobs[2].name = "a";
+  EXPECT_EQ(duplicate_job_name(jobs), "a");
+  jobs[2].name = "b";
+  EXPECT_EQ(duplicate_job_name(jobs), "");
+  EXPECT_STREQ(job_status(5, 0, false), "done");
+  EXPECT_STREQ(job_status(0, 16, true), "error");
+  EXPECT_STREQ(job_status(0, 0, true), "in_progress");
+  EXPECT_STREQ(job_status(0, 0, false), "queued");
+  EXPECT_DOUBLE_EQ(estimate_batch_seconds(1e12, 0), 1000);  // at least 1 GFLOPS
+  EXPECT_DOUBLE_EQ(estimate_batch_seconds(1e12, 1e10), 100);
+}
+
+TEST(SubmitAccess, GrantDecisions) {
+  EXPECT_FALSE(may_submit_to_app(std::nullopt, true));
+  SubmitGrant all{1, true};
+  EXPECT_TRUE(may_submit_to_app(all, false));
+  SubmitGrant listed{1, false};
+  EXPECT_FALSE(may_submit_to_app(listed, false));
+  EXPECT_TRUE(may_submit_to_app(listed, true));
+  SubmitGrant limited{1, true};
+  EXPECT_FALSE(jobs_in_progress_violation(limited, 1000000, 1000000));  // 0 = no limit
+  limited.max_jobs_in_progress = 10;
+  EXPECT_FALSE(jobs_in_progress_violation(limited, 4, 6));
+  EXPECT_TRUE(jobs_in_progress_violation(limited, 5, 6));
+}
+
+TEST(SubmitReply, ErrorsAreWellFormedAndEscaped) {
+  EXPECT_EQ(render_submit_error("query_batch", "no <batch> & more"),
+            "<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n<query_batch>\n<error>\n<error_num>-1</error_num>\n"
+            "<error_msg>no &lt;batch&gt; &amp; more</error_msg>\n</error>\n</query_batch>\n");
+  EXPECT_NE(render_submit_error("", "x").find("?>\n<error>"), std::string::npos);
+}
+
+TEST(BatchProgress, CountsPerBatchSkipJobsWithoutBatch) {
+  std::vector<WorkunitRow> settled(4);
+  settled[0].batch = 3;
+  settled[0].canonical_resultid = 9;
+  settled[0].canonical_credit = 2.5;
+  settled[1].batch = 3;
+  settled[1].error_mask = 16;
+  settled[2].batch = 0;  // not a batch job
+  settled[3].batch = 4;
+  settled[3].canonical_resultid = 1;
+  auto counts = batch_counts(settled);
+  ASSERT_EQ(counts.size(), 2u);
+  EXPECT_EQ(counts[3].done, 1);
+  EXPECT_EQ(counts[3].errors, 1);
+  EXPECT_DOUBLE_EQ(counts[3].credit, 2.5);
+  EXPECT_EQ(counts[4].done, 1);
+}
+
+}  // namespace
+}  // namespace tharsis
