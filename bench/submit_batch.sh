@@ -3,9 +3,13 @@
 # and < 128 MiB), whole process: a private MariaDB and a project; submit_rpc runs as the
 # CGI program Apache would start (REQUEST_METHOD, CONTENT_LENGTH, the body on stdin), so
 # the figure is the program's own time and peak RSS (/usr/bin/time -v), without Apache.
-# The request is urlencoded as BOINC's Python client sends it: N jobs (default 100000),
-# each with one inline input file of its own (staged as download/jf_<md5>) and a command
-# line. Then query_batch of that batch and query_batches are timed the same way.
+# The requests are urlencoded as BOINC's Python client sends them, N jobs each (default
+# 100000) with a command line of their own and one input file:
+#   staged  a file the project put in download/ beforehand (local_staged; 1000 files
+#           shared by the jobs);
+#   inline  content of its own per job, which submit_rpc writes as download/jf_<md5>: N
+#           new files, so this case measures the file system's file creation too.
+# Then query_batch of the biggest batch and query_batches are timed the same way.
 #   bench/submit_batch.sh BUILD_DIR [N_JOBS]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,6 +20,10 @@ for program in submit_rpc make_project add_app create_account grant_submit; do
 done
 base="$(mktemp -d /tmp/tharsis-submitbench-XXXXXX)"
 cleanup() {
+  if [ "${KEEP:-0}" = 1 ]; then
+    echo "kept: $base (project p/, request bodies, replies); stop: $here/scripts/private_mariadb.sh stop $base/db"
+    return
+  fi
   "$here/scripts/private_mariadb.sh" stop "$base/db" >/dev/null 2>&1 || true
   rm -rf "$base"
 }
@@ -27,24 +35,38 @@ p="$base/p"
 "$build/make_project" --project_dir "$p" --name bench --url_base "http://127.0.0.1:8080/" \
   --db_socket "$sock" --db_user root --db_name bench --key_bits 1024 --uldl_dir_fanout 1024 >/dev/null
 "$build/add_app" --project_dir "$p" --app example >/dev/null
-key="$("$build/create_account" --project_dir "$p" --name scientist --email s@example.org)"
+key="$("$build/create_account" --project_dir "$p" --name scientist --email s@example.org 2>/dev/null)"
 user_id="$(mariadb --no-defaults -S "$sock" -uroot bench -N -e "SELECT id FROM user WHERE email_addr='s@example.org'")"
 "$build/grant_submit" --project_dir "$p" --user "$user_id" --all >/dev/null
 
-python3 - "$key" "$n" "$base/submit.body" "$base/query.body" "$base/batches.body" <<'PY'
-import sys, urllib.parse
-key, n, submit_path, query_path, batches_path = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
-parts = ["<submit_batch>\n<authenticator>%s</authenticator>\n<batch>\n<app_name>example</app_name>\n"
-         "<batch_name>bench</batch_name>\n<job_params><rsc_fpops_est>1e9</rsc_fpops_est></job_params>\n" % key]
-for i in range(n):
-    parts.append("<job><name>bench_%d</name><command_line>--seed %d</command_line><input_file><mode>inline</mode>"
-                 "<source>seed bench_%d\niterations 50\nterms 2000\n</source></input_file></job>\n" % (i, i, i))
-parts.append("</batch>\n</submit_batch>\n")
-for path, xml in ((submit_path, "".join(parts)),
-                  (query_path, "<query_batch><authenticator>%s</authenticator><batch_name>bench</batch_name>"
-                               "</query_batch>" % key),
-                  (batches_path, "<query_batches><authenticator>%s</authenticator></query_batches>" % key)):
-    with open(path, "w") as f:
+python3 - "$key" "$n" "$base" "$p/download" <<'PY'
+import hashlib, os, sys, urllib.parse
+key, n, base, download = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+def fanout(name):  # BOINC's dir_hier: md5 hex digits 1..7 mod 1024, in hex
+    return "%x" % (int(hashlib.md5(name.encode()).hexdigest()[1:8], 16) % 1024)
+for i in range(1000):
+    name = "bench_data_%d" % i
+    os.makedirs(os.path.join(download, fanout(name)), exist_ok=True)
+    with open(os.path.join(download, fanout(name), name), "w") as f:
+        f.write("seed %d\niterations 50\nterms 2000\n" % i)
+def batch(mode):
+    parts = ["<submit_batch>\n<authenticator>%s</authenticator>\n<batch>\n<app_name>example</app_name>\n"
+             "<batch_name>bench_%s</batch_name>\n<job_params><rsc_fpops_est>1e9</rsc_fpops_est></job_params>\n"
+             % (key, mode)]
+    for i in range(n):
+        if mode == "inline":
+            source = "<mode>inline</mode><source>seed %s_%d\niterations 50\nterms 2000\n</source>" % (mode, i)
+        else:
+            source = "<mode>local_staged</mode><source>bench_data_%d</source>" % (i % 1000)
+        parts.append("<job><name>%s_%d</name><command_line>--seed %d</command_line><input_file>%s</input_file>"
+                     "</job>\n" % (mode, i, i, source))
+    parts.append("</batch>\n</submit_batch>\n")
+    return "".join(parts)
+for name, xml in (("staged", batch("staged")), ("inline", batch("inline")),
+                  ("query", "<query_batch><authenticator>%s</authenticator><batch_name>bench_staged</batch_name>"
+                            "</query_batch>" % key),
+                  ("batches", "<query_batches><authenticator>%s</authenticator></query_batches>" % key)):
+    with open(os.path.join(base, name + ".body"), "w") as f:
         f.write(urllib.parse.urlencode({"request": xml}))
 PY
 
@@ -62,11 +84,13 @@ run() {
   fi
   printf '%-16s %8.2f s  %7s MiB peak RSS  reply %s bytes\n' "$name" "$seconds" "$rss" "$(stat -c %s "$base/$name.reply")"
 }
-echo "submit_rpc, $n jobs with one inline input each; request $(stat -c %s "$base/submit.body") bytes (urlencoded)"
-run submit_batch "$base/submit.body"
-made="$(mariadb --no-defaults -S "$sock" -uroot bench -N -e "SELECT COUNT(*) FROM workunit WHERE batch > 0")"
-inputs="$(mariadb --no-defaults -S "$sock" -uroot bench -N -e "SELECT COUNT(*) FROM workunit_input")"
+count() { mariadb --no-defaults -S "$sock" -uroot bench -N -e "$1"; }
+echo "submit_rpc as CGI, $n jobs per batch; request bodies (urlencoded): staged $(stat -c %s "$base/staged.body") bytes, inline $(stat -c %s "$base/inline.body") bytes"
+run submit_staged "$base/staged.body"
+run submit_inline "$base/inline.body"
+made="$(count "SELECT COUNT(*) FROM workunit WHERE batch > 0")"
+inputs="$(count "SELECT COUNT(*) FROM workunit_input")"
 echo "workunits created: $made, input records: $inputs"
-[ "$made" = "$n" ] || { echo "submit_batch: expected $n workunits" >&2; exit 1; }
+[ "$made" = "$((2 * n))" ] || { echo "submit_batch: expected $((2 * n)) workunits" >&2; exit 1; }
 run query_batch "$base/query.body"
 run query_batches "$base/batches.body"

@@ -27,7 +27,7 @@ Result<std::string> change_owned_batch(const SubmitDocument& doc, SubmitSession&
 
 }  // namespace
 
-Result<std::string> abort_batch_operation(const SubmitDocument& doc, SubmitSession& s) {
+Result<std::string> abort_batch_operation(SubmitDocument& doc, SubmitSession& s) {
   return change_owned_batch(doc, s, [&](Database& d, const BatchRow& batch) -> Result<std::string> {
     if (batch.state == BatchState::Retired) return make_error("batch is retired");
     cancel_batch_jobs(d, batch.id, s.now);
@@ -36,7 +36,7 @@ Result<std::string> abort_batch_operation(const SubmitDocument& doc, SubmitSessi
   });
 }
 
-Result<std::string> retire_batch_operation(const SubmitDocument& doc, SubmitSession& s) {
+Result<std::string> retire_batch_operation(SubmitDocument& doc, SubmitSession& s) {
   return change_owned_batch(doc, s, [&](Database& d, const BatchRow& batch) -> Result<std::string> {
     // BOINC: the submitter is done with it; jobs still unfinished are cancelled.
     cancel_batch_jobs(d, batch.id, s.now);
@@ -45,7 +45,7 @@ Result<std::string> retire_batch_operation(const SubmitDocument& doc, SubmitSess
   });
 }
 
-Result<std::string> set_expire_time_operation(const SubmitDocument& doc, SubmitSession& s) {
+Result<std::string> set_expire_time_operation(SubmitDocument& doc, SubmitSession& s) {
   auto expire = optional_number(doc, "expire_time");
   if (!expire.ok()) return make_error(expire.error());
   return change_owned_batch(doc, s, [&](Database& d, const BatchRow& batch) -> Result<std::string> {
@@ -54,7 +54,7 @@ Result<std::string> set_expire_time_operation(const SubmitDocument& doc, SubmitS
   });
 }
 
-Result<std::string> abort_jobs_operation(const SubmitDocument& doc, SubmitSession& s) {
+Result<std::string> abort_jobs_operation(SubmitDocument& doc, SubmitSession& s) {
   auto user = authenticate_with_grant(doc, s.db);
   if (!user.ok()) return make_error(user.error());
   auto names = repeated_names(doc, "job_name", s.limits.max_names);

@@ -7,9 +7,9 @@
 
 namespace tharsis {
 
-Result<std::string> abort_batch_operation(const SubmitDocument& doc, SubmitSession& session);
-Result<std::string> abort_jobs_operation(const SubmitDocument& doc, SubmitSession& session);
-Result<std::string> retire_batch_operation(const SubmitDocument& doc, SubmitSession& session);
-Result<std::string> set_expire_time_operation(const SubmitDocument& doc, SubmitSession& session);
+Result<std::string> abort_batch_operation(SubmitDocument& doc, SubmitSession& session);
+Result<std::string> abort_jobs_operation(SubmitDocument& doc, SubmitSession& session);
+Result<std::string> retire_batch_operation(SubmitDocument& doc, SubmitSession& session);
+Result<std::string> set_expire_time_operation(SubmitDocument& doc, SubmitSession& session);
 
 }  // namespace tharsis

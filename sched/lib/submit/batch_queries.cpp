@@ -64,7 +64,7 @@ Result<WorkunitRow> owned_job(const SubmitDocument& doc, Database& db, const Use
 
 }  // namespace
 
-Result<std::string> query_batches_operation(const SubmitDocument& doc, SubmitSession& s) {
+Result<std::string> query_batches_operation(SubmitDocument& doc, SubmitSession& s) {
   auto user = authenticate_with_grant(doc, s.db);
   if (!user.ok()) return make_error(user.error());
   std::map<int64_t, std::string> apps;
@@ -77,7 +77,7 @@ Result<std::string> query_batches_operation(const SubmitDocument& doc, SubmitSes
   return out;
 }
 
-Result<std::string> query_batch_operation(const SubmitDocument& doc, SubmitSession& s) {
+Result<std::string> query_batch_operation(SubmitDocument& doc, SubmitSession& s) {
   auto user = authenticate_with_grant(doc, s.db);
   if (!user.ok()) return make_error(user.error());
   auto batch = owned_batch(doc, s.db, *user);
@@ -105,7 +105,7 @@ Result<std::string> query_batch_operation(const SubmitDocument& doc, SubmitSessi
   return out;
 }
 
-Result<std::string> query_job_operation(const SubmitDocument& doc, SubmitSession& s) {
+Result<std::string> query_job_operation(SubmitDocument& doc, SubmitSession& s) {
   auto user = authenticate_with_grant(doc, s.db);
   if (!user.ok()) return make_error(user.error());
   auto wu = owned_job(doc, s.db, *user);
@@ -121,7 +121,7 @@ Result<std::string> query_job_operation(const SubmitDocument& doc, SubmitSession
   return out;
 }
 
-Result<std::string> query_completed_job_operation(const SubmitDocument& doc, SubmitSession& s) {
+Result<std::string> query_completed_job_operation(SubmitDocument& doc, SubmitSession& s) {
   auto user = authenticate_with_grant(doc, s.db);
   if (!user.ok()) return make_error(user.error());
   auto wu = owned_job(doc, s.db, *user);

@@ -8,9 +8,9 @@
 
 namespace tharsis {
 
-Result<std::string> query_batches_operation(const SubmitDocument& doc, SubmitSession& session);
-Result<std::string> query_batch_operation(const SubmitDocument& doc, SubmitSession& session);
-Result<std::string> query_job_operation(const SubmitDocument& doc, SubmitSession& session);
-Result<std::string> query_completed_job_operation(const SubmitDocument& doc, SubmitSession& session);
+Result<std::string> query_batches_operation(SubmitDocument& doc, SubmitSession& session);
+Result<std::string> query_batch_operation(SubmitDocument& doc, SubmitSession& session);
+Result<std::string> query_job_operation(SubmitDocument& doc, SubmitSession& session);
+Result<std::string> query_completed_job_operation(SubmitDocument& doc, SubmitSession& session);
 
 }  // namespace tharsis

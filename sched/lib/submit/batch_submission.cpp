@@ -125,7 +125,7 @@ double batch_fpops(const BatchDescription& batch) {
 
 }  // namespace
 
-Result<std::string> create_batch_operation(const SubmitDocument& doc, SubmitSession& s) {
+Result<std::string> create_batch_operation(SubmitDocument& doc, SubmitSession& s) {
   auto app_name = optional_name(doc, "app_name");
   if (!app_name.ok()) return make_error(app_name.error());
   auto app = app_named(s.db, *app_name);
@@ -154,7 +154,7 @@ Result<std::string> create_batch_operation(const SubmitDocument& doc, SubmitSess
   }
 }
 
-Result<std::string> submit_batch_operation(const SubmitDocument& doc, SubmitSession& s) {
+Result<std::string> submit_batch_operation(SubmitDocument& doc, SubmitSession& s) {
   auto description = parse_batch_description(doc, s.limits);
   if (!description.ok()) return make_error(description.error());
   BatchDescription& batch = *description;
@@ -175,6 +175,7 @@ Result<std::string> submit_batch_operation(const SubmitDocument& doc, SubmitSess
       if (Status ok = check_input(job.inputs[i], j + 1, i + 1); !ok) return make_error(ok.error());
     }
   }
+  doc.release();  // everything needed is in `batch` now: free the request's tree and text
   auto grant = fetch_submit_grant(s.db, user->id);
   if (grant) {
     int64_t in_progress = grant->max_jobs_in_progress > 0 ? count_user_jobs_in_progress(s.db, user->id) : 0;
@@ -261,7 +262,7 @@ Result<std::string> submit_batch_operation(const SubmitDocument& doc, SubmitSess
   }
 }
 
-Result<std::string> estimate_batch_operation(const SubmitDocument& doc, SubmitSession& s) {
+Result<std::string> estimate_batch_operation(SubmitDocument& doc, SubmitSession& s) {
   auto description = parse_batch_description(doc, s.limits);
   if (!description.ok()) return make_error(description.error());
   auto app = app_named(s.db, description->app_name);
@@ -274,7 +275,7 @@ Result<std::string> estimate_batch_operation(const SubmitDocument& doc, SubmitSe
   return out;
 }
 
-Result<std::string> get_templates_operation(const SubmitDocument& doc, SubmitSession& s) {
+Result<std::string> get_templates_operation(SubmitDocument& doc, SubmitSession& s) {
   auto app_name = optional_name(doc, "app_name");
   if (!app_name.ok()) return make_error(app_name.error());
   std::optional<AppRow> app;

@@ -7,9 +7,9 @@
 
 namespace tharsis {
 
-Result<std::string> create_batch_operation(const SubmitDocument& doc, SubmitSession& session);
-Result<std::string> submit_batch_operation(const SubmitDocument& doc, SubmitSession& session);
-Result<std::string> estimate_batch_operation(const SubmitDocument& doc, SubmitSession& session);
-Result<std::string> get_templates_operation(const SubmitDocument& doc, SubmitSession& session);
+Result<std::string> create_batch_operation(SubmitDocument& doc, SubmitSession& session);
+Result<std::string> submit_batch_operation(SubmitDocument& doc, SubmitSession& session);
+Result<std::string> estimate_batch_operation(SubmitDocument& doc, SubmitSession& session);
+Result<std::string> get_templates_operation(SubmitDocument& doc, SubmitSession& session);
 
 }  // namespace tharsis

@@ -1,7 +1,7 @@
 // Parsing submit RPC requests (docs/remote_submission.md) into typed structs, under
 // SubmitLimits: the document is refused before parsing if it declares a DOCTYPE or
 // entities (no entity can expand), then read with the size, depth and node limits of
-// lib/protocol/xml_reader.h. Pure: no database, no files.
+// sched/lib/submit/submit_xml.h. Pure: no database, no files.
 #pragma once
 
 #include <cstdint>
@@ -11,18 +11,24 @@
 #include <string_view>
 #include <vector>
 
-#include "lib/protocol/xml_reader.h"
+#include "lib/protocol/xml_reader.h"  // child_path
 #include "lib/result.h"
 #include "sched/lib/submit/submit_limits.h"
+#include "sched/lib/submit/submit_xml.h"
 
 namespace tharsis {
 
-// A loaded request: its operation (the root element's name) and the reader over it.
+// A loaded request: its operation (the root element's name) and the tree over its text.
 struct SubmitDocument {
   std::string operation;
-  std::unique_ptr<XmlReader> reader;  // owns the parsed tree (it points into `text`)
+  std::string text;  // parsed in place: the tree points into it
   std::unique_ptr<ProtocolLimits> xml_limits;
-  std::string text;
+  std::unique_ptr<SubmitXml> reader;  // the tree
+  // Frees the tree and the text (after a big request was read into typed form).
+  void release() {
+    reader.reset();
+    std::string().swap(text);
+  }
 };
 
 // The root element's name without parsing the document (after an optional <?xml?>,

@@ -22,6 +22,6 @@ struct SubmitSession {
   int64_t now = 0;
 };
 
-using SubmitOperation = Result<std::string> (*)(const SubmitDocument&, SubmitSession&);
+using SubmitOperation = Result<std::string> (*)(SubmitDocument&, SubmitSession&);
 
 }  // namespace tharsis
