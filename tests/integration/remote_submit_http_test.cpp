@@ -16,6 +16,7 @@
 #include "lib/crypto/md5.h"
 #include "lib/fanout.h"
 #include "lib/text_file.h"
+#include "tests/support/child_process.h"
 #include "tests/support/test_web_server.h"
 
 namespace tharsis {
@@ -269,6 +270,53 @@ TEST_F(RemoteSubmitHttp, CreateBatchThenSubmitIntoItThenAbortAndRetire) {
   EXPECT_EQ(fetch_batch(*db_, id)->state, BatchState::Retired);
   auto batches = post("<query_batches><authenticator>owner_key_0123456789</authenticator></query_batches>");
   EXPECT_FALSE(batches->root().child("batch")) << "a retired batch is not listed";
+}
+
+// tharsis-submit, the shell client: only the URL and the authenticator.
+TEST_F(RemoteSubmitHttp, TharsisSubmitClientPingSubmitQueryAbortRetire) {
+  auto staged =
+      fanout_path_create(project_.config().download_dir, "cli_shared", project_.config().uldl_dir_fanout);
+  ASSERT_TRUE(staged.ok());
+  ASSERT_TRUE(write_text_file(*staged, "shared\n").ok());
+  ASSERT_TRUE(write_text_file(project_.dir() + "/local_in.txt", "local <content> & more\n").ok());
+  ASSERT_TRUE(write_text_file(
+                  project_.dir() + "/jobs.txt",
+                  "# cli jobs\n" + project_.dir() + "/local_in.txt -- --n 1\nstaged:cli_shared -- --n 2\n")
+                  .ok());
+  std::string master = server_->url(project_.config().name + "/");
+  std::string log = project_.dir() + "/tharsis-submit.log";
+  auto run = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"--url", master, "--authenticator", "owner_key_0123456789"});
+    testing::ChildProcess client("tharsis-submit", args, log);
+    return client.wait(60);
+  };
+  EXPECT_EQ(run({"ping"}), 0);
+  EXPECT_EQ(run({"submit", "--app", "example", "--batch_name", "cli", project_.dir() + "/jobs.txt"}), 0);
+  auto batch = fetch_batch_by_name(*db_, "cli");
+  ASSERT_TRUE(batch);
+  EXPECT_EQ(batch->njobs, 2);
+  std::string first = "example_" + std::to_string(batch->id) + "_0";
+  auto wu = fetch_workunit_by_name(*db_, first);
+  ASSERT_TRUE(wu) << first;
+  EXPECT_NE(wu->xml_doc.find(md5_hex("local <content> & more\n")), std::string::npos);
+  EXPECT_NE(wu->xml_doc.find("<command_line>--n 1</command_line>"), std::string::npos);
+  EXPECT_EQ(run({"query", std::to_string(batch->id), "--jobs"}), 0);
+  EXPECT_EQ(run({"query"}), 0);
+  EXPECT_EQ(run({"abort_jobs", first}), 0);
+  EXPECT_EQ(fetch_workunit_by_name(*db_, first)->error_mask & 16, 16);
+  EXPECT_EQ(run({"abort", std::to_string(batch->id)}), 0);
+  EXPECT_EQ(run({"retire", std::to_string(batch->id)}), 0);
+  EXPECT_EQ(fetch_batch(*db_, batch->id)->state, BatchState::Retired);
+  // A server error is exit status 1 with the message.
+  EXPECT_EQ(run({"retire", "999999"}), 1);
+  auto output = read_text_file(log);
+  ASSERT_TRUE(output.ok());
+  EXPECT_NE(output->find("batch " + std::to_string(batch->id) + " 'cli' app example: in progress, 2 jobs"),
+            std::string::npos)
+      << *output;
+  EXPECT_NE(output->find("job " + std::to_string(wu->id) + " " + first + ": queued"), std::string::npos)
+      << *output;
+  EXPECT_NE(output->find("server error: no such batch"), std::string::npos) << *output;
 }
 
 // --- Hostile requests: a well-formed <error>, nothing changed. ---

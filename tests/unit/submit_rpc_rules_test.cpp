@@ -3,6 +3,7 @@
 // status, and the assimilator's per-batch counts.
 #include <gtest/gtest.h>
 
+#include "client/tharsis-submit/job_file.h"
 #include "daemons/assimilator/lib/batch_progress.h"
 #include "sched/lib/submit/form_body.h"
 #include "sched/lib/submit/submit_access.h"
@@ -209,6 +210,49 @@ TEST(BatchProgress, CountsPerBatchSkipJobsWithoutBatch) {
   EXPECT_EQ(counts[3].errors, 1);
   EXPECT_DOUBLE_EQ(counts[3].credit, 2.5);
   EXPECT_EQ(counts[4].done, 1);
+}
+
+}  // namespace
+}  // namespace tharsis
+
+namespace tharsis {
+namespace {
+
+TEST(SubmitClientJobFile, LinesInputsAndCommandLines) {
+  auto jobs = submit_client::parse_job_file(
+      "# two jobs\n"
+      "in/a.txt staged:shared.dat -- --seed 1 --fast\n"
+      "\n"
+      "remote:1234:0123456789abcdef0123456789abcdef:https://h.example/x.bin\n"
+      "-- --only-args\n");
+  ASSERT_TRUE(jobs.ok()) << jobs.error();
+  ASSERT_EQ(jobs->size(), 3u);
+  ASSERT_EQ((*jobs)[0].inputs.size(), 2u);
+  EXPECT_EQ((*jobs)[0].inputs[0].kind, submit_client::JobInput::Kind::Inline);
+  EXPECT_EQ((*jobs)[0].inputs[1].value, "shared.dat");
+  EXPECT_EQ((*jobs)[0].command_line, "--seed 1 --fast");
+  EXPECT_EQ((*jobs)[1].inputs[0].nbytes, 1234);
+  EXPECT_EQ((*jobs)[1].inputs[0].value, "https://h.example/x.bin");
+  EXPECT_EQ((*jobs)[2].command_line, "--only-args");
+  EXPECT_FALSE(submit_client::parse_job_file("remote:12:abc\n").ok());
+  EXPECT_FALSE(submit_client::parse_job_file("# nothing\n").ok());
+}
+
+TEST(SubmitClientJobFile, RequestEscapesInlineContent) {
+  auto jobs = submit_client::parse_job_file("f -- a<b\n");
+  ASSERT_TRUE(jobs.ok());
+  auto xml = submit_client::submit_batch_request(
+      "k&", "app", "", *jobs, [](const std::string&) -> Result<std::string> { return std::string("x<y&z"); });
+  ASSERT_TRUE(xml.ok());
+  EXPECT_NE(xml->find("<authenticator>k&amp;</authenticator>"), std::string::npos);
+  EXPECT_NE(xml->find("<source>x&lt;y&amp;z</source>"), std::string::npos);
+  EXPECT_NE(xml->find("<command_line>a&lt;b</command_line>"), std::string::npos);
+  // The server's parser reads it back.
+  auto doc = load_submit_document(*xml, SubmitLimits{});
+  ASSERT_TRUE(doc.ok()) << doc.error();
+  auto batch = parse_batch_description(**doc, SubmitLimits{});
+  ASSERT_TRUE(batch.ok()) << batch.error();
+  EXPECT_EQ(batch->jobs[0].inputs[0].source, "x<y&z");
 }
 
 }  // namespace
