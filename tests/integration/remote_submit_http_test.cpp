@@ -319,6 +319,29 @@ TEST_F(RemoteSubmitHttp, TharsisSubmitClientPingSubmitQueryAbortRetire) {
   EXPECT_NE(output->find("server error: no such batch"), std::string::npos) << *output;
 }
 
+TEST_F(RemoteSubmitHttp, GrantSubmitToolGrantsAndRevokes) {
+  std::string log = project_.dir() + "/grant_submit.log";
+  auto grant = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"--project_dir", project_.config().project_dir});
+    testing::ChildProcess tool("grant_submit", args, log);
+    return tool.wait(60);
+  };
+  std::string key = "nogrant_key_0123456789";
+  expect_error(submit(key, job("gs0", inline_input("a"))), "no submit access");
+  EXPECT_EQ(grant({"--email", "nogrant@example.org", "--app", "no_such_app"}), 1);
+  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM user_submit"), 2) << "a failed grant changes nothing";
+  EXPECT_EQ(grant({"--email", "nogrant@example.org", "--app", "example", "--max_jobs_in_progress", "10"}), 0);
+  EXPECT_GT(submit_ok(key, job("gs1", inline_input("a"))), 0);
+  EXPECT_EQ(grant({"--email", "nogrant@example.org", "--revoke"}), 0);
+  expect_error(submit(key, job("gs2", inline_input("a"))), "no submit access");
+  EXPECT_EQ(grant({"--user", "999999", "--all"}), 1);
+  auto output = read_text_file(log);
+  ASSERT_TRUE(output.ok());
+  EXPECT_NE(output->find("may submit to example; at most 10 jobs in progress"), std::string::npos) << *output;
+  EXPECT_NE(output->find("no remote submission"), std::string::npos) << *output;
+  EXPECT_NE(output->find("no app named 'no_such_app'"), std::string::npos) << *output;
+}
+
 // --- Hostile requests: a well-formed <error>, nothing changed. ---
 
 TEST_F(RemoteSubmitHttp, WrongOrMissingAuthenticatorChangesNothing) {
