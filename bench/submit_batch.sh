@@ -9,7 +9,8 @@
 #           shared by the jobs);
 #   inline  content of its own per job, which submit_rpc writes as download/jf_<md5>: N
 #           new files, so this case measures the file system's file creation too.
-# Then query_batch of the biggest batch and query_batches are timed the same way.
+# Then query_batch of one of these batches, and query_batches of the account with 1,000
+# batches, are timed the same way.
 #   bench/submit_batch.sh BUILD_DIR [N_JOBS]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -74,7 +75,7 @@ PY
 run() {
   local name="$1" body="$2"
   /usr/bin/time -v -o "$base/$name.time" env REQUEST_METHOD=POST CONTENT_LENGTH="$(stat -c %s "$body")" \
-    THARSIS_PROJECT_DIR="$p" "$build/submit_rpc" < "$body" > "$base/$name.reply"
+    THARSIS_PROJECT_DIR="$p" "$build/submit_rpc" < "$body" > "$base/$name.reply" 2> "$base/$name.err"; cat "$base/$name.err" >&2
   local seconds rss
   seconds="$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s}' "$base/$name.time")"
   rss="$(awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2 / 1024}' "$base/$name.time")"
@@ -93,4 +94,8 @@ inputs="$(count "SELECT COUNT(*) FROM workunit_input")"
 echo "workunits created: $made, input records: $inputs"
 [ "$made" = "$((2 * n))" ] || { echo "submit_batch: expected $((2 * n)) workunits" >&2; exit 1; }
 run query_batch "$base/query.body"
+# query_batches of an account with 1,000 batches (998 more rows, as a long-time submitter has).
+app_id="$(count "SELECT id FROM app WHERE name = 'example'")"
+count "INSERT INTO batch (user_id, create_time, name, app_id, state, njobs) SELECT $user_id, UNIX_TIMESTAMP(), CONCAT('old_', seq), $app_id, 2, 10 FROM seq_1_to_998"
+echo "batches of the account: $(count "SELECT COUNT(*) FROM batch WHERE user_id = $user_id")"
 run query_batches "$base/batches.body"

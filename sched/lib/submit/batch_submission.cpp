@@ -3,9 +3,13 @@
 
 #include <sys/stat.h>
 
+#include <atomic>
 #include <filesystem>
+#include <mutex>
 #include <random>
+#include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "db/app_store.h"
 #include "db/batch_store.h"
@@ -55,7 +59,10 @@ Result<std::string> output_template(const ProjectConfig& config, const BatchDesc
   return write_output_template(config, app + "_out1.xml", 1, config.max_upload_size);
 }
 
-// Input files as the workunits will describe them, staged once per distinct file.
+// Input files as the workunits will describe them, staged once per distinct file. Inline
+// contents are only planned by stage() (named by their md5); write_inline() then writes
+// the new ones with several threads, as creating many small files is dominated by the
+// file system's latency per file, not by CPU.
 class InputStager {
  public:
   explicit InputStager(const ProjectConfig& config) : config_(config) {}
@@ -63,31 +70,18 @@ class InputStager {
   Result<StagedInput> stage(const SubmitInput& input, const std::string& open_name) {
     switch (input.mode) {
       case InputMode::Remote: {
-        std::string name = job_file_name(input.md5);
-        return StagedInput{
-            name, open_name, job_file_name(input.md5).substr(3), static_cast<int64_t>(input.nbytes),
-            true, input.url};
+        std::string md5 = job_file_name(input.md5).substr(3);  // lower case
+        return StagedInput{"jf_" + md5, open_name, md5, static_cast<int64_t>(input.nbytes), true, input.url};
       }
       case InputMode::Inline: {
         std::string md5 = md5_hex(input.source);
         std::string name = job_file_name(md5);
-        if (!staged_.count(name)) {
-          auto path = fanout_path_create(config_.download_dir, name, config_.uldl_dir_fanout);
-          if (!path.ok()) return make_error(path.error());
-          struct stat info {};
-          // Content-addressed: a file of that name has this content already.
-          if (stat(path->c_str(), &info) != 0) {
-            if (Status written = write_text_file(*path, input.source); !written.ok())
-              return make_error(written.error());
-          }
-          staged_[name] = Known{md5, static_cast<int64_t>(input.source.size())};
-        }
-        const Known& known = staged_[name];
-        return StagedInput{name, open_name, known.md5, known.nbytes, false, ""};
+        if (inline_names_.insert(name).second) pending_.push_back(&input.source);
+        return StagedInput{name, open_name, md5, static_cast<int64_t>(input.source.size()), false, ""};
       }
       case InputMode::LocalStaged: {
-        auto found = staged_.find(input.source);
-        if (found == staged_.end()) {
+        auto found = known_.find(input.source);
+        if (found == known_.end()) {
           std::string path = fanout_path(config_.download_dir, input.source, config_.uldl_dir_fanout);
           struct stat info {};
           if (stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
@@ -95,7 +89,7 @@ class InputStager {
           }
           auto md5 = md5_file_hex(path);
           if (!md5.ok()) return make_error(md5.error());
-          found = staged_.emplace(input.source, Known{*md5, static_cast<int64_t>(info.st_size)}).first;
+          found = known_.emplace(input.source, Known{*md5, static_cast<int64_t>(info.st_size)}).first;
         }
         return StagedInput{input.source, open_name, found->second.md5, found->second.nbytes, false, ""};
       }
@@ -104,13 +98,46 @@ class InputStager {
     }
   }
 
+  // Writes the planned inline files not in download/ yet (content-addressed: a file of
+  // that name has that content). The contents must still be alive.
+  Status write_inline() {
+    size_t threads = std::min<size_t>(8, pending_.size());
+    std::atomic<size_t> next{0};
+    std::mutex failed;
+    std::string failure;
+    auto work = [&] {
+      for (size_t i = next++; i < pending_.size(); i = next++) {
+        const std::string& content = *pending_[i];
+        auto path = fanout_path_create(config_.download_dir, job_file_name(md5_hex(content)),
+                                       config_.uldl_dir_fanout);
+        Status written = path.ok() ? Status::success() : Status(make_error(path.error()));
+        struct stat info {};
+        if (path.ok() && stat(path->c_str(), &info) != 0) written = write_text_file(*path, content);
+        if (!written.ok()) {
+          std::lock_guard<std::mutex> lock(failed);
+          if (failure.empty()) failure = written.error();
+        }
+      }
+    };
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+    if (threads > 0) work();
+    for (auto& thread : pool) thread.join();
+    std::vector<const std::string*>().swap(pending_);
+    std::unordered_set<std::string>().swap(inline_names_);
+    if (!failure.empty()) return make_error(failure);
+    return Status::success();
+  }
+
  private:
   struct Known {
     std::string md5;
     int64_t nbytes = 0;
   };
   const ProjectConfig& config_;
-  std::unordered_map<std::string, Known> staged_;
+  std::unordered_map<std::string, Known> known_;  // local_staged files, by name
+  std::unordered_set<std::string> inline_names_;  // inline files planned, by name
+  std::vector<const std::string*> pending_;       // their contents, to write
 };
 
 double batch_fpops(const BatchDescription& batch) {
@@ -197,8 +224,10 @@ Result<std::string> submit_batch_operation(SubmitDocument& doc, SubmitSession& s
       if (!one.ok()) return make_error("job " + std::to_string(j + 1) + ": " + one.error());
       staged[j].push_back(std::move(*one));
     }
-    // Inline content is on disk now; the request need not hold it twice.
-    for (auto& input : batch.jobs[j].inputs) std::string().swap(input.source);
+  }
+  if (Status written = stager.write_inline(); !written.ok()) return make_error(written.error());
+  for (auto& job : batch.jobs) {
+    for (auto& input : job.inputs) std::string().swap(input.source);  // on disk now
   }
 
   double credit_estimate = 0;
