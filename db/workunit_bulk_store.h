@@ -1,7 +1,7 @@
 // Set-based workunit creation for batches of any size (remote submit_batch, create_work
-// --bulk): the rows go in as JSON arrays bound to ONE parameter of one prepared
-// INSERT .. SELECT FROM JSON_TABLE, a few MB per statement, never a statement per job.
-// Runs inside the caller's transaction.
+// --bulk): workunits go in 256 rows per prepared multi-row INSERT, their input records as
+// JSON arrays bound to one parameter of an INSERT .. SELECT FROM JSON_TABLE (a few MB per
+// statement): never a statement per job. Runs inside the caller's transaction.
 #pragma once
 
 #include <cstdint>
