@@ -272,6 +272,29 @@ TEST_F(RemoteSubmitHttp, CreateBatchThenSubmitIntoItThenAbortAndRetire) {
   EXPECT_FALSE(batches->root().child("batch")) << "a retired batch is not listed";
 }
 
+// The same binary as FastCGI (submit_rpc.fcgi under mod_fcgid): one persistent process
+// serves a sequence of requests, hostile ones between, and stays sound.
+TEST_F(RemoteSubmitHttp, FastCgiProcessServesASequenceHostileOnesIncluded) {
+  std::string fcgi = server_->url(project_.config().name + "_cgi/submit_rpc.fcgi");
+  std::string key = "<authenticator>owner_key_0123456789</authenticator>";
+  for (int round = 0; round < 3; ++round) {
+    std::string r = std::to_string(round);
+    auto submitted = post(submit("owner_key_0123456789", job("fc" + r, inline_input("fc" + r))), fcgi);
+    int64_t id = submitted->root().child("batch_id").text().as_llong();
+    EXPECT_GT(id, 0) << submitted->text;
+    EXPECT_NE(post("<submit_batch><authenticator>owner_key_0123456789</authenticator><batch>", fcgi)->error(),
+              "");
+    EXPECT_NE(post("<!DOCTYPE x [<!ENTITY a \"b\">]><ping>&a;</ping>", fcgi)->error(), "");
+    EXPECT_NE(post(submit("owner_key_0123456789", job("fc" + r, inline_input("again"))), fcgi)->error(), "")
+        << "the name is taken now";
+    auto query =
+        post("<query_batch>" + key + "<batch_id>" + std::to_string(id) + "</batch_id></query_batch>", fcgi);
+    EXPECT_EQ(query->root().child("njobs").text().as_int(), 1) << query->text;
+  }
+  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM workunit"), 3);
+  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM batch"), 3);
+}
+
 // tharsis-submit, the shell client: only the URL and the authenticator.
 TEST_F(RemoteSubmitHttp, TharsisSubmitClientPingSubmitQueryAbortRetire) {
   auto staged =

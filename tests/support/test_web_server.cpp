@@ -58,6 +58,8 @@ TestWebServer::TestWebServer(const TestProject& project, int fixed_port) {
   // below (make_project does not write it yet; docs/remote_submission.md#install).
   if (fs::exists(bin + "/submit_rpc")) {
     fs::copy_file(bin + "/submit_rpc", c.project_dir + "/cgi-bin/submit_rpc", fs::copy_options::overwrite_existing);
+    fs::copy_file(bin + "/submit_rpc", c.project_dir + "/cgi-bin/submit_rpc.fcgi",
+                  fs::copy_options::overwrite_existing);
   }
   std::string submit_alias = project.dir() + "/submit_rpc.httpd.conf";
   {
