@@ -127,6 +127,33 @@ TEST(RemoteSubmitLifecycle, ThreeHundredJobsSubmittedWatchedAbortedFinishedRetir
   EXPECT_GT(
       completed->document_element().child("completed_job").child("canonical_resultid").text().as_llong(), 0);
 
+  // Outputs as BOINC's get_output.php serves them, authenticated by md5(authenticator + ...).
+  auto canonical = live.db().query_int("SELECT canonical_resultid FROM workunit WHERE name = 'rs10'");
+  auto result_name = [&] {
+    auto rows = live.db().query("SELECT name FROM result WHERE id = ?", canonical);
+    return rows->next() ? std::string(rows->getString(1)) : std::string();
+  }();
+  std::string base = live.url(live.config().name + "/get_output.php");
+  auto one = testing::http_get(base + "?cmd=result_file&result_name=" + result_name +
+                               "&file_num=0&auth_str=" + md5_hex(key + result_name));
+  EXPECT_EQ(one.status, 200) << one.body;
+  EXPECT_EQ(one.body, run_example_job(*parse_example_input(input_text("rs10"))));
+  auto forged = testing::http_get(base + "?cmd=result_file&result_name=" + result_name +
+                                  "&file_num=0&auth_str=" + md5_hex("other" + result_name));
+  EXPECT_EQ(forged.status, 403);
+  EXPECT_EQ(forged.body.rfind("ERROR: ", 0), 0u);
+  auto zip = testing::http_get(base + "?cmd=batch_files&batch_id=" + std::to_string(batch_id) +
+                               "&auth_str=" + md5_hex(key + std::to_string(batch_id)));
+  EXPECT_EQ(zip.status, 200);
+  ASSERT_GT(zip.body.size(), 22u);
+  EXPECT_EQ(zip.body.substr(0, 4), std::string("PK\x03\x04", 4));
+  // The end record counts one entry per finished job's output.
+  const std::string& z = zip.body;
+  size_t end = z.size() - 22;
+  int entries = static_cast<unsigned char>(z[end + 10]) | static_cast<unsigned char>(z[end + 11]) << 8;
+  EXPECT_EQ(entries, kJobs - 5);
+  EXPECT_NE(z.find("rs10/"), std::string::npos);
+
   call("<retire_batch>" + ref + "</retire_batch>");
   EXPECT_EQ(fetch_batch(live.db(), batch_id)->state, BatchState::Retired);
 }

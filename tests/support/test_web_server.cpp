@@ -61,10 +61,14 @@ TestWebServer::TestWebServer(const TestProject& project, int fixed_port) {
     fs::copy_file(bin + "/submit_rpc", c.project_dir + "/cgi-bin/submit_rpc.fcgi",
                   fs::copy_options::overwrite_existing);
   }
+  if (fs::exists(bin + "/get_output")) {
+    fs::copy_file(bin + "/get_output", c.project_dir + "/cgi-bin/get_output", fs::copy_options::overwrite_existing);
+  }
   std::string submit_alias = project.dir() + "/submit_rpc.httpd.conf";
   {
     std::ofstream conf(submit_alias);
     conf << "ScriptAlias \"/" << c.name << "/submit_rpc_handler.php\" \"" << c.project_dir << "/cgi-bin/submit_rpc\"\n";
+    conf << "ScriptAlias \"/" << c.name << "/get_output.php\" \"" << c.project_dir << "/cgi-bin/get_output\"\n";
   }
   // The status pages and their stylesheet, where BOINC keeps web pages.
   for (const char* page : {"server_status", "graphs", "reclustering", "volunteers"}) {

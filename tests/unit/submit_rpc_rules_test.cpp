@@ -10,6 +10,7 @@
 #include "sched/lib/submit/submit_plan.h"
 #include "sched/lib/submit/submit_reply.h"
 #include "sched/lib/submit/submit_request.h"
+#include "sched/lib/submit/zip_writer.h"
 
 namespace tharsis {
 namespace {
@@ -253,6 +254,29 @@ TEST(SubmitClientJobFile, RequestEscapesInlineContent) {
   auto batch = parse_batch_description(**doc, SubmitLimits{});
   ASSERT_TRUE(batch.ok()) << batch.error();
   EXPECT_EQ(batch->jobs[0].inputs[0].source, "x<y&z");
+}
+
+}  // namespace
+}  // namespace tharsis
+
+namespace tharsis {
+namespace {
+
+TEST(ZipWriter, StoredEntriesWithCentralDirectory) {
+  ZipWriter zip;
+  zip.add("job/out", "hello\n");
+  EXPECT_EQ(zip.entries(), 1u);
+  std::string archive = zip.finish();
+  // local header 30 + name 7 + data 6, central entry 46 + name 7, end record 22
+  ASSERT_EQ(archive.size(), 30u + 7 + 6 + 46 + 7 + 22);
+  EXPECT_EQ(archive.substr(0, 4), std::string("PK\x03\x04", 4));
+  EXPECT_EQ(archive.substr(30, 7), "job/out");
+  EXPECT_EQ(archive.substr(37, 6), "hello\n");
+  EXPECT_EQ(archive.substr(43, 4), std::string("PK\x01\x02", 4));
+  EXPECT_EQ(archive.substr(archive.size() - 22, 4), std::string("PK\x05\x06", 4));
+  // CRC-32 of "hello\n" is 0x363a3020, little-endian at offset 14.
+  EXPECT_EQ(archive.substr(14, 4), std::string("\x20\x30\x3a\x36", 4));
+  EXPECT_EQ(zip.entries(), 0u);
 }
 
 }  // namespace
