@@ -21,7 +21,9 @@ if [ -x "$build_dir/submit_rpc" ]; then
   cp "$build_dir/submit_rpc" "$project/cgi-bin/submit_rpc"
   cp "$build_dir/submit_rpc" "$project/cgi-bin/submit_rpc.fcgi"
 fi
-if [ -x "$build_dir/get_output" ]; then cp "$build_dir/get_output" "$project/cgi-bin/get_output"; fi
+for program in get_output job_file; do
+  if [ -x "$build_dir/$program" ]; then cp "$build_dir/$program" "$project/cgi-bin/$program"; fi
+done
 for page in server_status graphs reclustering volunteers; do
   if [ -x "$build_dir/$page" ]; then cp "$build_dir/$page" "$project/cgi-bin/$page"; fi
 done

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <filesystem>
 #include <pugixml.hpp>
 
 #include "db/batch_store.h"
@@ -363,6 +364,79 @@ TEST_F(RemoteSubmitHttp, GrantSubmitToolGrantsAndRevokes) {
   EXPECT_NE(output->find("may submit to example; at most 10 jobs in progress"), std::string::npos) << *output;
   EXPECT_NE(output->find("no remote submission"), std::string::npos) << *output;
   EXPECT_NE(output->find("no app named 'no_such_app'"), std::string::npos) << *output;
+}
+
+// A multipart POST as BOINC's clients send job_file.php uploads: "request", then file_0...
+std::unique_ptr<Reply> post_multipart(const std::string& url, const std::string& xml,
+                                      const std::vector<std::string>& files) {
+  CURL* curl = curl_easy_init();
+  curl_mime* mime = curl_mime_init(curl);
+  curl_mimepart* part = curl_mime_addpart(mime);
+  curl_mime_name(part, "request");
+  curl_mime_data(part, xml.data(), xml.size());
+  for (size_t i = 0; i < files.size(); ++i) {
+    part = curl_mime_addpart(mime);
+    curl_mime_name(part, ("file_" + std::to_string(i)).c_str());
+    curl_mime_filename(part, ("local" + std::to_string(i)).c_str());
+    curl_mime_data(part, files[i].data(), files[i].size());
+  }
+  auto reply = std::make_unique<Reply>();
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_MIMEPOST, mime);
+  curl_easy_setopt(
+      curl, CURLOPT_WRITEFUNCTION, +[](char* data, size_t size, size_t n, void* out) {
+        static_cast<std::string*>(out)->append(data, size * n);
+        return size * n;
+      });
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &reply->text);
+  EXPECT_EQ(curl_easy_perform(curl), CURLE_OK);
+  curl_mime_free(mime);
+  curl_easy_cleanup(curl);
+  EXPECT_TRUE(reply->doc.load_string(reply->text.c_str())) << reply->text;
+  return reply;
+}
+
+// job_file.php: inputs uploaded ahead (named jf_<md5>), then used as local_staged.
+TEST_F(RemoteSubmitHttp, JobFilesUploadedAheadThenSubmittedAsStaged) {
+  std::string url = server_->url(project_.config().name + "/job_file.php");
+  std::string a = "alpha input\n", b = std::string(100000, 'b') + "\n";
+  std::string name_a = "jf_" + md5_hex(a), name_b = "jf_" + md5_hex(b);
+  std::string names = "<phys_name>" + name_a + "</phys_name><phys_name>" + name_b + "</phys_name>";
+  std::string key = "<authenticator>owner_key_0123456789</authenticator>";
+  auto query = post_multipart(url, "<query_files>" + key + names + "</query_files>", {});
+  std::vector<int> absent;
+  for (auto f : query->root().child("absent_files").children("file")) absent.push_back(f.text().as_int());
+  EXPECT_EQ(absent, (std::vector<int>{0, 1})) << query->text;
+
+  auto path_a = fanout_path(project_.config().download_dir, name_a, project_.config().uldl_dir_fanout);
+  // Hostile uploads write nothing: content not matching its name, a name leaving
+  // download/, a count mismatch, an account without a grant.
+  auto wrong = post_multipart(
+      url, "<upload_files>" + key + "<phys_name>" + name_a + "</phys_name></upload_files>", {"not alpha\n"});
+  EXPECT_NE(wrong->error().find("md5"), std::string::npos) << wrong->text;
+  auto escape =
+      post_multipart(url, "<upload_files>" + key + "<phys_name>../../x</phys_name></upload_files>", {a});
+  EXPECT_NE(escape->error().find("bad filename"), std::string::npos) << escape->text;
+  auto count = post_multipart(url, "<upload_files>" + key + names + "</upload_files>", {a});
+  EXPECT_NE(count->error().find("doesn't agree"), std::string::npos) << count->text;
+  auto nogrant = post_multipart(
+      url, "<upload_files><authenticator>nogrant_key_0123456789</authenticator>" + names + "</upload_files>",
+      {a, b});
+  EXPECT_NE(nogrant->error().find("no submit access"), std::string::npos) << nogrant->text;
+  EXPECT_FALSE(std::filesystem::exists(path_a));
+
+  auto upload = post_multipart(url, "<upload_files>" + key + names + "</upload_files>", {a, b});
+  EXPECT_TRUE(upload->root().child("success")) << upload->text;
+  auto stored = read_text_file(path_a);
+  ASSERT_TRUE(stored.ok());
+  EXPECT_EQ(*stored, a);
+  auto again = post_multipart(url, "<query_files>" + key + names + "</query_files>", {});
+  EXPECT_FALSE(again->root().child("absent_files").child("file")) << again->text;
+
+  int64_t id =
+      submit_ok("owner_key_0123456789", job("up0", staged_input(name_a)) + job("up1", staged_input(name_b)));
+  EXPECT_GT(id, 0);
+  EXPECT_NE(fetch_workunit_by_name(*db_, "up1")->xml_doc.find("<nbytes>100001</nbytes>"), std::string::npos);
 }
 
 // --- Hostile requests: a well-formed <error>, nothing changed. ---

@@ -57,18 +57,25 @@ TestWebServer::TestWebServer(const TestProject& project, int fixed_port) {
   // Remote job submission, reached as <master_url>submit_rpc_handler.php through the alias
   // below (make_project does not write it yet; docs/remote_submission.md#install).
   if (fs::exists(bin + "/submit_rpc")) {
-    fs::copy_file(bin + "/submit_rpc", c.project_dir + "/cgi-bin/submit_rpc", fs::copy_options::overwrite_existing);
+    fs::copy_file(bin + "/submit_rpc", c.project_dir + "/cgi-bin/submit_rpc",
+                  fs::copy_options::overwrite_existing);
     fs::copy_file(bin + "/submit_rpc", c.project_dir + "/cgi-bin/submit_rpc.fcgi",
                   fs::copy_options::overwrite_existing);
   }
-  if (fs::exists(bin + "/get_output")) {
-    fs::copy_file(bin + "/get_output", c.project_dir + "/cgi-bin/get_output", fs::copy_options::overwrite_existing);
+  for (const char* program : {"get_output", "job_file"}) {
+    if (fs::exists(bin + "/" + program)) {
+      fs::copy_file(bin + "/" + program, c.project_dir + "/cgi-bin/" + program,
+                    fs::copy_options::overwrite_existing);
+    }
   }
   std::string submit_alias = project.dir() + "/submit_rpc.httpd.conf";
   {
     std::ofstream conf(submit_alias);
-    conf << "ScriptAlias \"/" << c.name << "/submit_rpc_handler.php\" \"" << c.project_dir << "/cgi-bin/submit_rpc\"\n";
-    conf << "ScriptAlias \"/" << c.name << "/get_output.php\" \"" << c.project_dir << "/cgi-bin/get_output\"\n";
+    conf << "ScriptAlias \"/" << c.name << "/submit_rpc_handler.php\" \"" << c.project_dir
+         << "/cgi-bin/submit_rpc\"\n";
+    conf << "ScriptAlias \"/" << c.name << "/get_output.php\" \"" << c.project_dir
+         << "/cgi-bin/get_output\"\n";
+    conf << "ScriptAlias \"/" << c.name << "/job_file.php\" \"" << c.project_dir << "/cgi-bin/job_file\"\n";
   }
   // The status pages and their stylesheet, where BOINC keeps web pages.
   for (const char* page : {"server_status", "graphs", "reclustering", "volunteers"}) {
@@ -90,8 +97,8 @@ TestWebServer::TestWebServer(const TestProject& project, int fixed_port) {
     int port = fixed_port != 0 ? fixed_port : 20000 + static_cast<int>(random() % 20000);
     // The submit alias first: mod_alias takes the first match, and the project's include
     // maps all of /<name> to html/user.
-    std::string command = apache_script() + " start " + dir_ + " " + std::to_string(port) + " " + submit_alias +
-                          " " + c.project_dir + "/" + c.name + ".httpd.conf >/dev/null 2>&1";
+    std::string command = apache_script() + " start " + dir_ + " " + std::to_string(port) + " " +
+                          submit_alias + " " + c.project_dir + "/" + c.name + ".httpd.conf >/dev/null 2>&1";
     if (std::system(command.c_str()) == 0) port_ = port;
   }
   if (port_ == 0) throw std::runtime_error("cannot start Apache; see " + dir_ + "/error.log");

@@ -6,6 +6,7 @@
 #include "client/tharsis-submit/job_file.h"
 #include "daemons/assimilator/lib/batch_progress.h"
 #include "sched/lib/submit/form_body.h"
+#include "sched/lib/submit/job_files.h"
 #include "sched/lib/submit/submit_access.h"
 #include "sched/lib/submit/submit_plan.h"
 #include "sched/lib/submit/submit_reply.h"
@@ -277,6 +278,35 @@ TEST(ZipWriter, StoredEntriesWithCentralDirectory) {
   // CRC-32 of "hello\n" is 0x363a3020, little-endian at offset 14.
   EXPECT_EQ(archive.substr(14, 4), std::string("\x20\x30\x3a\x36", 4));
   EXPECT_EQ(zip.entries(), 0u);
+}
+
+}  // namespace
+}  // namespace tharsis
+
+namespace tharsis {
+namespace {
+
+TEST(SubmitForm, MultipartPartsWithFileNames) {
+  std::string body =
+      "--B\r\nContent-Disposition: form-data; name=\"request\"\r\n\r\n<x/>\r\n"
+      "--B\r\nContent-Disposition: form-data; name=\"file_0\"; filename=\"a.txt\"\r\nContent-Type: x\r\n\r\n"
+      "line1\r\nline2\r\n--B--\r\n";
+  auto parts = multipart_parts(body, 10);
+  ASSERT_TRUE(parts.ok()) << parts.error();
+  ASSERT_EQ(parts->size(), 2u);
+  EXPECT_EQ((*parts)[0].name, "request");
+  EXPECT_EQ((*parts)[1].name, "file_0");
+  EXPECT_EQ((*parts)[1].filename, "a.txt");
+  EXPECT_EQ((*parts)[1].content, "line1\r\nline2");
+  EXPECT_FALSE(multipart_parts(body, 1).ok());
+  EXPECT_TRUE(multipart_parts("request=x", 10)->empty());
+}
+
+TEST(JobFiles, NameMustBeJfAndTheMd5OfTheContent) {
+  EXPECT_TRUE(names_its_content("jf_d41d8cd98f00b204e9800998ecf8427e", ""));
+  EXPECT_FALSE(names_its_content("jf_d41d8cd98f00b204e9800998ecf8427e", "x"));
+  EXPECT_FALSE(names_its_content("d41d8cd98f00b204e9800998ecf8427e", ""));
+  EXPECT_FALSE(names_its_content("jf_D41D8CD98F00B204E9800998ECF8427E", ""));
 }
 
 }  // namespace

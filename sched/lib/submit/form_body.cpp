@@ -26,18 +26,20 @@ bool starts_with_ci(std::string_view text, std::string_view prefix) {
   return true;
 }
 
-// The form field name in a part's Content-Disposition header ("" if none).
-std::string part_name(std::string_view headers) {
+// A parameter (name="..." or filename="...") of a part's Content-Disposition header.
+std::string disposition_parameter(std::string_view headers, std::string_view parameter) {
   size_t line_start = 0;
   while (line_start < headers.size()) {
     size_t line_end = headers.find("\r\n", line_start);
     if (line_end == std::string_view::npos) line_end = headers.size();
     std::string_view line = headers.substr(line_start, line_end - line_start);
     if (starts_with_ci(line, "content-disposition:")) {
-      size_t at = line.find("name=\"");
-      if (at != std::string_view::npos && (at == 0 || line[at - 1] == ' ' || line[at - 1] == ';')) {
-        size_t end = line.find('"', at + 6);
-        if (end != std::string_view::npos) return std::string(line.substr(at + 6, end - at - 6));
+      std::string key = std::string(parameter) + "=\"";
+      for (size_t at = line.find(key); at != std::string_view::npos; at = line.find(key, at + 1)) {
+        if (at != 0 && line[at - 1] != ' ' && line[at - 1] != ';') continue;
+        size_t end = line.find('"', at + key.size());
+        if (end != std::string_view::npos)
+          return std::string(line.substr(at + key.size(), end - at - key.size()));
       }
     }
     line_start = line_end + 2;
@@ -55,7 +57,7 @@ Result<std::string> from_multipart(std::string_view body) {
   while (at < body.size()) {
     size_t headers_end = body.find("\r\n\r\n", at);
     if (headers_end == std::string_view::npos) return make_error("multipart part without a header end");
-    std::string name = part_name(body.substr(at, headers_end - at));
+    std::string name = disposition_parameter(body.substr(at, headers_end - at), "name");
     size_t content = headers_end + 4;
     size_t end = body.find(delimiter, content);
     if (end == std::string_view::npos) return make_error("multipart part without a closing boundary");
@@ -82,6 +84,34 @@ Result<std::string> from_urlencoded(std::string_view body) {
 }
 
 }  // namespace
+
+Result<std::vector<FormPart>> multipart_parts(std::string_view body, size_t max_parts) {
+  std::vector<FormPart> parts;
+  if (body.substr(0, 2) != "--") return parts;
+  size_t first_line_end = body.find("\r\n");
+  if (first_line_end == std::string_view::npos || first_line_end < 3 || first_line_end > 200) {
+    return make_error("multipart body without a boundary line");
+  }
+  std::string delimiter = "\r\n" + std::string(body.substr(0, first_line_end));
+  size_t at = first_line_end + 2;
+  while (at < body.size()) {
+    size_t headers_end = body.find("\r\n\r\n", at);
+    if (headers_end == std::string_view::npos) return make_error("multipart part without a header end");
+    std::string_view headers = body.substr(at, headers_end - at);
+    size_t content = headers_end + 4;
+    size_t end = body.find(delimiter, content);
+    if (end == std::string_view::npos) return make_error("multipart part without a closing boundary");
+    if (parts.size() >= max_parts)
+      return make_error("more than " + std::to_string(max_parts) + " form parts");
+    parts.push_back(FormPart{disposition_parameter(headers, "name"),
+                             disposition_parameter(headers, "filename"),
+                             body.substr(content, end - content)});
+    at = end + delimiter.size();
+    if (body.substr(at, 2) == "--") break;
+    at += 2;
+  }
+  return parts;
+}
 
 Result<std::string> url_decode(std::string_view text) {
   std::string out;
