@@ -8,6 +8,10 @@
 //   tharsis-submit --url URL --authenticator KEY abort BATCH_ID
 //   tharsis-submit --url URL --authenticator KEY abort_jobs JOB_NAME...
 //   tharsis-submit --url URL --authenticator KEY retire BATCH_ID
+//   tharsis-submit --url URL --authenticator KEY upload FILE...        (job_file.php)
+//   tharsis-submit --url URL --authenticator KEY outputs BATCH_ID ZIP  (get_output.php)
+// `upload` sends the files the project lacks, named jf_<md5>, and prints for each the
+// job-file word that names it (staged:jf_<md5>); `outputs` saves the batch's outputs.
 // URL is the project's master URL (…/<name>/); --authenticator may instead come from
 // $THARSIS_AUTHENTICATOR. Job files: client/tharsis-submit/job_file.h. Exit 0 on success,
 // 1 when the server answers with an error (printed), 2 on usage errors.
@@ -22,6 +26,7 @@
 #include <vector>
 
 #include "client/tharsis-submit/job_file.h"
+#include "lib/crypto/md5.h"
 
 using namespace tharsis;
 using namespace tharsis::submit_client;
@@ -33,15 +38,27 @@ size_t collect(char* data, size_t size, size_t n, void* out) {
   return size * n;
 }
 
-// POSTs `xml` to <url>submit_rpc_handler.php; the reply's root element, or an error.
-Result<std::string> post(const std::string& url, const std::string& xml, pugi::xml_document& reply) {
+std::string endpoint_of(const std::string& url, const std::string& page) {
+  return url + (url.empty() || url.back() == '/' ? "" : "/") + page;
+}
+
+// POSTs `xml` (and `files` as file_0, file_1, ...) to <url><page>; the reply's root
+// element's name, or an error.
+Result<std::string> post(const std::string& url, const std::string& xml, pugi::xml_document& reply,
+                         const std::string& page = "submit_rpc_handler.php",
+                         const std::vector<std::string>& files = {}) {
   CURL* curl = curl_easy_init();
   if (!curl) return make_error("cannot start libcurl");
   curl_mime* mime = curl_mime_init(curl);
   curl_mimepart* part = curl_mime_addpart(mime);
   curl_mime_name(part, "request");
   curl_mime_data(part, xml.data(), xml.size());
-  std::string body, endpoint = url + (url.empty() || url.back() == '/' ? "" : "/") + "submit_rpc_handler.php";
+  for (size_t i = 0; i < files.size(); ++i) {
+    part = curl_mime_addpart(mime);
+    curl_mime_name(part, ("file_" + std::to_string(i)).c_str());
+    curl_mime_filedata(part, files[i].c_str());
+  }
+  std::string body, endpoint = endpoint_of(url, page);
   curl_slist* headers = curl_slist_append(nullptr, "Expect:");
   curl_easy_setopt(curl, CURLOPT_URL, endpoint.c_str());
   curl_easy_setopt(curl, CURLOPT_MIMEPOST, mime);
@@ -80,6 +97,68 @@ void print_batch(pugi::xml_node b) {
             << "\n";
 }
 
+// GETs `url` into `path`; an error for a transport failure or a status other than 200.
+Status download(const std::string& url, const std::string& path) {
+  std::string body;
+  CURL* curl = curl_easy_init();
+  if (!curl) return make_error("cannot start libcurl");
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
+  curl_easy_setopt(curl, CURLOPT_USERAGENT, "tharsis-submit");
+  CURLcode code = curl_easy_perform(curl);
+  long status = 0;
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+  curl_easy_cleanup(curl);
+  if (code != CURLE_OK) return make_error(curl_easy_strerror(code));
+  if (status != 200) return make_error("HTTP status " + std::to_string(status) + ": " + body.substr(0, 200));
+  std::ofstream out(path, std::ios::binary);
+  out.write(body.data(), static_cast<std::streamsize>(body.size()));
+  if (!out) return make_error("cannot write " + path);
+  return Status::success();
+}
+
+// `upload`: query_files, then upload_files of the absent ones.
+int upload(const std::string& url, const std::string& key, const std::vector<std::string>& paths) {
+  std::vector<std::string> names;
+  for (const auto& path : paths) {
+    auto md5 = md5_file_hex(path);
+    if (!md5.ok()) {
+      std::cerr << "tharsis-submit: " << md5.error() << "\n";
+      return 2;
+    }
+    names.push_back("jf_" + *md5);
+  }
+  std::string listed = tag("authenticator", key);
+  for (const auto& name : names) listed += tag("phys_name", name);
+  pugi::xml_document reply;
+  auto asked = post(url, "<query_files>\n" + listed + "</query_files>\n", reply, "job_file.php");
+  if (!asked.ok()) {
+    std::cerr << "tharsis-submit: " << asked.error() << "\n";
+    return 1;
+  }
+  std::string absent_names = tag("authenticator", key);
+  std::vector<std::string> absent_paths;
+  for (pugi::xml_node f : reply.document_element().child("absent_files").children("file")) {
+    size_t i = static_cast<size_t>(f.text().as_ullong());
+    if (i >= names.size()) continue;
+    absent_names += tag("phys_name", names[i]);
+    absent_paths.push_back(paths[i]);
+  }
+  if (!absent_paths.empty()) {
+    pugi::xml_document uploaded;
+    auto sent = post(url, "<upload_files>\n" + absent_names + "</upload_files>\n", uploaded, "job_file.php",
+                     absent_paths);
+    if (!sent.ok()) {
+      std::cerr << "tharsis-submit: " << sent.error() << "\n";
+      return 1;
+    }
+  }
+  for (size_t i = 0; i < paths.size(); ++i) std::cout << paths[i] << " staged:" << names[i] << "\n";
+  std::cerr << "uploaded " << absent_paths.size() << " of " << paths.size() << " file(s)\n";
+  return 0;
+}
+
 int usage() {
   std::cerr
       << "usage: tharsis-submit --url URL [--authenticator KEY] (ping | submit --app APP [--batch_name N] "
@@ -115,6 +194,23 @@ int main(int argc, char** argv) {
   if (url.empty() || words.empty()) return usage();
   std::string command = words[0];
   std::string auth = tag("authenticator", key);
+  if (command == "upload" && words.size() >= 2) {
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    return upload(url, key, std::vector<std::string>(words.begin() + 1, words.end()));
+  }
+  if (command == "outputs" && words.size() == 3) {
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    std::string id = words[1];
+    Status saved = download(endpoint_of(url, "get_output.php") + "?cmd=batch_files&batch_id=" + id +
+                                "&auth_str=" + md5_hex(key + id),
+                            words[2]);
+    if (!saved.ok()) {
+      std::cerr << "tharsis-submit: " << saved.error() << "\n";
+      return 1;
+    }
+    std::cout << "saved " << words[2] << "\n";
+    return 0;
+  }
   std::string request;
   if (command == "ping") {
     request = "<ping/>\n";

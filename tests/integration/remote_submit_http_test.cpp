@@ -333,6 +333,17 @@ TEST_F(RemoteSubmitHttp, TharsisSubmitClientPingSubmitQueryAbortRetire) {
   EXPECT_EQ(fetch_batch(*db_, batch->id)->state, BatchState::Retired);
   // A server error is exit status 1 with the message.
   EXPECT_EQ(run({"retire", "999999"}), 1);
+  // upload: the project gets the files it lacks, named by content, usable as staged:.
+  ASSERT_TRUE(write_text_file(project_.dir() + "/up_a", "upload a\n").ok());
+  EXPECT_EQ(run({"upload", project_.dir() + "/up_a", project_.dir() + "/local_in.txt"}), 0);
+  std::string up_name = "jf_" + md5_hex("upload a\n");
+  auto uploaded =
+      read_text_file(fanout_path(project_.config().download_dir, up_name, project_.config().uldl_dir_fanout));
+  ASSERT_TRUE(uploaded.ok());
+  EXPECT_EQ(*uploaded, "upload a\n");
+  ASSERT_TRUE(write_text_file(project_.dir() + "/jobs2.txt", "staged:" + up_name + " -- --n 3\n").ok());
+  EXPECT_EQ(run({"submit", "--app", "example", "--batch_name", "cli2", project_.dir() + "/jobs2.txt"}), 0);
+  EXPECT_TRUE(fetch_batch_by_name(*db_, "cli2"));
   auto output = read_text_file(log);
   ASSERT_TRUE(output.ok());
   EXPECT_NE(output->find("batch " + std::to_string(batch->id) + " 'cli' app example: in progress, 2 jobs"),
@@ -341,6 +352,7 @@ TEST_F(RemoteSubmitHttp, TharsisSubmitClientPingSubmitQueryAbortRetire) {
   EXPECT_NE(output->find("job " + std::to_string(wu->id) + " " + first + ": queued"), std::string::npos)
       << *output;
   EXPECT_NE(output->find("server error: no such batch"), std::string::npos) << *output;
+  EXPECT_NE(output->find(project_.dir() + "/up_a staged:" + up_name), std::string::npos) << *output;
 }
 
 TEST_F(RemoteSubmitHttp, GrantSubmitToolGrantsAndRevokes) {

@@ -17,6 +17,7 @@
 #include "lib/crypto/md5.h"
 #include "lib/fanout.h"
 #include "lib/text_file.h"
+#include "tests/support/child_process.h"
 #include "tests/support/live_project.h"
 
 namespace tharsis {
@@ -153,6 +154,18 @@ TEST(RemoteSubmitLifecycle, ThreeHundredJobsSubmittedWatchedAbortedFinishedRetir
   int entries = static_cast<unsigned char>(z[end + 10]) | static_cast<unsigned char>(z[end + 11]) << 8;
   EXPECT_EQ(entries, kJobs - 5);
   EXPECT_NE(z.find("rs10/"), std::string::npos);
+
+  // The same archive through tharsis-submit.
+  {
+    testing::ChildProcess downloader("tharsis-submit",
+                                 {"--url", live.url(live.config().name + "/"), "--authenticator", key, "outputs",
+                                  std::to_string(batch_id), data.path() + "/outputs.zip"},
+                                 live.config().log_dir + "/tharsis-submit.log");
+    EXPECT_EQ(downloader.wait(60), 0);
+    auto saved = read_text_file(data.path() + "/outputs.zip");
+    ASSERT_TRUE(saved.ok());
+    EXPECT_EQ(*saved, z);
+  }
 
   call("<retire_batch>" + ref + "</retire_batch>");
   EXPECT_EQ(fetch_batch(live.db(), batch_id)->state, BatchState::Retired);
