@@ -3,11 +3,12 @@
 
 namespace tharsis {
 
-std::optional<SubmitGrant> fetch_submit_grant(Database& db, int64_t user_id) {
-  auto rows = db.query(
-      "SELECT user_id, submit_all, quota, logical_start_time, create_apps, manage_all, max_jobs_in_progress "
-      "FROM user_submit WHERE user_id = ?",
-      user_id);
+std::optional<SubmitGrant> fetch_submit_grant(Database& db, int64_t user_id, bool for_update) {
+  auto rows =
+      db.query(std::string("SELECT user_id, submit_all, quota, logical_start_time, create_apps, manage_all, "
+                           "max_jobs_in_progress FROM user_submit WHERE user_id = ?") +
+                   (for_update ? " FOR UPDATE" : ""),
+               user_id);
   if (!rows->next()) return std::nullopt;
   SubmitGrant g;
   g.user_id = rows->getInt64("user_id");

@@ -21,7 +21,8 @@ struct SubmitGrant {
   int max_jobs_in_progress = 0;  // 0 = no limit
 };
 
-std::optional<SubmitGrant> fetch_submit_grant(Database& db, int64_t user_id);
+// for_update locks the row (submissions of one account that check its limit take turns).
+std::optional<SubmitGrant> fetch_submit_grant(Database& db, int64_t user_id, bool for_update = false);
 // Whether the account has a user_submit_app row for the app.
 bool has_app_grant(Database& db, int64_t user_id, int64_t app_id);
 // The apps listed for the account (user_submit_app), by id.

@@ -240,6 +240,16 @@ Result<std::string> submit_batch_operation(SubmitDocument& doc, SubmitSession& s
                    : default_batch_name(app->name, user->id, s.now, std::random_device{}());
   try {
     int64_t batch_id = s.db.transaction([&](Database& d) -> int64_t {
+      // The limit again, under the grant row's lock: concurrent submissions of one account
+      // take turns here, so together they cannot pass it.
+      if (grant && grant->max_jobs_in_progress > 0) {
+        auto locked = fetch_submit_grant(d, user->id, /*for_update=*/true);
+        if (!locked) throw SubmitFailure{"no submit access"};
+        if (auto violation = jobs_in_progress_violation(*locked, count_user_jobs_in_progress(d, user->id),
+                                                        static_cast<int64_t>(batch.jobs.size()))) {
+          throw SubmitFailure{*violation};
+        }
+      }
       int64_t id = batch.batch_id;
       if (id != 0) {
         auto existing = fetch_batch(d, id, /*for_update=*/true);
