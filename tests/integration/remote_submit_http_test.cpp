@@ -451,6 +451,25 @@ TEST_F(RemoteSubmitHttp, JobFilesUploadedAheadThenSubmittedAsStaged) {
   EXPECT_NE(fetch_workunit_by_name(*db_, "up1")->xml_doc.find("<nbytes>100001</nbytes>"), std::string::npos);
 }
 
+// server_status.php?counts=1, which BOINC's Python client posts to (get_job_counts).
+TEST_F(RemoteSubmitHttp, JobCountsAsBoincsServerStatusGivesThem) {
+  submit_ok("owner_key_0123456789", job("jc0", inline_input("a")) + job("jc1", inline_input("b")));
+  db_->exec("UPDATE workunit SET need_validate = 1 WHERE name = 'jc0'");
+  std::string url = server_->url(project_.config().name + "/server_status.php?counts=1");
+  for (bool as_post : {true, false}) {
+    auto result = as_post ? http_post(url, "request=") : testing::http_get(url);
+    EXPECT_EQ(result.status, 200) << result.body;
+    pugi::xml_document doc;
+    ASSERT_TRUE(doc.load_string(result.body.c_str())) << result.body;
+    pugi::xml_node counts = doc.child("job_counts");
+    EXPECT_EQ(counts.child("wus_need_validate").text().as_int(), 1) << result.body;
+    EXPECT_EQ(counts.child("results_ready_to_send").text().as_int(), 0);
+    EXPECT_TRUE(counts.child("wus_need_file_delete"));
+  }
+  EXPECT_EQ(testing::http_get(server_->url(project_.config().name + "/server_status.php?counts=2")).status,
+            400);
+}
+
 // --- Hostile requests: a well-formed <error>, nothing changed. ---
 
 TEST_F(RemoteSubmitHttp, WrongOrMissingAuthenticatorChangesNothing) {

@@ -76,6 +76,8 @@ TestWebServer::TestWebServer(const TestProject& project, int fixed_port) {
     conf << "ScriptAlias \"/" << c.name << "/get_output.php\" \"" << c.project_dir
          << "/cgi-bin/get_output\"\n";
     conf << "ScriptAlias \"/" << c.name << "/job_file.php\" \"" << c.project_dir << "/cgi-bin/job_file\"\n";
+    conf << "ScriptAlias \"/" << c.name << "/server_status.php\" \"" << c.project_dir
+         << "/cgi-bin/server_status\"\n";
   }
   // The status pages and their stylesheet, where BOINC keeps web pages.
   for (const char* page : {"server_status", "graphs", "reclustering", "volunteers"}) {
