@@ -71,6 +71,18 @@ class Database {
         sql_text);
   }
 
+  // Runs a statement whose placeholders `bind(statement)` fills (a multi-row INSERT whose
+  // row count is known only at run time); returns the affected row count.
+  template <class Binder>
+  int64_t exec_bound(const std::string& sql_text, const Binder& bind) {
+    return run(
+        [&](sql::PreparedStatement& st) {
+          bind(st);
+          return static_cast<int64_t>(st.executeUpdate());
+        },
+        sql_text);
+  }
+
   // Runs a query with bound arguments; the caller reads the rows.
   template <class... Args>
   std::unique_ptr<sql::ResultSet> query(const std::string& sql_text, const Args&... args) {

@@ -357,3 +357,57 @@ CREATE TABLE IF NOT EXISTS workunit_input (
   PRIMARY KEY (workunitid, file_name),
   KEY workunit_input_file (file_name)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- Remote job submission (docs/remote_submission.md). A batch of jobs (workunit.batch =
+-- batch.id) handed in through submit_rpc; state holds BatchState (db/states.h: BOINC's
+-- 0 init, 1 in progress, 2 completed, 3 aborted, 4 retired). njobs_done, nerror_jobs,
+-- fraction_done, credit_canonical and completion_time are kept current by the
+-- assimilator in the transaction that assimilates each workunit, so reading a batch
+-- never counts its workunits.
+CREATE TABLE IF NOT EXISTS batch (
+  id            INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  user_id       INT NOT NULL,
+  create_time   BIGINT NOT NULL DEFAULT 0,
+  logical_start_time DOUBLE NOT NULL DEFAULT 0,
+  logical_end_time DOUBLE NOT NULL DEFAULT 0,
+  est_completion_time DOUBLE NOT NULL DEFAULT 0,
+  njobs         INT NOT NULL DEFAULT 0,
+  njobs_done    INT NOT NULL DEFAULT 0,      -- jobs assimilated with a canonical result
+  nerror_jobs   INT NOT NULL DEFAULT 0,      -- jobs assimilated in error (aborted ones too)
+  fraction_done DOUBLE NOT NULL DEFAULT 0,   -- (njobs_done + nerror_jobs) / njobs
+  state         SMALLINT NOT NULL DEFAULT 0,
+  completion_time BIGINT NOT NULL DEFAULT 0,
+  credit_estimate DOUBLE NOT NULL DEFAULT 0,
+  credit_canonical DOUBLE NOT NULL DEFAULT 0,
+  credit_total  DOUBLE NOT NULL DEFAULT 0,
+  name          VARCHAR(254) NOT NULL,
+  app_id        INT NOT NULL DEFAULT 0,
+  project_state INT NOT NULL DEFAULT 0,
+  description   VARCHAR(254) NOT NULL DEFAULT '',
+  expire_time   DOUBLE NOT NULL DEFAULT 0,
+  UNIQUE KEY batch_name (name),
+  KEY batch_user_state (user_id, state)      -- query_batches, jobs in progress per user
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- query_batch lists a batch's jobs through this index (an index range, never a scan).
+CREATE INDEX IF NOT EXISTS wu_batch ON workunit (batch);
+
+-- Who may submit remotely (BOINC's user_submit): all apps (submit_all) or those listed in
+-- user_submit_app. quota and logical_start_time are BOINC's allocation fields (kept,
+-- not used yet); max_jobs_in_progress 0 = no limit.
+CREATE TABLE IF NOT EXISTS user_submit (
+  user_id       INT NOT NULL PRIMARY KEY,
+  submit_all    TINYINT NOT NULL DEFAULT 0,
+  quota         DOUBLE NOT NULL DEFAULT 0,
+  logical_start_time DOUBLE NOT NULL DEFAULT 0,
+  create_apps   TINYINT NOT NULL DEFAULT 0,
+  manage_all    TINYINT NOT NULL DEFAULT 0,
+  max_jobs_in_progress INT NOT NULL DEFAULT 0
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+CREATE TABLE IF NOT EXISTS user_submit_app (
+  user_id       INT NOT NULL,
+  app_id        INT NOT NULL,
+  manage        TINYINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (user_id, app_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

@@ -31,7 +31,11 @@ std::vector<Migration> build_migrations() {
   all.push_back({5,
                  "file_delete_retry: the file deleter's back-off for files it cannot delete",
                  {create_table("file_delete_retry")}});
-  // Next: {6, "...", {create_table("..."), add_index("workunit", "...", "(...)")}},
+  all.push_back({6,
+                 "remote job submission: tables batch, user_submit, user_submit_app; workunit index wu_batch",
+                 {create_table("batch"), create_table("user_submit"), create_table("user_submit_app"),
+                  add_index("workunit", "wu_batch", "(batch)")}});
+  // Next: {7, "...", {create_table("..."), add_index("workunit", "...", "(...)")}},
   return all;
 }
 

@@ -20,7 +20,8 @@ struct SkipUnit {
 }  // namespace
 
 int commit_in_batches(Database& db, const std::vector<int64_t>& ids, int per_commit, const UnitOfWork& unit,
-                      const std::function<bool()>& stop, const BatchLock& lock_batch) {
+                      const std::function<bool()>& stop, const BatchLock& lock_batch,
+                      const BatchFinish& finish_batch) {
   const size_t step = static_cast<size_t>(std::max(per_commit, 1));
   int written = 0;
   for (size_t first = 0; first < ids.size(); first += step) {
@@ -51,6 +52,7 @@ int commit_in_batches(Database& db, const std::vector<int64_t>& ids, int per_com
               throw SkipUnit{id};
             }
           }
+          if (finish_batch) finish_batch(d, batch);
           return batch_written;
         });
         break;
@@ -63,11 +65,13 @@ int commit_in_batches(Database& db, const std::vector<int64_t>& ids, int per_com
 }
 
 int commit_workunit_batches(Database& db, const std::vector<int64_t>& wu_ids, int per_commit, LockedWorkunits& locked,
-                            const UnitOfWork& unit, const std::function<bool()>& stop) {
+                            const UnitOfWork& unit, const std::function<bool()>& stop,
+                            const BatchFinish& finish_batch) {
   locked.clear();
   try {
     int written = commit_in_batches(db, wu_ids, per_commit, unit, stop,
-                                    [&](Database& d, const std::vector<int64_t>& ids) { locked.lock(d, ids); });
+                                    [&](Database& d, const std::vector<int64_t>& ids) { locked.lock(d, ids); },
+                                    finish_batch);
     locked.clear();
     return written;
   } catch (...) {

@@ -12,8 +12,10 @@
 // it may be run more than once, so it must only touch the database or be idempotent.
 // `lock_batch(db, ids)` (optional) runs first in each attempt, with the batch's ids, to
 // lock their rows in a few statements; if it times out on a lock, the units run anyway
-// (each must then lock its own rows). Returns the number of units written. `stop`
-// (optional) is checked between batches. The ids should be distinct.
+// (each must then lock its own rows). `finish_batch(db, ids)` (optional) runs last in
+// each attempt, inside the transaction, with the ids of the units that ran (e.g. to write
+// per-batch totals once). Returns the number of units written. `stop` (optional) is
+// checked between batches. The ids should be distinct.
 #pragma once
 
 #include <cstdint>
@@ -27,14 +29,17 @@ namespace tharsis {
 
 using UnitOfWork = std::function<bool(Database&, int64_t id)>;
 using BatchLock = std::function<void(Database&, const std::vector<int64_t>& ids)>;
+using BatchFinish = std::function<void(Database&, const std::vector<int64_t>& ids)>;
 
 int commit_in_batches(Database& db, const std::vector<int64_t>& ids, int per_commit, const UnitOfWork& unit,
-                      const std::function<bool()>& stop = {}, const BatchLock& lock_batch = {});
+                      const std::function<bool()>& stop = {}, const BatchLock& lock_batch = {},
+                      const BatchFinish& finish_batch = {});
 
 // commit_in_batches over workunit ids, each batch's workunits and results locked by
 // `locked` (db/locked_workunits.h), which the units read with locked.load(); `locked` is
 // empty again on return, so no row of a finished transaction is ever planned on.
 int commit_workunit_batches(Database& db, const std::vector<int64_t>& wu_ids, int per_commit, LockedWorkunits& locked,
-                            const UnitOfWork& unit, const std::function<bool()>& stop = {});
+                            const UnitOfWork& unit, const std::function<bool()>& stop = {},
+                            const BatchFinish& finish_batch = {});
 
 }  // namespace tharsis

@@ -32,7 +32,10 @@ std::string other_or(const ProjectConfig& config, const std::string& name) {
 CgiResponse handle(std::string_view program, int64_t now, const StatusHandler& handler,
                    int64_t cache_seconds) {
   const std::string method = env_or("REQUEST_METHOD", "GET");
-  if (method != "GET" && method != "HEAD") return cgi_error_response(405, "only GET is supported");
+  // POST too: BOINC's Python submit client posts its server_status.php?counts=1 query. The
+  // pages are read-only; a body is ignored.
+  if (method != "GET" && method != "HEAD" && method != "POST")
+    return cgi_error_response(405, "only GET is supported");
   auto params = QueryParams::parse(env_or("QUERY_STRING", ""));
   if (!params) return cgi_error_response(400, params.error());
   auto config = load_project_config(env_or("THARSIS_CONFIG", "../config.xml"));

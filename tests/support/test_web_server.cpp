@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <stdexcept>
 
@@ -53,6 +54,20 @@ TestWebServer::TestWebServer(const TestProject& project, int fixed_port) {
   fs::copy_file(bin + "/scheduler", c.project_dir + "/cgi-bin/fcgi", fs::copy_options::overwrite_existing);
   fs::copy_file(bin + "/file_upload_handler", c.project_dir + "/cgi-bin/file_upload_handler",
                 fs::copy_options::overwrite_existing);
+  // Remote job submission, reached as <master_url>submit_rpc_handler.php through the alias
+  // below (make_project does not write it yet; docs/remote_submission.md#install).
+  if (fs::exists(bin + "/submit_rpc")) {
+    fs::copy_file(bin + "/submit_rpc", c.project_dir + "/cgi-bin/submit_rpc",
+                  fs::copy_options::overwrite_existing);
+    fs::copy_file(bin + "/submit_rpc", c.project_dir + "/cgi-bin/submit_rpc.fcgi",
+                  fs::copy_options::overwrite_existing);
+  }
+  for (const char* program : {"get_output", "job_file"}) {
+    if (fs::exists(bin + "/" + program)) {
+      fs::copy_file(bin + "/" + program, c.project_dir + "/cgi-bin/" + program,
+                    fs::copy_options::overwrite_existing);
+    }
+  }
   // The status pages and their stylesheet, where BOINC keeps web pages.
   for (const char* page : {"server_status", "graphs", "reclustering", "volunteers"}) {
     if (fs::exists(bin + "/" + page)) {

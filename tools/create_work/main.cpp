@@ -95,13 +95,17 @@ int main(int argc, char** argv) {
       std::cerr << "create_work: no app named '" << vm["app"].as<std::string>() << "'\n";
       return 1;
     }
-    auto templ = write_output_template(*config, app->name + "_out" + std::to_string(outputs) + ".xml", outputs,
-                                       config->max_upload_size);
+    auto templ = write_output_template(*config, app->name + "_out" + std::to_string(outputs) + ".xml",
+                                       outputs, config->max_upload_size);
     if (!templ.ok()) {
       std::cerr << templ.error() << "\n";
       return 1;
     }
-    int created = 0;
+    // Every job is checked and its inputs staged first; then all go in with one set-based
+    // transaction (the path submit_rpc's submit_batch takes): all jobs or none.
+    int64_t now = std::time(nullptr);
+    std::vector<PreparedWorkunit> prepared;
+    prepared.reserve(jobs.size());
     for (const auto& [name, specs] : jobs) {
       JobSpec job = base;
       job.name = name;
@@ -115,13 +119,23 @@ int main(int argc, char** argv) {
         }
         job.inputs.push_back(*input);
       }
-      auto id = create_workunit(*db, *config, job, std::time(nullptr));
-      if (!id.ok()) {
-        std::cerr << id.error() << "\n";
+      auto row = prepare_workunit(*config, job, now);
+      if (!row.ok()) {
+        std::cerr << row.error() << "\n";
         return 1;
       }
-      ++created;
+      PreparedWorkunit wu{std::move(*row), {}};
+      for (const auto& input : job.inputs) wu.input_names.push_back(input.name);
+      prepared.push_back(std::move(wu));
     }
+    try {
+      db->transaction([&](Database& d) { insert_prepared_workunits(d, prepared); });
+    } catch (const DbError& e) {
+      if (e.code() != 1062) throw;
+      std::cerr << "create_work: a workunit name is in use already; nothing created\n";
+      return 1;
+    }
+    size_t created = prepared.size();
     std::cout << "created " << created << " workunit(s)\n";
     return 0;
   } catch (const std::exception& e) {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "db/file_store.h"
+#include "db/workunit_bulk_store.h"
 #include "db/workunit_store.h"
 #include "lib/crypto/md5.h"
 #include "lib/fanout.h"
@@ -39,7 +40,7 @@ Result<StagedInput> stage_input_file(const ProjectConfig& config, const InputFil
   auto md5 = md5_file_hex(*path);
   if (!md5.ok()) return make_error(md5.error());
   if (stat(path->c_str(), &info) != 0) return make_error("create_work: cannot stat " + *path);
-  return StagedInput{input.name, input.open_name, *md5, static_cast<int64_t>(info.st_size), input.no_delete};
+  return StagedInput{input.name, input.open_name, *md5, static_cast<int64_t>(info.st_size), input.no_delete, ""};
 }
 
 std::string workunit_xml_doc(const ProjectConfig& config, const std::vector<StagedInput>& inputs,
@@ -48,8 +49,14 @@ std::string workunit_xml_doc(const ProjectConfig& config, const std::vector<Stag
   std::set<std::string> described;  // one file may be opened under two names (a + a)
   for (const auto& input : inputs) {
     if (!described.insert(input.name).second) continue;
-    xml << "<file_info><name>" << input.name << "</name><url>" << xml_escape(config.download_url) << "/"
-        << fanout_dir(input.name, config.uldl_dir_fanout) << "/" << input.name << "</url><md5_cksum>" << input.md5
+    xml << "<file_info><name>" << input.name << "</name><url>";
+    if (input.url.empty()) {
+      xml << xml_escape(config.download_url) << "/" << fanout_dir(input.name, config.uldl_dir_fanout) << "/"
+          << input.name;
+    } else {
+      xml << xml_escape(input.url);
+    }
+    xml << "</url><md5_cksum>" << xml_escape(input.md5)
         << "</md5_cksum><nbytes>" << input.nbytes << "</nbytes>" << (input.no_delete ? "<no_delete/>" : "")
         << "</file_info>\n";
   }
@@ -63,7 +70,7 @@ std::string workunit_xml_doc(const ProjectConfig& config, const std::vector<Stag
   return xml.str();
 }
 
-Result<WorkunitRow> prepare_workunit(const ProjectConfig& config, const JobSpec& job, int64_t now) {
+Status check_job_spec(const JobSpec& job) {
   if (!safe_name(job.name)) return make_error("create_work: unsafe workunit name '" + job.name + "'");
   if (job.min_quorum < 1 || job.target_nresults < job.min_quorum ||
       job.max_total_results < job.target_nresults || job.max_success_results < job.min_quorum) {
@@ -71,12 +78,22 @@ Result<WorkunitRow> prepare_workunit(const ProjectConfig& config, const JobSpec&
                       ": expected 1 <= min_quorum <= target_nresults <= max_total_results and "
                       "min_quorum <= max_success_results");
   }
+  return Status::success();
+}
+
+Result<WorkunitRow> prepare_workunit(const ProjectConfig& config, const JobSpec& job, int64_t now) {
+  if (Status checked = check_job_spec(job); !checked.ok()) return make_error(checked.error());
   std::vector<StagedInput> staged;
   for (const auto& input : job.inputs) {
     auto one = stage_input_file(config, input);
     if (!one.ok()) return make_error(one.error());
     staged.push_back(*one);
   }
+  return build_workunit_row(config, job, staged, now);
+}
+
+WorkunitRow build_workunit_row(const ProjectConfig& config, const JobSpec& job, const std::vector<StagedInput>& staged,
+                               int64_t now) {
   WorkunitRow wu;
   wu.create_time = now;
   wu.appid = job.appid;
@@ -98,6 +115,18 @@ Result<WorkunitRow> prepare_workunit(const ProjectConfig& config, const JobSpec&
   wu.result_template_file = job.output_template_file;
   wu.graph_id = job.graph_id;
   return wu;
+}
+
+void insert_prepared_workunits(Database& db, const std::vector<PreparedWorkunit>& workunits) {
+  std::vector<WorkunitRow> rows;
+  std::vector<std::pair<std::string, std::string>> inputs;
+  rows.reserve(workunits.size());
+  for (const auto& wu : workunits) {
+    rows.push_back(wu.row);
+    for (const auto& name : wu.input_names) inputs.emplace_back(wu.row.name, name);
+  }
+  insert_workunits_bulk(db, rows);
+  record_workunit_inputs_bulk(db, inputs);
 }
 
 int64_t insert_prepared_workunit(Database& db, const WorkunitRow& wu) {

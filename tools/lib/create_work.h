@@ -47,6 +47,7 @@ struct StagedInput {
   std::string md5;
   int64_t nbytes = 0;
   bool no_delete = false;
+  std::string url = "";  // where volunteers download it; empty = download_url + fan-out path
 };
 
 // Writes `input` into download/ (when it has content or is not there yet) and reads back
@@ -60,6 +61,22 @@ std::string workunit_xml_doc(const ProjectConfig& config, const std::vector<Stag
 
 // Checks the job's parameters, stages its inputs and builds the row (not inserted).
 Result<WorkunitRow> prepare_workunit(const ProjectConfig& config, const JobSpec& job, int64_t now);
+
+// The checks of prepare_workunit that need no files: a safe name, quorum parameters in order.
+Status check_job_spec(const JobSpec& job);
+// The row for a checked job whose inputs are staged already (`staged`, in the job's order).
+WorkunitRow build_workunit_row(const ProjectConfig& config, const JobSpec& job, const std::vector<StagedInput>& staged,
+                               int64_t now);
+
+// A row ready to insert with the names of the input files it names (for workunit_input).
+struct PreparedWorkunit {
+  WorkunitRow row;
+  std::vector<std::string> input_names;
+};
+// Set-based insert of many prepared workunits with their input records, inside the
+// caller's transaction: a few statements per few MB of rows (db/workunit_bulk_store.h),
+// never one per job. A duplicate name throws DbError 1062 (the caller rolls back).
+void insert_prepared_workunits(Database& db, const std::vector<PreparedWorkunit>& workunits);
 
 // Inserts a prepared workunit and records its input names, inside the caller's
 // transaction; returns its id.

@@ -161,8 +161,8 @@ Result<ProjectConfig> make_project_config(const MakeProjectOptions& o) {
   c.uldl_dir_fanout = o.uldl_dir_fanout;
   // The clusterer idles (one query per pass) until tasks are submitted with submit_tasks;
   // the census counts for the status pages every <census_interval> s.
-  for (const char* daemon :
-       {"transitioner", "validator", "assimilator", "file_deleter", "graph_scheduler", "clusterer", "census"}) {
+  for (const char* daemon : {"transitioner", "validator", "assimilator", "file_deleter", "graph_scheduler",
+                             "clusterer", "census"}) {
     c.daemons.push_back(DaemonConfig{std::string(daemon) + " --sleep 5", false});
   }
   return c;
@@ -191,7 +191,14 @@ std::string render_httpd_conf(const ProjectConfig& c) {
       "# after this include: requests between the two sizes would get Apache's error page.\n"
       "<IfModule fcgid_module>\n  FcgidMaxRequestLen " +
       fcgi_limit + "\n</IfModule>\n\n";
-  // Alias order matters: the longer /<name>/download must come before /<name>.
+  // Alias order matters (the first match wins): the longer /<name>/... before /<name>.
+  // BOINC's URLs for remote job submission (docs/remote_submission.md): its submit clients
+  // build them from the project's URL.
+  for (const auto& [url, program] :
+       {std::pair{"submit_rpc_handler.php", "submit_rpc"}, std::pair{"job_file.php", "job_file"},
+        std::pair{"get_output.php", "get_output"}, std::pair{"server_status.php", "server_status"}}) {
+    out += "ScriptAlias \"/" + n + "/" + url + "\" \"" + p + "/cgi-bin/" + program + "\"\n";
+  }
   out += "Alias \"/" + n + "/download\" \"" + p + "/download\"\n";
   out += "ScriptAlias \"/" + n + "_cgi/\" \"" + p + "/cgi-bin/\"\n";
   out += "Alias \"/" + n + "_ops\" \"" + p + "/html/ops\"\n";

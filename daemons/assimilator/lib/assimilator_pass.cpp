@@ -80,6 +80,7 @@ AssimilationHandler results_store_handler(const ProjectConfig& config) {
 }
 
 bool AssimilatorPass::assimilate_in_transaction(Database& d, int64_t wu_id, int64_t now) {
+  batches_.forget(wu_id);  // this unit may be running again after a rollback
   auto [wu, results] = locked_.load(d, wu_id);
   if (!wu || wu->assimilate_state != AssimilateState::Ready) return false;
   const ResultRow* canonical = nullptr;
@@ -119,6 +120,7 @@ bool AssimilatorPass::assimilate_in_transaction(Database& d, int64_t wu_id, int6
   require_written(record_assimilation(d, wu_id, now, wu->canonical_resultid, wu->error_mask),
                   "assimilation record of workunit " + std::to_string(wu_id));
   require_written(update_workunit_guarded(d, *wu, plan.workunit), "workunit " + std::to_string(wu_id));
+  batches_.note(*wu);
   return true;
 }
 
@@ -129,7 +131,8 @@ int AssimilatorPass::do_pass(Database& db, const DaemonContext& context, int64_t
   return commit_workunit_batches(
       db, ids, context.options.units_per_commit, locked_,
       [&](Database& d, int64_t id) { return assimilate_in_transaction(d, id, now); },
-      [&] { return context.stop_requested(); });
+      [&] { return context.stop_requested(); },
+      [&](Database& d, const std::vector<int64_t>& batch) { batches_.flush(d, batch, now); });
 }
 
 }  // namespace tharsis

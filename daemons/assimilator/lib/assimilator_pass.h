@@ -21,6 +21,7 @@
 #include <string>
 
 #include "daemons/assimilator/assimilator_rules.h"
+#include "daemons/assimilator/lib/batch_progress.h"
 #include "db/locked_workunits.h"
 #include "db/rows.h"
 #include "lib/daemon/daemon_loop.h"
@@ -51,6 +52,7 @@ class AssimilatorPass final : public DaemonWork {
   const ProjectConfig& config_;
   AssimilationHandler handler_;
   LockedWorkunits locked_;  // the open batch's rows (the canonical result among them)
+  BatchProgress batches_;   // remote-submission batches' counts, written at each commit
 };
 
 }  // namespace tharsis

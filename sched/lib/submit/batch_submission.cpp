@@ -1,0 +1,352 @@
+// Implementation of sched/lib/submit/batch_submission.h.
+#include "sched/lib/submit/batch_submission.h"
+
+#include <sys/stat.h>
+
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "db/app_store.h"
+#include "db/batch_store.h"
+#include "db/project_speed.h"
+#include "db/submit_grant_store.h"
+#include "db/workunit_store.h"
+#include "lib/crypto/md5.h"
+#include "lib/fanout.h"
+#include "lib/text_file.h"
+#include "sched/lib/submit/submit_access.h"
+#include "sched/lib/submit/submit_plan.h"
+#include "sched/lib/submit/submit_reply.h"
+
+namespace tharsis {
+namespace {
+
+constexpr int kDuplicateKey = 1062;
+constexpr size_t kJobsPerChunk = 2000;  // rows built and inserted at a time (bounded memory)
+
+// Thrown inside a transaction to roll it back with a message for the submitter.
+struct SubmitFailure {
+  std::string message;
+};
+
+Result<AppRow> app_named(Database& db, const std::string& name) {
+  if (name.empty()) return make_error("missing <app_name>");
+  auto app = fetch_app_by_name(db, name);
+  if (!app) return make_error("app not found: " + name);
+  return *app;
+}
+
+// The output template the jobs use: the batch's <output_template_filename> from
+// templates/, else create_work's default one-output template.
+Result<std::string> output_template(const ProjectConfig& config, const BatchDescription& batch,
+                                    const std::string& app) {
+  if (!batch.output_template_filename.empty()) {
+    if (!is_plain_file_name(batch.output_template_filename)) {
+      return make_error("output_template_filename must be a plain file name in templates/");
+    }
+    std::string relative = "templates/" + batch.output_template_filename;
+    struct stat info {};
+    if (stat((config.project_dir + "/" + relative).c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
+      return make_error("no output template " + relative);
+    }
+    return relative;
+  }
+  return write_output_template(config, app + "_out1.xml", 1, config.max_upload_size);
+}
+
+// Input files as the workunits will describe them, staged once per distinct file. Inline
+// contents are only planned by stage() (named by their md5); write_inline() then writes
+// the new ones with several threads, as creating many small files is dominated by the
+// file system's latency per file, not by CPU.
+class InputStager {
+ public:
+  explicit InputStager(const ProjectConfig& config) : config_(config) {}
+
+  Result<StagedInput> stage(const SubmitInput& input, const std::string& open_name) {
+    switch (input.mode) {
+      case InputMode::Remote: {
+        std::string md5 = job_file_name(input.md5).substr(3);  // lower case
+        return StagedInput{"jf_" + md5, open_name, md5, static_cast<int64_t>(input.nbytes), true, input.url};
+      }
+      case InputMode::Inline: {
+        std::string md5 = md5_hex(input.source);
+        std::string name = job_file_name(md5);
+        if (inline_names_.insert(name).second) pending_.push_back(&input.source);
+        return StagedInput{name, open_name, md5, static_cast<int64_t>(input.source.size()), false, ""};
+      }
+      case InputMode::LocalStaged: {
+        auto found = known_.find(input.source);
+        if (found == known_.end()) {
+          std::string path = fanout_path(config_.download_dir, input.source, config_.uldl_dir_fanout);
+          struct stat info {};
+          if (stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
+            return make_error("local_staged file '" + input.source + "' is not in download/");
+          }
+          auto md5 = md5_file_hex(path);
+          if (!md5.ok()) return make_error(md5.error());
+          found = known_.emplace(input.source, Known{*md5, static_cast<int64_t>(info.st_size)}).first;
+        }
+        return StagedInput{input.source, open_name, found->second.md5, found->second.nbytes, false, ""};
+      }
+      default:
+        return make_error(std::string("input mode ") + input_mode_name(input.mode) + " is not supported");
+    }
+  }
+
+  // Writes the planned inline files not in download/ yet (content-addressed: a file of
+  // that name has that content). The contents must still be alive.
+  Status write_inline() {
+    size_t threads = std::min<size_t>(8, pending_.size());
+    std::atomic<size_t> next{0};
+    std::mutex failed;
+    std::string failure;
+    auto work = [&] {
+      for (size_t i = next++; i < pending_.size(); i = next++) {
+        const std::string& content = *pending_[i];
+        auto path = fanout_path_create(config_.download_dir, job_file_name(md5_hex(content)),
+                                       config_.uldl_dir_fanout);
+        Status written = path.ok() ? Status::success() : Status(make_error(path.error()));
+        struct stat info {};
+        if (path.ok() && stat(path->c_str(), &info) != 0) written = write_text_file(*path, content);
+        if (!written.ok()) {
+          std::lock_guard<std::mutex> lock(failed);
+          if (failure.empty()) failure = written.error();
+        }
+      }
+    };
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+    if (threads > 0) work();
+    for (auto& thread : pool) thread.join();
+    std::vector<const std::string*>().swap(pending_);
+    std::unordered_set<std::string>().swap(inline_names_);
+    if (!failure.empty()) return make_error(failure);
+    return Status::success();
+  }
+
+ private:
+  struct Known {
+    std::string md5;
+    int64_t nbytes = 0;
+  };
+  const ProjectConfig& config_;
+  std::unordered_map<std::string, Known> known_;  // local_staged files, by name
+  std::unordered_set<std::string> inline_names_;  // inline files planned, by name
+  std::vector<const std::string*> pending_;       // their contents, to write
+};
+
+double batch_fpops(const BatchDescription& batch) {
+  double total = 0;
+  for (const auto& job : batch.jobs) {
+    total += job.rsc_fpops_est > 0                ? job.rsc_fpops_est
+             : batch.job_params.rsc_fpops_est > 0 ? batch.job_params.rsc_fpops_est
+                                                  : kDefaultFpopsEst;
+  }
+  return total;
+}
+
+}  // namespace
+
+Result<std::string> create_batch_operation(SubmitDocument& doc, SubmitSession& s) {
+  auto app_name = optional_name(doc, "app_name");
+  if (!app_name.ok()) return make_error(app_name.error());
+  auto app = app_named(s.db, *app_name);
+  if (!app.ok()) return make_error(app.error());
+  auto user = authenticate_for_app(doc, s.db, app->id);
+  if (!user.ok()) return make_error(user.error());
+  auto name = optional_name(doc, "batch_name");
+  if (!name.ok()) return make_error(name.error());
+  auto expire = optional_number(doc, "expire_time");
+  if (!expire.ok()) return make_error(expire.error());
+  BatchRow batch;
+  batch.user_id = user->id;
+  batch.create_time = s.now;
+  batch.app_id = app->id;
+  batch.expire_time = *expire;
+  batch.name =
+      !name->empty() ? *name : default_batch_name(app->name, user->id, s.now, std::random_device{}());
+  try {
+    int64_t id = s.db.transaction([&](Database& d) { return insert_batch(d, batch); });
+    std::string out;
+    add_field(out, "batch_id", id);
+    return out;
+  } catch (const DbError& e) {
+    if (e.code() == kDuplicateKey) return make_error("a batch named '" + batch.name + "' exists already");
+    throw;
+  }
+}
+
+Result<std::string> submit_batch_operation(SubmitDocument& doc, SubmitSession& s) {
+  auto description = parse_batch_description(doc, s.limits);
+  if (!description.ok()) return make_error(description.error());
+  BatchDescription& batch = *description;
+  auto app = app_named(s.db, batch.app_name);
+  if (!app.ok()) return make_error(app.error());
+  auto user = authenticate_for_app(doc, s.db, app->id);
+  if (!user.ok()) return make_error(user.error());
+  if (batch.jobs.empty()) return make_error("batch has no <job>");
+  if (std::string dup = duplicate_job_name(batch.jobs); !dup.empty()) {
+    return make_error("job name '" + dup + "' given twice");
+  }
+  for (size_t j = 0; j < batch.jobs.size(); ++j) {
+    const SubmitJob& job = batch.jobs[j];
+    if (!job.name.empty() && !is_plain_file_name(job.name)) {
+      return make_error("job " + std::to_string(j + 1) + ": name must be letters, digits, '_', '-', '.'");
+    }
+    for (size_t i = 0; i < job.inputs.size(); ++i) {
+      if (Status ok = check_input(job.inputs[i], j + 1, i + 1); !ok) return make_error(ok.error());
+    }
+  }
+  doc.release();  // everything needed is in `batch` now: free the request's tree and text
+  auto grant = fetch_submit_grant(s.db, user->id);
+  if (grant) {
+    int64_t in_progress = grant->max_jobs_in_progress > 0 ? count_user_jobs_in_progress(s.db, user->id) : 0;
+    if (auto violation =
+            jobs_in_progress_violation(*grant, in_progress, static_cast<int64_t>(batch.jobs.size()))) {
+      return make_error(*violation);
+    }
+  }
+  auto templ = output_template(s.config, batch, app->name);
+  if (!templ.ok()) return make_error(templ.error());
+
+  // Stage every input before the transaction (files are not transactional, and the
+  // transaction may be re-run): staged inputs are content-addressed or checked in place.
+  InputStager stager(s.config);
+  std::vector<std::vector<StagedInput>> staged(batch.jobs.size());
+  for (size_t j = 0; j < batch.jobs.size(); ++j) {
+    for (size_t i = 0; i < batch.jobs[j].inputs.size(); ++i) {
+      auto one = stager.stage(batch.jobs[j].inputs[i], input_open_name(i));
+      if (!one.ok()) return make_error("job " + std::to_string(j + 1) + ": " + one.error());
+      staged[j].push_back(std::move(*one));
+    }
+  }
+  if (Status written = stager.write_inline(); !written.ok()) return make_error(written.error());
+  for (auto& job : batch.jobs) {
+    for (auto& input : job.inputs) std::string().swap(input.source);  // on disk now
+  }
+
+  double credit_estimate = 0;
+  BatchRow fresh;
+  fresh.user_id = user->id;
+  fresh.create_time = s.now;
+  fresh.app_id = app->id;
+  fresh.name = !batch.batch_name.empty()
+                   ? batch.batch_name
+                   : default_batch_name(app->name, user->id, s.now, std::random_device{}());
+  try {
+    int64_t batch_id = s.db.transaction([&](Database& d) -> int64_t {
+      // The limit again, under the grant row's lock: concurrent submissions of one account
+      // take turns here, so together they cannot pass it.
+      if (grant && grant->max_jobs_in_progress > 0) {
+        auto locked = fetch_submit_grant(d, user->id, /*for_update=*/true);
+        if (!locked) throw SubmitFailure{"no submit access"};
+        if (auto violation = jobs_in_progress_violation(*locked, count_user_jobs_in_progress(d, user->id),
+                                                        static_cast<int64_t>(batch.jobs.size()))) {
+          throw SubmitFailure{*violation};
+        }
+      }
+      int64_t id = batch.batch_id;
+      if (id != 0) {
+        auto existing = fetch_batch(d, id, /*for_update=*/true);
+        if (!existing) throw SubmitFailure{"no batch " + std::to_string(id)};
+        if (existing->user_id != user->id) throw SubmitFailure{"not owner of batch"};
+        if (existing->state != BatchState::Init) throw SubmitFailure{"batch not in init state"};
+        if (existing->app_id != app->id)
+          throw SubmitFailure{"batch " + std::to_string(id) + " is for another app"};
+      } else {
+        try {
+          id = insert_batch(d, fresh);
+        } catch (const DbError& e) {
+          if (e.code() == kDuplicateKey)
+            throw SubmitFailure{"a batch named '" + fresh.name + "' exists already"};
+          throw;
+        }
+      }
+      std::vector<PreparedWorkunit> chunk;
+      chunk.reserve(std::min(kJobsPerChunk, batch.jobs.size()));
+      for (size_t j = 0; j < batch.jobs.size(); ++j) {
+        const SubmitJob& job = batch.jobs[j];
+        std::string name = job.name.empty() ? default_job_name(app->name, id, j) : job.name;
+        JobSpec spec = job_spec_for(batch, job, app->id, id, name, *templ);
+        if (Status ok = check_job_spec(spec); !ok) throw SubmitFailure{ok.error()};
+        PreparedWorkunit wu{build_workunit_row(s.config, spec, staged[j], s.now), {}};
+        for (const auto& input : staged[j]) {
+          if (input.url.empty()) wu.input_names.push_back(input.name);
+        }
+        chunk.push_back(std::move(wu));
+        if (chunk.size() == kJobsPerChunk) {
+          insert_prepared_workunits(d, chunk);
+          chunk.clear();
+        }
+      }
+      if (!chunk.empty()) insert_prepared_workunits(d, chunk);
+      if (!start_batch(d, id, static_cast<int>(batch.jobs.size()), credit_estimate)) {
+        throw SubmitFailure{"batch " + std::to_string(id) + " changed state meanwhile"};
+      }
+      return id;
+    });
+    std::string out;
+    add_field(out, "batch_id", batch_id);
+    return out;
+  } catch (const SubmitFailure& failure) {
+    return make_error(failure.message);
+  } catch (const DbError& e) {
+    if (e.code() == kDuplicateKey) return make_error("a job name of this batch is used by an existing job");
+    throw;
+  }
+}
+
+Result<std::string> estimate_batch_operation(SubmitDocument& doc, SubmitSession& s) {
+  auto description = parse_batch_description(doc, s.limits);
+  if (!description.ok()) return make_error(description.error());
+  auto app = app_named(s.db, description->app_name);
+  if (!app.ok()) return make_error(app.error());
+  auto user = authenticate_for_app(doc, s.db, app->id);
+  if (!user.ok()) return make_error(user.error());
+  double flops = recent_hosts_flops(s.db, s.now - 86400);
+  std::string out;
+  add_field(out, "seconds", estimate_batch_seconds(batch_fpops(*description), flops));
+  return out;
+}
+
+Result<std::string> get_templates_operation(SubmitDocument& doc, SubmitSession& s) {
+  auto app_name = optional_name(doc, "app_name");
+  if (!app_name.ok()) return make_error(app_name.error());
+  std::optional<AppRow> app;
+  if (!app_name->empty()) {
+    auto named = app_named(s.db, *app_name);
+    if (!named.ok()) return make_error(named.error());
+    app = *named;
+  } else {
+    auto job_name = optional_name(doc, "job_name");
+    if (!job_name.ok()) return make_error(job_name.error());
+    if (job_name->empty()) return make_error("expected <app_name> or <job_name>");
+    auto wu = fetch_workunit_by_name(s.db, *job_name);
+    if (!wu) return make_error("job not found: " + *job_name);
+    app = fetch_app(s.db, wu->appid);
+    if (!app) return make_error("job's app not found");
+  }
+  auto user = authenticate_for_app(doc, s.db, app->id);
+  if (!user.ok()) return make_error(user.error());
+  auto in = read_text_file(s.config.project_dir + "/templates/" + app->name + "_in");
+  auto out_template = read_text_file(s.config.project_dir + "/templates/" + app->name + "_out");
+  std::string out = "<templates>\n";
+  out += in.ok() ? *in : std::string("<input_template>\n<workunit>\n</workunit>\n</input_template>\n");
+  if (out_template.ok()) {
+    out += *out_template;
+  } else {
+    out +=
+        "<output_template>\n<file_info><name><OUTFILE_0/></name><generated_locally/><upload_when_present/>"
+        "</file_info>\n<result>\n<file_ref><file_name><OUTFILE_0/></file_name><open_name>out</open_name>"
+        "<copy_file/></file_ref>\n</result>\n</output_template>\n";
+  }
+  out += "</templates>\n";
+  return out;
+}
+
+}  // namespace tharsis
