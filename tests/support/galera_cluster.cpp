@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 
@@ -46,7 +48,23 @@ GaleraCluster::GaleraCluster(int nodes) : nodes_(nodes) {
   }
 }
 
+GaleraCluster::GaleraCluster(const std::string& existing_dir, int nodes)
+    : dir_(existing_dir), nodes_(nodes), owned_(false) {}
+
+GaleraCluster& GaleraCluster::shared() {
+  static std::unique_ptr<GaleraCluster> cluster = []() -> std::unique_ptr<GaleraCluster> {
+    if (const char* dir = std::getenv("THARSIS_TEST_GALERA_DIR")) {
+      std::ifstream count(std::string(dir) + "/nodes");
+      int nodes = 0;
+      if (count >> nodes && nodes > 0) return std::unique_ptr<GaleraCluster>(new GaleraCluster(dir, nodes));
+    }
+    return std::make_unique<GaleraCluster>(3);
+  }();
+  return *cluster;
+}
+
 GaleraCluster::~GaleraCluster() {
+  if (!owned_) return;
   run("stop " + dir_);
   std::error_code ec;
   std::filesystem::remove_all(std::filesystem::path(dir_).parent_path(), ec);

@@ -16,7 +16,11 @@ class GaleraCluster {
   static std::string missing_prerequisite();
 
   explicit GaleraCluster(int nodes = 3);  // starts it; throws std::runtime_error
-  ~GaleraCluster();                       // stops it and removes its dir
+  ~GaleraCluster();                       // stops it and removes its dir, if started here
+  // The cluster a CTest fixture started (THARSIS_TEST_GALERA_DIR: one per ctest run, as
+  // for the shared MariaDB), if that variable names a running one; else a new one of its
+  // own (a test binary run alone), stopped at exit.
+  static GaleraCluster& shared();
   GaleraCluster(const GaleraCluster&) = delete;
   GaleraCluster& operator=(const GaleraCluster&) = delete;
 
@@ -39,9 +43,11 @@ class GaleraCluster {
   void heal();
 
  private:
+  GaleraCluster(const std::string& existing_dir, int nodes);  // attaches, never stops
   int run(const std::string& args) const;
   std::string dir_;
   int nodes_;
+  bool owned_ = true;
 };
 
 }  // namespace tharsis::testing
