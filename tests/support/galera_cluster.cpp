@@ -38,6 +38,11 @@ std::string GaleraCluster::missing_prerequisite() {
 GaleraCluster::GaleraCluster(int nodes) : nodes_(nodes) {
   std::string pattern = "/tmp/tharsis-galera-XXXXXX";
   if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed for " + pattern);
+  // The web server's user (CGIs of a test project on this cluster) must reach the sockets.
+  std::filesystem::permissions(pattern,
+                               std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                   std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                   std::filesystem::perms::others_exec);
   dir_ = pattern + "/c";
   if (run("start " + dir_ + " " + std::to_string(nodes)) != 0) {
     std::string parent = pattern;
