@@ -9,6 +9,7 @@
 #include <string>
 
 #include "lib/project_config.h"
+#include "lib/web/status_cgi.h"
 
 namespace tharsis {
 namespace {
@@ -140,6 +141,25 @@ TEST(DbNodesConfig, ReplicaSettingsMissingOnesFromThePrimaryAsInBoinc) {
   EXPECT_EQ(by_socket.name, "demo_copy");
   EXPECT_EQ(by_socket.user, "boincadm");
   EXPECT_EQ(by_socket.password, "rpw");
+}
+
+TEST(DbNodesConfig, StatusPagesReadTheReplicaTheUploadHandlerThePrimary) {
+  auto plain =
+      parse_project_config(config_with("<db_socket>/run/primary.sock</db_socket>"
+                                       "<web_db_user>web</web_db_user><web_db_passwd>wpw</web_db_passwd>"));
+  ASSERT_TRUE(plain.ok()) << plain.error();
+  EXPECT_EQ(status_page_read_db(*plain).socket, "/run/primary.sock");  // no replica: the primary
+  EXPECT_EQ(status_page_read_db(*plain).user, "web");
+
+  auto replicated =
+      parse_project_config(config_with("<db_socket>/run/primary.sock</db_socket>"
+                                       "<replica_db_socket>/run/replica.sock</replica_db_socket>"
+                                       "<web_db_user>web</web_db_user>"));
+  ASSERT_TRUE(replicated.ok()) << replicated.error();
+  DbConfig pages = status_page_read_db(*replicated);
+  EXPECT_EQ(pages.socket, "/run/replica.sock");
+  EXPECT_EQ(pages.user, "web");
+  EXPECT_EQ(status_page_db(*replicated).socket, "/run/primary.sock");  // the upload handler's
 }
 
 TEST(DbNodesConfig, RenderRoundTripKeepsNodesAndReplica) {
