@@ -9,17 +9,19 @@
 #include <random>
 #include <sstream>
 
+#include "db/mariadb_errors.h"
 #include "lib/log.h"
 
 namespace tharsis {
 namespace {
 
+namespace err = mariadb_error;
+
 constexpr int kMaxConflictRetries = 20;
 constexpr int kMaxConnectionRetries = 5;
-
-// MySQL/MariaDB error codes (mysqld_error.h, errmsg.h).
-constexpr int kErLockDeadlock = 1213;
-constexpr int kErLockWaitTimeout = 1205;
+// How long a node that failed (refused, lost, not ready) is passed over by reconnects
+// while another node is available.
+constexpr auto kNodeAsideFor = std::chrono::seconds(5);
 
 void sleep_jittered(int attempt) {
   thread_local std::mt19937 random(std::random_device{}());
@@ -28,22 +30,23 @@ void sleep_jittered(int attempt) {
   std::this_thread::sleep_for(std::chrono::milliseconds(ms(random)));
 }
 
-std::string describe(const DbConfig& c) {
-  return c.socket.empty() ? c.host + ":" + std::to_string(c.port) + "/" + c.name : c.socket + "/" + c.name;
+std::string describe(const DbEndpoint& e, const std::string& name) {
+  return e.socket.empty() ? e.host + ":" + std::to_string(e.port) + "/" + name : e.socket + "/" + name;
 }
 
 }  // namespace
 
 bool is_connection_error(int code) {
   switch (code) {
-    case 2002:  // CR_CONNECTION_ERROR (socket)
-    case 2003:  // CR_CONN_HOST_ERROR
-    case 2006:  // CR_SERVER_GONE_ERROR
-    case 2013:  // CR_SERVER_LOST
-    case 2055:  // CR_SERVER_LOST_EXTENDED
-    case 1053:  // ER_SERVER_SHUTDOWN
-    case 1927:  // ER_CONNECTION_KILLED
-    case 4031:  // ER_CLIENT_INTERACTION_TIMEOUT
+    case err::kConnectionError:
+    case err::kConnHostError:
+    case err::kServerGoneError:
+    case err::kServerLost:
+    case err::kServerLostExtended:
+    case err::kServerShutdown:
+    case err::kConnectionKilled:
+    case err::kClientInteractionTimeout:
+    case err::kUnknownCom:  // Galera: node not ready; another node may serve
       return true;
     default:
       return false;
@@ -51,26 +54,37 @@ bool is_connection_error(int code) {
 }
 
 bool DbError::connection_lost() const { return is_connection_error(code_); }
-bool DbError::retryable_conflict() const { return code_ == kErLockDeadlock || code_ == kErLockWaitTimeout; }
+bool DbError::retryable_conflict() const {
+  return code_ == err::kLockDeadlock || code_ == err::kLockWaitTimeout;
+}
 
-Database::Database(const DbConfig& config) : config_(config) {}
+Database::Database(const DbConfig& config) : config_(config) {
+  nodes_.push_back(config.endpoint());
+  nodes_.insert(nodes_.end(), config.fallbacks.begin(), config.fallbacks.end());
+  aside_until_.assign(nodes_.size(), {});
+}
 Database::~Database() = default;
 
 std::unique_ptr<Database> Database::open(const DbConfig& config) {
   std::unique_ptr<Database> db(new Database(config));
-  db->connect();
+  db->connect_any();
   return db;
 }
 
-void Database::connect() {
+void Database::drop_connection() {
   statements_.clear();
   plain_statement_.reset();
   connection_.reset();
+}
+
+void Database::connect() {
+  drop_connection();
   in_transaction_ = false;
+  const DbEndpoint& node = nodes_[static_cast<size_t>(current_)];
   sql::ConnectOptionsMap options;
-  options["hostName"] = config_.socket.empty()
-                            ? sql::SQLString("tcp://" + config_.host + ":" + std::to_string(config_.port))
-                            : sql::SQLString("unix://" + config_.socket);
+  options["hostName"] = node.socket.empty()
+                            ? sql::SQLString("tcp://" + node.host + ":" + std::to_string(node.port))
+                            : sql::SQLString("unix://" + node.socket);
   options["userName"] = sql::SQLString(config_.user);
   options["password"] = sql::SQLString(config_.password);
   if (!config_.name.empty()) options["schema"] = sql::SQLString(config_.name);
@@ -92,18 +106,92 @@ void Database::connect() {
     std::unique_ptr<sql::Statement> st(connection_->createStatement());
     st->execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
     st->execute("SET SESSION innodb_lock_wait_timeout = 10");
+    if (nodes_.size() > 1) {
+      // A Galera node accepts connections while joining or cut off from the primary
+      // component, then refuses statements (1047): find out now, not in a transaction.
+      std::unique_ptr<sql::ResultSet> ready(st->executeQuery("SHOW GLOBAL STATUS LIKE 'wsrep_ready'"));
+      if (ready->next() && std::string(ready->getString(2)) != "ON") {
+        drop_connection();
+        throw DbError("MariaDB node " + describe(node, config_.name) + " is not ready (wsrep_ready=OFF)",
+                      err::kUnknownCom, "connect");
+      }
+    }
   } catch (const sql::SQLException& e) {
-    connection_.reset();
-    throw DbError(
-        "cannot connect to MariaDB at " + describe(config_) + " as '" + config_.user + "': " + e.what(),
-        e.getErrorCode(), "connect");
+    drop_connection();
+    throw DbError("cannot connect to MariaDB at " + describe(node, config_.name) + " as '" + config_.user +
+                      "': " + e.what(),
+                  e.getErrorCode(), "connect");
+  }
+}
+
+void Database::connect_to(int node) {
+  current_ = node;
+  connect();
+  const int previous = last_connected_;
+  last_connected_ = node;
+  // A first connection to a fall-back is a move too (a daemon opens a new connection
+  // after losing its node).
+  if (node != previous && !(previous == -1 && node == 0)) {
+    ++failovers_;
+    log_warning("database: now on node ", describe(nodes_[static_cast<size_t>(node)], config_.name),
+                node == 0 ? " (own node)" : " (fall-back)");
+  }
+}
+
+void Database::set_node_aside(int node) {
+  if (nodes_.size() > 1)
+    aside_until_[static_cast<size_t>(node)] = std::chrono::steady_clock::now() + kNodeAsideFor;
+}
+
+void Database::connect_any() {
+  const auto now = std::chrono::steady_clock::now();
+  const int count = static_cast<int>(nodes_.size());
+  // The own node first, then the others in order; nodes set aside come last (if every
+  // node failed recently, try them all anyway rather than give up).
+  std::vector<int> order;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int node = 0; node < count; ++node) {
+      bool aside = aside_until_[static_cast<size_t>(node)] > now;
+      if (aside == (pass == 1)) order.push_back(node);
+    }
+  }
+  for (size_t k = 0;; ++k) {
+    try {
+      if (order[k] == 0) last_home_try_ = now;
+      connect_to(order[k]);
+      return;
+    } catch (const DbError& e) {
+      if (!e.connection_lost() || k + 1 == order.size()) throw;
+      log_warning("database: ", e.what(), "; trying the next node");
+      set_node_aside(order[k]);
+    }
+  }
+}
+
+// On a fall-back node outside a transaction: every home_retry_seconds, try the own node
+// (it may have rejoined), so instances spread over the nodes again after an outage.
+void Database::maybe_return_home() {
+  if (current_ == 0 || in_transaction_ || !connection_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_home_try_ < std::chrono::duration<double>(config_.home_retry_seconds)) return;
+  last_home_try_ = now;
+  const int away = current_;
+  try {
+    connect_to(0);
+  } catch (const DbError& e) {
+    log_debug("database: own node still unavailable: ", e.what());
+    try {
+      connect_to(away);
+    } catch (const DbError&) {
+      drop_connection();  // the next statement reconnects to whichever node serves
+    }
   }
 }
 
 void Database::ensure_connected() {
   if (!connection_) {
     if (in_transaction_) {
-      throw DbError("connection lost inside a transaction", 2013, "transaction");
+      throw DbError("connection lost inside a transaction", err::kServerLost, "transaction");
     }
     reconnect();
   }
@@ -112,7 +200,7 @@ void Database::ensure_connected() {
 void Database::reconnect() {
   for (int attempt = 1;; ++attempt) {
     try {
-      connect();
+      connect_any();
       return;
     } catch (const DbError& e) {
       if (attempt >= kMaxConnectionRetries) throw;
@@ -138,9 +226,8 @@ DbError Database::translate(const sql::SQLException& e, const std::string& sql_t
   // Statement names in messages: the first 60 characters of the SQL.
   std::string name = sql_text.substr(0, 60);
   if (is_connection_error(code)) {
-    statements_.clear();
-    plain_statement_.reset();
-    connection_.reset();
+    set_node_aside(current_);
+    drop_connection();
   }
   return DbError(
       "MariaDB error " + std::to_string(code) + " (" + e.getSQLState() + ") in '" + name + "': " + e.what(),
@@ -153,6 +240,7 @@ sql::Statement& Database::plain_statement() {
 }
 
 void Database::begin() {
+  maybe_return_home();
   ensure_connected();
   // Plain statements instead of setAutoCommit(false)/commit()/setAutoCommit(true): one
   // round trip each way instead of three per transaction; autocommit stays on outside.
@@ -181,9 +269,7 @@ void Database::rollback_quietly() {
     plain_statement().execute("ROLLBACK");
   } catch (const sql::SQLException& e) {
     // The connection is unusable; the next call reconnects.
-    statements_.clear();
-    plain_statement_.reset();
-    connection_.reset();
+    drop_connection();
   }
 }
 
@@ -197,9 +283,8 @@ bool Database::should_retry(const DbError& error, int attempt) {
   if (error.connection_lost() && attempt < kMaxConnectionRetries) {
     ++retries_;
     log_warning("database connection lost (", error.what(), "); reconnecting");
-    connection_.reset();
-    statements_.clear();
-    plain_statement_.reset();
+    if (connection_) set_node_aside(current_);
+    drop_connection();
     sleep_jittered(attempt + 3);
     return true;
   }

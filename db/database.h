@@ -7,7 +7,14 @@
 //    re-run): a lost COMMIT acknowledgement may mean the first run did commit, so every
 //    state change a daemon makes is guarded by the state it expects (UPDATE .. WHERE
 //    state = old), which makes a repeated run a no-op;
-//  - reconnection on demand: after a connection error, the next call reconnects.
+//  - reconnection on demand: after a connection error, the next call reconnects;
+//  - several nodes (DbConfig::fallbacks, a Galera cluster): a node that refuses or drops
+//    the connection, or is not ready (1047: joining, donor, out of the primary component)
+//    is set aside for a back-off and the next node tried, the transaction re-run from its
+//    start there; a new transaction tries the own node again every home_retry_seconds.
+//    Galera's certification conflict at COMMIT arrives as a deadlock (1213) and is
+//    re-run like one. Galera does not replicate row locks (SELECT .. FOR UPDATE locks
+//    one node's copy only): correctness across nodes rests on the guarded writes.
 // Unexpected failures throw DbError (message, MySQL error code, statement name). One
 // Database per thread; not thread-safe.
 #pragma once
@@ -25,6 +32,7 @@
 #include <string>
 #include <thread>
 #include <type_traits>
+#include <vector>
 
 #include "db/db_config.h"
 
@@ -40,7 +48,8 @@ class DbError : public std::runtime_error {
       : std::runtime_error(what), code_(code), statement_(std::move(statement)) {}
   int code() const { return code_; }
   const std::string& statement() const { return statement_; }
-  // The server went away or refused us: reconnecting may help.
+  // The server went away, refused us, or cannot serve yet (Galera node not ready):
+  // reconnecting, to this node or another, may help.
   bool connection_lost() const;
   // Deadlock or lock wait timeout: re-running the transaction may help.
   bool retryable_conflict() const;
@@ -50,6 +59,7 @@ class DbError : public std::runtime_error {
   std::string statement_;
 };
 
+// Connection-class errors (lost, refused, killed) and Galera's "node not ready" (1047).
 bool is_connection_error(int mysql_code);
 
 class Database {
@@ -139,12 +149,22 @@ class Database {
   void execute_trusted_script(const std::string& text);
 
   const DbConfig& config() const { return config_; }
+  // The node this connection is on: 0 = the own node (config host/port/socket), i >= 1 =
+  // config().fallbacks[i - 1]. -1 while disconnected.
+  int current_node() const { return connection_ ? current_ : -1; }
+  // Times this object moved to another node than the one it was on (for tests and logs).
+  int64_t failovers() const { return failovers_; }
   // Transactions retried so far (deadlocks, timeouts, reconnects); for tests and logs.
   int64_t retries() const { return retries_; }
 
  private:
   explicit Database(const DbConfig& config);
-  void connect();
+  void connect();             // to nodes_[current_]; throws DbError
+  void connect_to(int node);  // sets current_ and connects; checks Galera readiness
+  void connect_any();         // own node first, then the others not set aside
+  void set_node_aside(int node);
+  void drop_connection();
+  void maybe_return_home();
   void begin();
   void commit();
   void rollback_quietly();
@@ -187,6 +207,12 @@ class Database {
   }
 
   DbConfig config_;
+  std::vector<DbEndpoint> nodes_;  // [own, fallbacks...]
+  int current_ = 0;
+  int last_connected_ = -1;                                         // node of the last successful connect
+  std::vector<std::chrono::steady_clock::time_point> aside_until_;  // per node
+  std::chrono::steady_clock::time_point last_home_try_{};
+  int64_t failovers_ = 0;
   std::unique_ptr<sql::Connection> connection_;
   std::map<std::string, std::unique_ptr<sql::PreparedStatement>> statements_;
   std::unique_ptr<sql::Statement> plain_statement_;  // declared after connection_: freed first

@@ -1,11 +1,26 @@
 // DbConfig: where and as whom to reach the project's MariaDB database. Filled from the
 // project's config.xml (<db_host>, <db_port>, <db_socket>, <db_user>, <db_passwd>,
-// <db_name>); a non-empty socket is used instead of host and port.
+// <db_name>, or <db_nodes> for a Galera cluster); a non-empty socket is used instead of
+// host and port.
+//
+// Several nodes (Galera, synchronous multi-primary): host/port/socket name this
+// instance's own node and `fallbacks` the others, in the order tried when the own node
+// refuses connections, is lost, or is not ready (wsrep). Every node holds the same
+// database under the same credentials.
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace tharsis {
+
+// One database server: a Unix socket (when non-empty) or host:port.
+struct DbEndpoint {
+  std::string host;
+  int port = 0;
+  std::string socket;
+  bool operator==(const DbEndpoint&) const = default;
+};
 
 struct DbConfig {
   std::string host;
@@ -14,6 +29,13 @@ struct DbConfig {
   std::string user;
   std::string password;
   std::string name;
+  // Other nodes of the cluster, tried in order after the own one (empty: one server).
+  std::vector<DbEndpoint> fallbacks{};
+  // While on a fall-back, how often (seconds) a new transaction first tries the own node
+  // again, so an instance returns to its node once that node has rejoined.
+  double home_retry_seconds = 30;
+
+  DbEndpoint endpoint() const { return DbEndpoint{host, port, socket}; }
 };
 
 }  // namespace tharsis

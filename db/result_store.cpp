@@ -194,6 +194,11 @@ namespace {
 
 // The send as one statement; `once_per_host` adds "this host never had a result of this
 // workunit" (read under the workunit's lock, so no concurrent send slips between).
+// On a Galera cluster that lock is one node's only, and the workunit row is often not
+// changed (transition_time already earlier): two RPCs of one host on two nodes are kept
+// apart instead by the host row, which the claiming transaction always changes
+// (update_host / add_results_sent count the results sent), so the second to commit fails
+// certification (1213) and its re-run sees the first's result.
 bool claim(Database& db, const SendClaim& c, bool once_per_host) {
   int64_t deadline = c.now + c.delay_bound;
   const std::string sql = "UPDATE " + kWorkunitThenResult +

@@ -5,11 +5,12 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <pugixml.hpp>
 #include <set>
 #include <sstream>
-#include <pugixml.hpp>
 
 namespace tharsis {
 namespace {
@@ -149,6 +150,32 @@ std::map<std::string, FieldSetter, std::less<>> field_setters(const ConfigReader
     c.db.name = v;
     return Status::success();
   };
+  s["replica_db_host"] = [](ProjectConfig& c, const std::string& v) -> Status {
+    c.replica.host = v;
+    return Status::success();
+  };
+  s["replica_db_port"] = [&r](ProjectConfig& c, const std::string& v) -> Status {
+    Result<int> n = r.small_integer("replica_db_port", v, 1, 65535, "a TCP port 1..65535");
+    if (!n) return make_error(n.error());
+    c.replica.port = *n;
+    return Status::success();
+  };
+  s["replica_db_socket"] = [](ProjectConfig& c, const std::string& v) -> Status {
+    c.replica.socket = v;
+    return Status::success();
+  };
+  s["replica_db_name"] = [](ProjectConfig& c, const std::string& v) -> Status {
+    c.replica.name = v;
+    return Status::success();
+  };
+  s["replica_db_user"] = [](ProjectConfig& c, const std::string& v) -> Status {
+    c.replica.user = v;
+    return Status::success();
+  };
+  s["replica_db_passwd"] = [](ProjectConfig& c, const std::string& v) -> Status {
+    c.replica.password = v;
+    return Status::success();
+  };
   s["uldl_dir_fanout"] = positive_int("uldl_dir_fanout", &ProjectConfig::uldl_dir_fanout);
   s["max_upload_size"] = positive_bytes("max_upload_size", &ProjectConfig::max_upload_size);
   s["max_request_size"] = positive_bytes("max_request_size", &ProjectConfig::max_request_size);
@@ -229,6 +256,45 @@ Status finish(ProjectConfig& c, const ConfigReader& r) {
   return Status::success();
 }
 
+// <db_nodes>: one or more <node> children, each "/abs/socket" or "host[:port]". Ports are
+// resolved after the whole <config> is read (<db_port> may come later): 0 here means
+// "the default port".
+Result<std::vector<DbEndpoint>> parse_db_nodes(const pugi::xml_node& list, const ConfigReader& r) {
+  std::vector<DbEndpoint> nodes;
+  for (const pugi::xml_node& node : list.children()) {
+    if (node.type() == pugi::node_pcdata && trim(node.value()).empty()) continue;
+    if (node.type() != pugi::node_element || std::string_view(node.name()) != "node") {
+      return r.expected(
+          "db_nodes", "only <node> elements",
+          node.type() == pugi::node_element ? "<" + std::string(node.name()) + ">" : trim(node.value()));
+    }
+    std::string text = trim(node.text().get());
+    DbEndpoint endpoint;
+    if (!text.empty() && text.front() == '/') {
+      endpoint.socket = text;
+    } else {
+      std::string host = text;
+      if (auto colon = text.rfind(':'); colon != std::string::npos) {
+        host = text.substr(0, colon);
+        Result<int> port = r.small_integer("db_nodes", text.substr(colon + 1), 1, 65535,
+                                           "<node> as /socket/path or host:port with a port 1..65535");
+        if (!port) return make_error(port.error());
+        endpoint.port = *port;
+      }
+      if (host.empty() || host.find_first_of(" \t/:") != std::string::npos) {
+        return r.expected("db_nodes", "<node> as /socket/path or host[:port]", text);
+      }
+      endpoint.host = host;
+    }
+    if (std::find(nodes.begin(), nodes.end(), endpoint) != nodes.end()) {
+      return r.expected("db_nodes", "each <node> once", text);
+    }
+    nodes.push_back(std::move(endpoint));
+  }
+  if (nodes.empty()) return r.expected("db_nodes", "at least one <node>", "");
+  return nodes;
+}
+
 Result<std::vector<DaemonConfig>> parse_daemons(const pugi::xml_node& daemons,
                                                 std::string_view source) {
   std::vector<DaemonConfig> out;
@@ -293,6 +359,12 @@ Result<ProjectConfig> parse_project_config(std::string_view xml, std::string_vie
     if (node.type() != pugi::node_element) continue;
     std::string name = node.name();
     if (!seen.insert(name).second) return make_error(reader.where(name) + " given twice");
+    if (name == "db_nodes") {
+      Result<std::vector<DbEndpoint>> nodes = parse_db_nodes(node, reader);
+      if (!nodes) return make_error(nodes.error());
+      config.db_nodes = std::move(*nodes);
+      continue;
+    }
     auto setter = setters.find(name);
     if (has_child_elements(node)) {
       return make_error(reader.where(name) + (setter == setters.end()
@@ -320,6 +392,18 @@ Result<ProjectConfig> parse_project_config(std::string_view xml, std::string_vie
 
   Status finished = finish(config, reader);
   if (!finished) return make_error(finished.error());
+  if (!config.db_nodes.empty()) {
+    for (const char* single : {"db_host", "db_socket"}) {
+      if (seen.count(std::string_view(single))) {
+        return make_error(reader.where(single) + " and <db_nodes> both given: list every node in <db_nodes>");
+      }
+    }
+    for (DbEndpoint& node : config.db_nodes) {
+      if (node.socket.empty() && node.port == 0) node.port = config.db.port;
+    }
+    Status selected = select_db_node(config, 1);
+    if (!selected) return make_error(selected.error());
+  }
 
   if (pugi::xml_node daemons = root.child("daemons")) {
     Result<std::vector<DaemonConfig>> list = parse_daemons(daemons, source);
@@ -335,7 +419,65 @@ Result<ProjectConfig> load_project_config(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) return make_error(path + ": read error");
-  return parse_project_config(text.str(), path);
+  Result<ProjectConfig> config = parse_project_config(text.str(), path);
+  if (!config) return config;
+  if (const char* node = std::getenv("THARSIS_DB_NODE"); node != nullptr && *node != '\0') {
+    std::string text_node = node;
+    int index = 0;
+    auto [ptr, ec] = std::from_chars(text_node.data(), text_node.data() + text_node.size(), index);
+    if (ec != std::errc() || ptr != text_node.data() + text_node.size()) {
+      return make_error(path + ": THARSIS_DB_NODE expected a node number, found '" + text_node + "'");
+    }
+    Status selected = select_db_node(*config, index);
+    if (!selected) return make_error(path + ": THARSIS_DB_NODE: " + selected.error());
+  }
+  return config;
+}
+
+Status select_db_node(ProjectConfig& config, int node) {
+  const int count = static_cast<int>(config.db_nodes.size());
+  if (count == 0) {
+    if (node == 1) return Status::success();
+    return make_error("database node " + std::to_string(node) +
+                      " does not exist: config.xml has no <db_nodes>, only node 1");
+  }
+  if (node < 1 || node > count) {
+    return make_error("database node " + std::to_string(node) + " does not exist: <db_nodes> lists " +
+                      std::to_string(count) + " (1.." + std::to_string(count) + ")");
+  }
+  const DbEndpoint& own = config.db_nodes[static_cast<size_t>(node - 1)];
+  config.db.host = own.host;
+  config.db.port = own.port;
+  config.db.socket = own.socket;
+  config.db.fallbacks.clear();
+  for (int k = 1; k < count; ++k) {
+    config.db.fallbacks.push_back(config.db_nodes[static_cast<size_t>((node - 1 + k) % count)]);
+  }
+  return Status::success();
+}
+
+bool has_replica_db(const ProjectConfig& c) {
+  const auto& r = c.replica;
+  return !r.host.empty() || !r.socket.empty() || !r.name.empty() || !r.user.empty() || !r.password.empty() ||
+         r.port != 0;
+}
+
+DbConfig replica_db_config(const ProjectConfig& c) {
+  if (!has_replica_db(c)) return c.db;
+  const auto& r = c.replica;
+  DbConfig out = c.db;
+  if (!r.host.empty() || !r.socket.empty()) {
+    out.host = r.host.empty() ? "localhost" : r.host;
+    out.socket = r.socket;
+    out.port = r.port != 0 ? r.port : c.db.port;
+    out.fallbacks.clear();  // a replica is one server; the primary's nodes are not copies of it
+  } else if (r.port != 0) {
+    out.port = r.port;
+  }
+  if (!r.name.empty()) out.name = r.name;
+  if (!r.user.empty()) out.user = r.user;
+  if (!r.password.empty()) out.password = r.password;
+  return out;
 }
 
 std::string render_project_config(const ProjectConfig& c) {
@@ -354,12 +496,27 @@ std::string render_project_config(const ProjectConfig& c) {
   put("upload_url", c.upload_url);
   put("download_url", c.download_url);
   put("cgi_url", c.cgi_url);
-  put("db_host", c.db.host);
-  put("db_port", std::to_string(c.db.port));
-  put_if("db_socket", c.db.socket);
+  if (c.db_nodes.empty()) {
+    put("db_host", c.db.host);
+    put("db_port", std::to_string(c.db.port));
+    put_if("db_socket", c.db.socket);
+  } else {
+    put("db_port", std::to_string(c.db.port));
+    pugi::xml_node nodes = config.append_child("db_nodes");
+    for (const DbEndpoint& node : c.db_nodes) {
+      std::string text = node.socket.empty() ? node.host + ":" + std::to_string(node.port) : node.socket;
+      nodes.append_child("node").text().set(text.c_str());
+    }
+  }
   put("db_user", c.db.user);
   put_if("db_passwd", c.db.password);
   put("db_name", c.db.name);
+  put_if("replica_db_host", c.replica.host);
+  if (c.replica.port != 0) put("replica_db_port", std::to_string(c.replica.port));
+  put_if("replica_db_socket", c.replica.socket);
+  put_if("replica_db_name", c.replica.name);
+  put_if("replica_db_user", c.replica.user);
+  put_if("replica_db_passwd", c.replica.password);
   put("project_dir", c.project_dir);
   put("download_dir", c.download_dir);
   put("upload_dir", c.upload_dir);

@@ -38,6 +38,24 @@ struct ProjectConfig {
   // A socket wins over host:port.
   DbConfig db{"localhost", 3306, "", "", "", ""};
 
+  // Several database nodes (a Galera cluster), in order:
+  //   <db_nodes><node>/run/mysqld/n1.sock</node><node>10.0.0.2:3306</node></db_nodes>
+  // A node is an absolute Unix socket path, or host[:port] (port defaults to <db_port>).
+  // Credentials and <db_name> are shared. With <db_nodes>, <db_host> and <db_socket> must
+  // not be given; `db` is then node 1 with the others as fall-backs, unless the instance
+  // picks another node (THARSIS_DB_NODE=I in the environment, or a daemon's --db_node I:
+  // select_db_node). Empty when not given.
+  std::vector<DbEndpoint> db_nodes;
+
+  // BOINC's replica for read-only queries (status pages, `status`, `check`):
+  // <replica_db_host>, <replica_db_name>, <replica_db_user>, <replica_db_passwd>, and
+  // Tharsis's <replica_db_port>, <replica_db_socket>. As in BOINC, each one not given
+  // falls back to the primary's value (replica_db_config); kept here as given.
+  struct ReplicaSettings {
+    std::string host, socket, name, user, password;
+    int port = 0;  // 0: <db_port>
+  } replica;
+
   // Directories, all absolute. <project_dir> is required; the others default to
   // project_dir + "/download", "/upload", "/keys", "/log", "/pid", "/tmp".
   std::string project_dir;
@@ -88,8 +106,22 @@ struct ProjectConfig {
 Result<ProjectConfig> parse_project_config(std::string_view xml,
                                            std::string_view source = "config.xml");
 
-// Reads and parses the file at `path`; messages start with `path`.
+// Reads and parses the file at `path`; messages start with `path`. Then, when the
+// environment has THARSIS_DB_NODE=I (a web server's SetEnv, a shell), select_db_node(I).
 Result<ProjectConfig> load_project_config(const std::string& path);
+
+// Points config.db at node `node` (1-based) of <db_nodes>, the others becoming its
+// fall-backs in ring order (node+1, ..., N, 1, ..., node-1), so instances on different
+// nodes also fail over to different nodes. Without <db_nodes> only node 1 (the one server)
+// is valid. Errors name the node number and the count.
+Status select_db_node(ProjectConfig& config, int node);
+
+// Whether any <replica_db_*> element was given.
+bool has_replica_db(const ProjectConfig& config);
+
+// The database read-only queries should use: the replica's settings, each missing one
+// taken from the primary (BOINC's rule); with no replica settings at all, config.db.
+DbConfig replica_db_config(const ProjectConfig& config);
 
 // Writes config.xml text (every field explicitly, defaults included; empty optional strings
 // omitted) such that parse_project_config(render_project_config(c)) reproduces c.

@@ -4,13 +4,14 @@
 #include <algorithm>
 #include <set>
 
+#include "db/mariadb_errors.h"
 #include "db/stale_row.h"
 #include "lib/log.h"
 
 namespace tharsis {
 namespace {
 
-constexpr int kLockWaitTimeout = 1205;
+constexpr int kLockWaitTimeout = mariadb_error::kLockWaitTimeout;
 
 // Thrown inside the batch's transaction to roll it back and re-run it without one unit.
 struct SkipUnit {

@@ -61,6 +61,12 @@ int run_daemon(const std::string& name, int argc, const char* const* argv, const
     log_error(config.error());
     return kDaemonExitUsage;
   }
+  if (options->db_node != 0) {
+    if (Status node = select_db_node(*config, options->db_node); !node.ok()) {
+      log_error("--db_node: ", node.error());
+      return kDaemonExitUsage;
+    }
+  }
   auto pid_file = PidFile::acquire(daemon_pid_path(*config, name, options->shard));
   if (!pid_file.ok()) {
     log_error(pid_file.error());

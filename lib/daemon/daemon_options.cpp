@@ -21,7 +21,8 @@ Result<DaemonOptions> parse_daemon_options(const std::string& program, int argc,
       "mod_id", po::value(&o.shard.id)->default_value(0), "this instance's shard, 0..mod-1")(
       "batch", po::value(&o.batch)->default_value(100), "rows per pass")(
       "units_per_commit", po::value(&o.units_per_commit)->default_value(50), "units of work per transaction")(
-      "log_level", po::value(&log_level)->default_value("info"), "debug|info|warning|error");
+      "log_level", po::value(&log_level)->default_value("info"), "debug|info|warning|error")(
+      "db_node", po::value(&o.db_node), "database node 1..N of config.xml's <db_nodes>");
   std::vector<std::string> extra_values(extra_options.size());
   for (size_t i = 0; i < extra_options.size(); ++i) {
     description.add_options()(extra_options[i].c_str(), po::value(&extra_values[i]), "");
@@ -51,6 +52,10 @@ Result<DaemonOptions> parse_daemon_options(const std::string& program, int argc,
   }
   if (o.units_per_commit < 1 || o.units_per_commit > 1000) {
     return make_error(program + ": --units_per_commit expected 1..1000, found " + std::to_string(o.units_per_commit));
+  }
+  if (vm.count("db_node") && o.db_node < 1) {
+    return make_error(program + ": --db_node expected a node number >= 1, found " +
+                      std::to_string(o.db_node));
   }
   if (!parse_log_level(log_level, o.log_level)) {
     return make_error(program + ": --log_level expected debug, info, warning or error, found '" + log_level + "'");

@@ -7,6 +7,8 @@
 //   --units_per_commit N  units of work sharing one transaction (default 50; 1 = one
 //                       transaction per unit), for daemons that batch (batch_commit.h)
 //   --log_level LEVEL   debug, info, warning or error
+//   --db_node I         use node I (1-based) of config.xml's <db_nodes>, the others as
+//                       fall-backs (default: THARSIS_DB_NODE, else node 1)
 #pragma once
 
 #include <string>
@@ -26,6 +28,7 @@ struct DaemonOptions {
   int batch = 100;
   int units_per_commit = 50;  // up to 50 units, a few ms of row locks, per commit
   LogLevel log_level = LogLevel::Info;
+  int db_node = 0;          // --db_node: 0 = not given
   bool help = false;        // --help given: print help_text and exit 0
   std::string help_text;
   std::vector<std::string> extra;  // daemon-specific "--key value" pairs, unparsed

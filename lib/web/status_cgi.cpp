@@ -44,7 +44,7 @@ CgiResponse handle(std::string_view program, int64_t now, const StatusHandler& h
     return cgi_error_response(500, "the project configuration could not be read");
   }
   StatusRequest request{std::move(*params), std::move(*config), {}, {}};
-  request.db = status_page_db(request.config);
+  request.db = status_page_read_db(request.config);
   const ProjectConfig& c = request.config;
   request.context.project_name = c.long_name.empty() ? c.name : c.long_name;
   request.context.now = now;
@@ -72,6 +72,12 @@ DbConfig status_page_db(const ProjectConfig& config) {
     db.password = other_or(config, "web_db_passwd");
   }
   return db;
+}
+
+DbConfig status_page_read_db(const ProjectConfig& config) {
+  ProjectConfig pages = config;
+  pages.db = replica_db_config(config);
+  return status_page_db(pages);
 }
 
 double config_number(const ProjectConfig& config, const std::string& name, double fallback) {

@@ -22,6 +22,12 @@ namespace tharsis {
 // project's own <db_user> (a project made with --no_db has no read-only user).
 DbConfig status_page_db(const ProjectConfig& config);
 
+// What the status pages read from: BOINC's replica (<replica_db_host>, ..., see
+// replica_db_config) when config.xml names one, else the primary; as status_page_db's
+// user either way (<web_db_user> wins over <replica_db_user>). Pages only: the upload
+// handler, which decides on current rows, keeps status_page_db.
+DbConfig status_page_read_db(const ProjectConfig& config);
+
 // A numeric knob from config.xml's <config> (ProjectConfig::other); `fallback` when absent
 // or not a number (the latter logged).
 double config_number(const ProjectConfig& config, const std::string& name, double fallback);
@@ -29,7 +35,7 @@ double config_number(const ProjectConfig& config, const std::string& name, doubl
 struct StatusRequest {
   QueryParams params;
   ProjectConfig config;
-  DbConfig db;          // status_page_db(config)
+  DbConfig db;          // status_page_read_db(config)
   PageContext context;  // project name, now, links into cgi-bin/, the stylesheet's URL
 };
 

@@ -27,9 +27,9 @@ std::string example_input(const std::string& wu_name) {
 
 }  // namespace
 
-LiveProject::LiveProject() {
+LiveProject::LiveProject(const std::optional<DbConfig>& admin) {
   int port = free_local_port();
-  project_ = std::make_unique<TestProject>("http://127.0.0.1:" + std::to_string(port) + "/");
+  project_ = std::make_unique<TestProject>("http://127.0.0.1:" + std::to_string(port) + "/", admin);
   config_ = project_->config();
   db_ = project_->open();
   // The real example app, signed with the project's code-signing key by add_app's code.

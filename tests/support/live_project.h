@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,8 @@ namespace tharsis::testing {
 
 class LiveProject {
  public:
-  LiveProject();
+  // admin: as TestProject's (a Galera cluster's node with its fall-backs).
+  explicit LiveProject(const std::optional<DbConfig>& admin = std::nullopt);
   ~LiveProject();
 
   const TestProject& project() const { return *project_; }

@@ -51,10 +51,12 @@ DbConfig shared_server_admin() {
   return admin_for(server.dir);
 }
 
-TestDatabase::TestDatabase() {
+TestDatabase::TestDatabase() : TestDatabase(shared_server_admin()) {}
+
+TestDatabase::TestDatabase(const DbConfig& admin) {
   static std::atomic<int> counter{0};
   std::random_device random;
-  config_ = shared_server_admin();
+  config_ = admin;
   std::string name = "t" + std::to_string(getpid()) + "_" + std::to_string(counter++) + "_" +
                      std::to_string(random() % 100000);
   create_database(config_, name);

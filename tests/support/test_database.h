@@ -24,7 +24,11 @@ DbConfig shared_server_admin();
 class TestDatabase {
  public:
   TestDatabase();
+  // On another server (a Galera cluster's node, `admin` with its fall-backs).
+  explicit TestDatabase(const DbConfig& admin);
   ~TestDatabase();
+  TestDatabase(const TestDatabase&) = delete;
+  TestDatabase& operator=(const TestDatabase&) = delete;
   const DbConfig& config() const { return config_; }
   std::unique_ptr<Database> open() const { return Database::open(config_); }
 

@@ -10,7 +10,8 @@
 
 namespace tharsis::testing {
 
-TestProject::TestProject(const std::string& url_base) : dir_("tharsis-project") {
+TestProject::TestProject(const std::string& url_base, const std::optional<DbConfig>& admin)
+    : dir_("tharsis-project"), database_(admin ? TestDatabase(*admin) : TestDatabase()) {
   MakeProjectOptions options;
   options.project_dir = dir_.path() + "/project";
   options.name = "test";
@@ -22,6 +23,14 @@ TestProject::TestProject(const std::string& url_base) : dir_("tharsis-project") 
   auto made = make_project(options);
   if (!made.ok()) throw std::runtime_error("test project: " + made.error());
   config_ = *made;
+  if (admin && !admin->fallbacks.empty()) {
+    config_.db_nodes = {admin->endpoint()};
+    config_.db_nodes.insert(config_.db_nodes.end(), admin->fallbacks.begin(), admin->fallbacks.end());
+    config_.db.fallbacks = admin->fallbacks;
+    Status written =
+        write_text_file(config_.project_dir + "/config.xml", render_project_config(config_), 0644);
+    if (!written.ok()) throw std::runtime_error("test project: " + written.error());
+  }
   auto db = open();
   appid_ = insert_app(*db, AppRow{0, "example", "Example", "bitwise"});
   auto templ = write_output_template(config_, "example_out.xml", 1, 1 << 20);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "lib/project_config.h"
@@ -16,7 +17,10 @@ class TestProject {
  public:
   // url_base: where the project will be served (the master, download and upload URLs the
   // stock BOINC client follows are built from it).
-  explicit TestProject(const std::string& url_base = "http://127.0.0.1:8080/");
+  // admin: the server to make the database on (default: the shared test server); with
+  // fall-backs (a Galera cluster), config.xml lists every node in <db_nodes>.
+  explicit TestProject(const std::string& url_base = "http://127.0.0.1:8080/",
+                       const std::optional<DbConfig>& admin = std::nullopt);
   const ProjectConfig& config() const { return config_; }
   const std::string& dir() const { return dir_.path(); }
   std::unique_ptr<Database> open() const { return Database::open(config_.db); }

@@ -68,9 +68,22 @@ TEST(DaemonOptions, HelpListsTheSharedOptions) {
   auto o = parse({"--help"});
   ASSERT_TRUE(o.ok()) << o.error();
   EXPECT_TRUE(o->help);
-  for (const char* name : {"--project_dir", "--one_pass", "--sleep", "--mod", "--mod_id", "--batch", "--units_per_commit", "--log_level"}) {
+  for (const char* name : {"--project_dir", "--one_pass", "--sleep", "--mod", "--mod_id", "--batch",
+                           "--units_per_commit", "--log_level", "--db_node"}) {
     EXPECT_NE(o->help_text.find(name), std::string::npos) << name;
   }
+}
+
+TEST(DaemonOptions, DbNodePicksANodeOfTheCluster) {
+  EXPECT_EQ(parse({})->db_node, 0);  // not given: THARSIS_DB_NODE or node 1
+  auto o = parse({"--db_node", "3"});
+  ASSERT_TRUE(o.ok()) << o.error();
+  EXPECT_EQ(o->db_node, 3);
+  auto zero = parse({"--db_node", "0"});
+  ASSERT_FALSE(zero.ok());
+  EXPECT_NE(zero.error().find("--db_node expected a node number >= 1, found 0"), std::string::npos)
+      << zero.error();
+  EXPECT_FALSE(parse({"--db_node", "x"}).ok());
 }
 
 TEST(DaemonOptions, PassesDaemonSpecificOptionsThrough) {

@@ -12,10 +12,11 @@
 #include <sstream>
 
 #include "db/app_store.h"
+#include "db/mariadb_errors.h"
 #include "lib/project_config.h"
-#include "tools/lib/tool_main.h"
 #include "lib/text_file.h"
 #include "tools/lib/create_work.h"
+#include "tools/lib/tool_main.h"
 
 namespace po = boost::program_options;
 using namespace tharsis;
@@ -40,8 +41,7 @@ int main(int argc, char** argv) {
   po::options_description options("create_work --app NAME (--wu_name N --input F... | --bulk FILE)");
   JobSpec base;
   int outputs = 1;
-  options.add_options()(
-      "app", po::value<std::string>()->required(), "app name")(
+  options.add_options()("app", po::value<std::string>()->required(), "app name")(
       "wu_name", po::value<std::string>(), "workunit name (single job)")(
       "input", po::value<std::vector<std::string>>(), "input file PATH[=OPEN_NAME] (single job)")(
       "bulk", po::value<std::string>(), "file with one job per line")(
@@ -56,8 +56,8 @@ int main(int argc, char** argv) {
       "rsc_memory_bound", po::value(&base.rsc_memory_bound)->default_value(1e8), "bytes")(
       "rsc_disk_bound", po::value(&base.rsc_disk_bound)->default_value(1e8), "bytes")(
       "priority", po::value(&base.priority)->default_value(0), "")(
-      "command_line", po::value(&base.command_line), "")(
-      "outputs", po::value(&outputs)->default_value(1), "output files per result");
+      "command_line", po::value(&base.command_line), "")("outputs", po::value(&outputs)->default_value(1),
+                                                         "output files per result");
   po::variables_map vm;
   if (auto exit_code = parse_tool_options("create_work", options, argc, argv, vm)) return *exit_code;
   if (vm.count("bulk") == vm.count("wu_name")) {
@@ -85,8 +85,9 @@ int main(int argc, char** argv) {
       jobs.emplace_back(name, specs);
     }
   } else {
-    jobs.emplace_back(vm["wu_name"].as<std::string>(),
-                      vm.count("input") ? vm["input"].as<std::vector<std::string>>() : std::vector<std::string>{});
+    jobs.emplace_back(vm["wu_name"].as<std::string>(), vm.count("input")
+                                                           ? vm["input"].as<std::vector<std::string>>()
+                                                           : std::vector<std::string>{});
   }
   try {
     auto db = Database::open(config->db);
@@ -131,7 +132,7 @@ int main(int argc, char** argv) {
     try {
       db->transaction([&](Database& d) { insert_prepared_workunits(d, prepared); });
     } catch (const DbError& e) {
-      if (e.code() != 1062) throw;
+      if (e.code() != mariadb_error::kDupEntry) throw;
       std::cerr << "create_work: a workunit name is in use already; nothing created\n";
       return 1;
     }

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "db/app_store.h"
+#include "db/mariadb_errors.h"
 #include "lib/crypto/boinc_key.h"
 #include "lib/crypto/boinc_signature.h"
 #include "lib/crypto/md5.h"
@@ -81,7 +82,7 @@ Result<int64_t> publish_app_version(Database& db, const ProjectConfig& config, c
   try {
     return insert_app_version(db, AppVersionRow{0, app->id, v.version_num, *platform_id, "", xml.str()});
   } catch (const DbError& e) {
-    if (e.code() == 1062) {
+    if (e.code() == mariadb_error::kDupEntry) {
       return make_error("app version " + v.app + " " + std::to_string(v.version_num) + " for " + v.platform +
                         " already exists");
     }

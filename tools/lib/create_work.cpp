@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "db/file_store.h"
+#include "db/mariadb_errors.h"
 #include "db/workunit_bulk_store.h"
 #include "db/workunit_store.h"
 #include "lib/crypto/md5.h"
@@ -26,7 +27,6 @@ bool safe_name(const std::string& name) {
   return name.find("..") == std::string::npos;
 }
 
-
 }  // namespace
 
 Result<StagedInput> stage_input_file(const ProjectConfig& config, const InputFile& input) {
@@ -35,12 +35,14 @@ Result<StagedInput> stage_input_file(const ProjectConfig& config, const InputFil
   if (!path.ok()) return make_error(path.error());
   struct stat info {};
   if (!input.content.empty() || stat(path->c_str(), &info) != 0) {
-    if (Status written = write_text_file(*path, input.content); !written.ok()) return make_error(written.error());
+    if (Status written = write_text_file(*path, input.content); !written.ok())
+      return make_error(written.error());
   }
   auto md5 = md5_file_hex(*path);
   if (!md5.ok()) return make_error(md5.error());
   if (stat(path->c_str(), &info) != 0) return make_error("create_work: cannot stat " + *path);
-  return StagedInput{input.name, input.open_name, *md5, static_cast<int64_t>(info.st_size), input.no_delete, ""};
+  return StagedInput{input.name, input.open_name, *md5, static_cast<int64_t>(info.st_size), input.no_delete,
+                     ""};
 }
 
 std::string workunit_xml_doc(const ProjectConfig& config, const std::vector<StagedInput>& inputs,
@@ -56,9 +58,8 @@ std::string workunit_xml_doc(const ProjectConfig& config, const std::vector<Stag
     } else {
       xml << xml_escape(input.url);
     }
-    xml << "</url><md5_cksum>" << xml_escape(input.md5)
-        << "</md5_cksum><nbytes>" << input.nbytes << "</nbytes>" << (input.no_delete ? "<no_delete/>" : "")
-        << "</file_info>\n";
+    xml << "</url><md5_cksum>" << xml_escape(input.md5) << "</md5_cksum><nbytes>" << input.nbytes
+        << "</nbytes>" << (input.no_delete ? "<no_delete/>" : "") << "</file_info>\n";
   }
   xml << "<workunit>\n";
   for (const auto& input : inputs) {
@@ -92,8 +93,8 @@ Result<WorkunitRow> prepare_workunit(const ProjectConfig& config, const JobSpec&
   return build_workunit_row(config, job, staged, now);
 }
 
-WorkunitRow build_workunit_row(const ProjectConfig& config, const JobSpec& job, const std::vector<StagedInput>& staged,
-                               int64_t now) {
+WorkunitRow build_workunit_row(const ProjectConfig& config, const JobSpec& job,
+                               const std::vector<StagedInput>& staged, int64_t now) {
   WorkunitRow wu;
   wu.create_time = now;
   wu.appid = job.appid;
@@ -145,7 +146,8 @@ Result<int64_t> create_workunit(Database& db, const ProjectConfig& config, const
   try {
     return db.transaction([&](Database& d) { return insert_prepared_workunit(d, *wu); });
   } catch (const DbError& e) {
-    if (e.code() == 1062) return make_error("create_work: workunit '" + job.name + "' already exists");
+    if (e.code() == mariadb_error::kDupEntry)
+      return make_error("create_work: workunit '" + job.name + "' already exists");
     throw;
   }
 }
@@ -160,8 +162,8 @@ Result<std::string> write_output_template(const ProjectConfig& config, const std
   }
   xml << "<result>\n";
   for (int i = 0; i < outputs; ++i) {
-    xml << "<file_ref><file_name><OUTFILE_" << i << "/></file_name><open_name>out" << (i ? std::to_string(i) : "")
-        << "</open_name><copy_file/></file_ref>\n";
+    xml << "<file_ref><file_name><OUTFILE_" << i << "/></file_name><open_name>out"
+        << (i ? std::to_string(i) : "") << "</open_name><copy_file/></file_ref>\n";
   }
   xml << "</result>\n";
   std::string relative = "templates/" + name;

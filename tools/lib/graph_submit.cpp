@@ -5,6 +5,7 @@
 
 #include "daemons/graph_scheduler/lib/operand_jobs.h"
 #include "db/graph_store.h"
+#include "db/mariadb_errors.h"
 #include "db/stale_row.h"
 
 namespace tharsis {
@@ -76,7 +77,7 @@ Result<int64_t> submit_graph(Database& db, const ProjectConfig& config, const Gr
       return graph_id;
     });
   } catch (const DbError& e) {
-    if (e.code() == 1062)
+    if (e.code() == mariadb_error::kDupEntry)
       return make_error("submit_graph: a graph named '" + graph.name + "' exists already");
     throw;
   } catch (const std::runtime_error& e) {

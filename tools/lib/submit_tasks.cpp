@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "db/cluster_store.h"
+#include "db/mariadb_errors.h"
 
 namespace tharsis {
 namespace {
@@ -66,7 +67,7 @@ Result<int64_t> submit_cluster_tasks(Database& db, int64_t appid, const std::vec
       }
     });
   } catch (const DbError& e) {
-    if (e.code() == 1062)
+    if (e.code() == mariadb_error::kDupEntry)
       return make_error("submit_tasks: a task key was already submitted for this app: " +
                         std::string(e.what()));
     throw;

@@ -13,6 +13,7 @@
 
 #include "db/app_store.h"
 #include "db/batch_store.h"
+#include "db/mariadb_errors.h"
 #include "db/project_speed.h"
 #include "db/submit_grant_store.h"
 #include "db/workunit_store.h"
@@ -26,7 +27,6 @@
 namespace tharsis {
 namespace {
 
-constexpr int kDuplicateKey = 1062;
 constexpr size_t kJobsPerChunk = 2000;  // rows built and inserted at a time (bounded memory)
 
 // Thrown inside a transaction to roll it back with a message for the submitter.
@@ -176,7 +176,8 @@ Result<std::string> create_batch_operation(SubmitDocument& doc, SubmitSession& s
     add_field(out, "batch_id", id);
     return out;
   } catch (const DbError& e) {
-    if (e.code() == kDuplicateKey) return make_error("a batch named '" + batch.name + "' exists already");
+    if (e.code() == mariadb_error::kDupEntry)
+      return make_error("a batch named '" + batch.name + "' exists already");
     throw;
   }
 }
@@ -262,7 +263,7 @@ Result<std::string> submit_batch_operation(SubmitDocument& doc, SubmitSession& s
         try {
           id = insert_batch(d, fresh);
         } catch (const DbError& e) {
-          if (e.code() == kDuplicateKey)
+          if (e.code() == mariadb_error::kDupEntry)
             throw SubmitFailure{"a batch named '" + fresh.name + "' exists already"};
           throw;
         }
@@ -296,7 +297,8 @@ Result<std::string> submit_batch_operation(SubmitDocument& doc, SubmitSession& s
   } catch (const SubmitFailure& failure) {
     return make_error(failure.message);
   } catch (const DbError& e) {
-    if (e.code() == kDuplicateKey) return make_error("a job name of this batch is used by an existing job");
+    if (e.code() == mariadb_error::kDupEntry)
+      return make_error("a job name of this batch is used by an existing job");
     throw;
   }
 }

@@ -1,0 +1,108 @@
+// Issue 17's end-to-end run, reduced: a whole project (Apache, the scheduler CGI, the four
+// daemons as processes, simulated volunteers) on the 3-node Galera cluster, config.xml
+// listing the nodes in <db_nodes>, the daemons spread over the nodes with --db_node, and
+// node 2 SIGKILLed mid-run and restarted. Every workunit ends with the right canonical
+// output or an error, assimilated exactly once, tools/check --settled clean, no result
+// sent twice and no host given two results of one workunit. Skipped without galera-4.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "daemons/assimilator/lib/results_store.h"
+#include "db/queue_stats.h"
+#include "lib/crypto/md5.h"
+#include "lib/text_file.h"
+#include "tests/support/galera_cluster.h"
+#include "tests/support/live_project.h"
+#include "tools/lib/checker.h"
+
+namespace tharsis {
+namespace {
+
+using testing::GaleraCluster;
+using testing::LiveProject;
+
+TEST(GaleraPipeline, WorkunitsSettleWithDaemonsOnThreeNodesAndOneNodeKilledMidRun) {
+  if (std::string missing = GaleraCluster::missing_prerequisite(); !missing.empty()) {
+    GTEST_SKIP() << "Galera tests skipped: " << missing;
+  }
+  GaleraCluster& cluster = GaleraCluster::shared();
+  cluster.heal();
+  LiveProject live(cluster.admin(1));  // the scheduler CGI and the test use node 1
+  ASSERT_EQ(live.config().db_nodes.size(), 3u);
+
+  const int kWorkunits = 40;
+  live.create_example_workunits("gal", kWorkunits, 2, 60);
+  live.start_daemon("transitioner", {"--db_node", "1"});
+  live.start_daemon("validator", {"--db_node", "2"});
+  live.start_daemon("assimilator", {"--db_node", "3"});
+  live.start_daemon("file_deleter", {"--db_node", "2"});
+  std::vector<std::string> args =
+      live.simulation_args("galhost", {"ncpus=2", "ncpus=2", "ncpus=2,job_failure=0.2"}, 200);
+  args.insert(args.end(), {"--summary", "--until_settled"});
+  testing::TempDir data("tharsis-galera-sim");
+  auto client = live.start_client("simulation", data.path(), args);
+
+  // Mid-run: some results reported, not all workunits assimilated.
+  auto reported = [&] { return live.db().query_int("SELECT COUNT(*) FROM result WHERE server_state = 5"); };
+  for (int i = 0; i < 600 && reported() < kWorkunits / 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_LT(live.db().query_int("SELECT COUNT(*) FROM assimilation"), kWorkunits) << "killed too late";
+  cluster.kill(2);  // the validator's and file_deleter's node
+  // Down until the validator (polling every 0.05 s) has moved to a fall-back node: on a
+  // loaded machine the surviving nodes may take seconds to settle their membership, and a
+  // node back too soon would be found again before any fall-back answered.
+  auto validator_moved = [&] {
+    auto log = read_text_file(live.config().log_dir + "/validator.log");
+    return log.ok() && log->find("(fall-back)") != std::string::npos;
+  };
+  for (int i = 0; i < 600 && !validator_moved(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  cluster.restart(2);
+
+  EXPECT_EQ(client->wait(220), 0) << "the simulation did not settle; see the project's log/simulation.log";
+  EXPECT_TRUE(live.stop_daemons()) << "a daemon died with its node";
+  ASSERT_TRUE(workunit_progress(live.db()).settled());
+  // The validator saw its node go and moved to a fall-back.
+  auto validator_log = read_text_file(live.config().log_dir + "/validator.log");
+  ASSERT_TRUE(validator_log.ok()) << validator_log.error();
+  EXPECT_NE(validator_log->find("(fall-back)"), std::string::npos) << *validator_log;
+
+  int correct = 0, errored = 0;
+  for (int i = 0; i < kWorkunits; ++i) {
+    std::string wu = "gal" + std::to_string(i);
+    auto manifest = read_manifest(live.config().project_dir + "/results", wu);
+    if (manifest.ok()) {
+      ASSERT_EQ(manifest->size(), 1u) << wu;
+      EXPECT_EQ(manifest->front().md5, md5_hex(LiveProject::expected_output(wu))) << wu;
+      ++correct;
+    } else {
+      ++errored;
+    }
+  }
+  EXPECT_EQ(correct + errored, kWorkunits);
+  EXPECT_GT(correct, kWorkunits * 8 / 10);
+  // Assimilated exactly once each (one assimilation row per workunit, none twice).
+  EXPECT_EQ(live.db().query_int("SELECT COUNT(*) FROM assimilation"), kWorkunits);
+  EXPECT_EQ(live.db().query_int("SELECT COUNT(DISTINCT workunitid) FROM assimilation"), kWorkunits);
+  // No host given two results of one workunit.
+  EXPECT_EQ(
+      live.db().query_int("SELECT COUNT(*) FROM (SELECT workunitid, hostid FROM result WHERE hostid > 0 "
+                          "GROUP BY workunitid, hostid HAVING COUNT(*) > 1) t"),
+      0);
+  CheckReport report = check_project(live.db(), live.config(), std::time(nullptr), /*require_settled=*/true);
+  for (const auto& v : report.violations) ADD_FAILURE() << v;
+  // Every node holds the same settled state.
+  for (int node = 1; node <= 3; ++node) {
+    DbConfig config = cluster.admin_only(node);
+    config.name = live.config().db.name;
+    auto db = Database::open(config);
+    db->exec("SET SESSION wsrep_sync_wait = 1");
+    EXPECT_EQ(db->query_int("SELECT COUNT(*) FROM assimilation"), kWorkunits) << "node " << node;
+  }
+}
+
+}  // namespace
+}  // namespace tharsis
