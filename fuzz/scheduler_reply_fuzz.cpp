@@ -1,0 +1,28 @@
+// Fuzz target: a scheduler reply as tharsis-client reads it (parse_scheduler_reply): a
+// hostile or broken project must not crash a volunteer. Contract checked: errors are values
+// with a message; a parsed reply renders (render_scheduler_reply, what our scheduler
+// writes) to a document that parses again, and render-then-parse is a fixed point after one
+// round (rendering normalises: defaults, hex-only signatures, flags).
+#include "fuzz/fuzz_check.h"
+#include "lib/protocol/client_side.h"
+#include "lib/protocol/scheduler_reply.h"
+
+using namespace tharsis;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text = fuzz::as_text(data, size);
+  auto parsed = parse_scheduler_reply(text);
+  if (!parsed.ok()) {
+    FUZZ_CHECK(!parsed.error().empty(), "an error without a message");
+    return 0;
+  }
+  const std::string rendered = render_scheduler_reply(*parsed);
+  auto again = parse_scheduler_reply(rendered);
+  FUZZ_CHECK(again.ok(), "rendered reply does not parse: " + again.error() + "\n" + rendered.substr(0, 2000));
+  const std::string rendered_again = render_scheduler_reply(*again);
+  auto third = parse_scheduler_reply(rendered_again);
+  FUZZ_CHECK(third.ok(), "re-rendered reply does not parse: " + third.error());
+  FUZZ_CHECK(*third == *again, "render/parse is not stable:\n" + rendered.substr(0, 2000));
+  FUZZ_CHECK(rendered_again == rendered, "rendering is not stable:\n" + rendered.substr(0, 2000));
+  return 0;
+}
