@@ -2,7 +2,7 @@
 """Collects seed inputs for fuzz/corpus/<target>/ from the unit tests' literal documents.
 
 Usage: fuzz/seeds.py   (from the repository root; writes only files that are new)
-Raw string literals R"(...)" in tests/unit/*.cpp are sorted by what they hold. The stock
+Raw string literals R"(...)" in tests/*/*.cpp are sorted by what they hold. The stock
 client's requests and our replies come from THARSIS_KEEP_SCHED_XML=DIR with the
 StockBoincClient integration tests (docs/fuzzing.md); hand-written seeds sit beside them.
 """
@@ -32,7 +32,7 @@ def add(target, text, origin):
         path.write_bytes(data)
 
 
-for source in sorted((ROOT / "tests" / "unit").glob("*.cpp")):
+for source in sorted((ROOT / "tests").glob("*/*.cpp")):
     for _, text in RAW.findall(source.read_text()):
         for marker, target in KINDS:
             if marker in text:

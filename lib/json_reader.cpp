@@ -1,5 +1,6 @@
 #include "lib/json_reader.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -135,6 +136,11 @@ class Reader {
     }
     out.kind = JsonValue::Kind::Number;
     out.number = std::strtod(std::string(text_.substr(start, pos_ - start)).c_str(), nullptr);
+    // 1e999 would read as infinity, which no JSON text can spell back (found by fuzzing).
+    if (!std::isfinite(out.number)) {
+      pos_ = start;
+      return fail("number out of range");
+    }
     return true;
   }
 
