@@ -39,7 +39,8 @@ Status for_each_line(const std::string& text, std::string_view header, std::stri
     if (line.empty()) continue;
     // A lone '\r' inside a line would make a payload or output of two lines (found by fuzzing).
     if (line.find('\r') != std::string::npos) {
-      return make_error(std::string(what) + " line " + std::to_string(number) + ": carriage return inside the line");
+      return make_error(std::string(what) + " line " + std::to_string(number) +
+                        ": carriage return inside the line");
     }
     if (Status s = fn(number, line); !s.ok()) return s;
   }
