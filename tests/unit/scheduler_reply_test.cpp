@@ -149,7 +149,8 @@ TEST(SchedulerReply, EveryStringIsEscaped) {
   reply.apps[0].user_friendly_name = nasty;
   reply.file_infos[1].download_urls = {"http://x/?a=1&b=<2>"};
   reply.workunits[0].command_line = "--name \"" + nasty + "\"";
-  reply.results[0].name = nasty;
+  reply.results[0].wu_name = nasty;  // not the result's name: the client refuses unsafe path names
+  reply.results[0].name = "r\"d'e";   // quotes are safe in a name, and escaped
   std::string xml = render_scheduler_reply(reply);
   EXPECT_EQ(xml.find(nasty), std::string::npos);
   pugi::xml_document doc;
