@@ -4,6 +4,10 @@
 #   bench/fuzz.sh TARGET -runs N             a number of executions instead of a time
 #   bench/fuzz.sh --merge TARGET             fold new coverage of the scratch corpus into
 #                                            fuzz/corpus/TARGET (minimised)
+#   bench/fuzz.sh --campaign TARGET [N]      N executions (default 10 million) in slices of
+#                                            THARSIS_FUZZ_SLICE seconds (default 120), each
+#                                            started only below THARSIS_FUZZ_MAX_LOAD (default
+#                                            4 here); prints the totals
 #   bench/fuzz.sh --list                     the target names
 # Builds build-fuzz/ first if needed (clang, THARSIS_FUZZ=ON; needs Debian's
 # libclang-rt-14-dev). Each target starts from fuzz/corpus/TARGET and
@@ -80,6 +84,23 @@ case "${1:-}" in
     "$build/fuzz/${t}_fuzz" -merge=1 "$here/fuzz/corpus/$t" "$build/fuzz-work/$t/corpus" 2>&1 | tail -2
     exit $? ;;
 esac
+
+# --campaign TARGET N: slices until N executions; the last run line is kept per slice.
+if [ "${1:-}" = --campaign ]; then
+  t="${2:?usage: bench/fuzz.sh --campaign TARGET [N]}"
+  want="${3:-10000000}"
+  export THARSIS_FUZZ_MAX_LOAD="${THARSIS_FUZZ_MAX_LOAD:-4}"
+  ensure_built
+  total=0 slices=0 started=$(date -u +%FT%TZ)
+  while [ "$total" -lt "$want" ]; do
+    line=$(run_target "$t" -max_total_time="${THARSIS_FUZZ_SLICE:-120}") || { echo "$line"; exit 1; }
+    slices=$((slices + 1))
+    total=$((total + $(echo "$line" | awk '{ print $3 }')))
+    echo "$line  (slice $slices, total $total)"
+  done
+  echo "campaign $t: $total executions in $slices slices from $started to $(date -u +%FT%TZ); last: $line"
+  exit 0
+fi
 
 target="${1:-all}"
 limit=(-max_total_time="${2:-60}")

@@ -168,6 +168,19 @@ TEST(SchedulerReply, SignatureTextCannotBreakTheDocument) {
   EXPECT_TRUE(parse_root(doc, render_scheduler_reply(reply)));
 }
 
+// Found by fuzz/scheduler_reply_fuzz.cpp (fuzz/regressions/scheduler_reply/
+// signature-with-stray-letter): a dropped leading character left a blank first line, so
+// the rendering changed after one parse round trip.
+TEST(SchedulerReply, SignatureTextIsTrimmedOnBothEnds) {
+  SchedulerReply reply = full_reply();
+  reply.file_infos[0].file_signature = "M\n4bb9\n20e4\n.\n  ";
+  const std::string xml = render_scheduler_reply(reply);
+  EXPECT_NE(xml.find("<file_signature>\n4bb9\n20e4\n.\n    </file_signature>"), std::string::npos) << xml;
+  auto parsed = parse_scheduler_reply(xml);
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  EXPECT_EQ(render_scheduler_reply(*parsed), xml);
+}
+
 TEST(SchedulerReply, ErrorReplyCarriesMessageAndDelay) {
   SchedulerReply reply = make_error_reply("Tharsis", "Error in request message: <hostid> not a number", 3600);
   std::string xml = render_scheduler_reply(reply);
