@@ -36,4 +36,13 @@ inline bool has_unrenderable_xml_text(std::string_view text) {
   return text.find("&#") != std::string_view::npos;
 }
 
+// "at byte N: ...a... / ...b..." around the first byte where a and b differ, for messages.
+inline std::string first_difference(std::string_view a, std::string_view b) {
+  size_t at = 0;
+  while (at < a.size() && at < b.size() && a[at] == b[at]) ++at;
+  const size_t from = at > 80 ? at - 80 : 0;
+  return "at byte " + std::to_string(at) + ":\n" + std::string(a.substr(from, 160)) + "\n----\n" +
+         std::string(b.substr(from, 160));
+}
+
 }  // namespace tharsis::fuzz
