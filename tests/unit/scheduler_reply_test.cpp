@@ -179,6 +179,9 @@ TEST(SchedulerReply, SignatureTextIsTrimmedOnBothEnds) {
   auto parsed = parse_scheduler_reply(xml);
   ASSERT_TRUE(parsed.ok()) << parsed.error();
   EXPECT_EQ(render_scheduler_reply(*parsed), xml);
+  // fuzz/regressions/scheduler_reply/signature-without-hex: no hex left, no element.
+  reply.code_sign_key_signature = "\xf6\xcf\x9e\xce\x9d";
+  EXPECT_EQ(render_scheduler_reply(reply).find("<code_sign_key_signature>"), std::string::npos);
 }
 
 TEST(SchedulerReply, ErrorReplyCarriesMessageAndDelay) {
