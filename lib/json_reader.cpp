@@ -1,9 +1,17 @@
 #include "lib/json_reader.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 
 namespace tharsis {
+
+JsonValue::JsonValue() = default;
+JsonValue::JsonValue(const JsonValue&) = default;
+JsonValue::JsonValue(JsonValue&&) noexcept = default;
+JsonValue& JsonValue::operator=(const JsonValue&) = default;
+JsonValue& JsonValue::operator=(JsonValue&&) noexcept = default;
+JsonValue::~JsonValue() = default;
 
 namespace {
 
@@ -128,6 +136,11 @@ class Reader {
     }
     out.kind = JsonValue::Kind::Number;
     out.number = std::strtod(std::string(text_.substr(start, pos_ - start)).c_str(), nullptr);
+    // 1e999 would read as infinity, which no JSON text can spell back (found by fuzzing).
+    if (!std::isfinite(out.number)) {
+      pos_ = start;
+      return fail("number out of range");
+    }
     return true;
   }
 

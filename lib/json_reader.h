@@ -25,6 +25,15 @@ struct JsonValue {
   std::vector<JsonValue> items;                            // Array
   std::vector<std::pair<std::string, JsonValue>> members;  // Object, in document order
 
+  // Defined in the .cpp, where JsonValue is complete: clang with libstdc++ refuses to
+  // instantiate vector<pair<string, JsonValue>>'s destructor inside the class.
+  JsonValue();
+  JsonValue(const JsonValue&);
+  JsonValue(JsonValue&&) noexcept;
+  JsonValue& operator=(const JsonValue&);
+  JsonValue& operator=(JsonValue&&) noexcept;
+  ~JsonValue();
+
   // The member named `key`, or nullptr (also when this is not an object).
   const JsonValue* find(std::string_view key) const;
   // The member named `key` / the item at `index`; std::out_of_range naming the key or

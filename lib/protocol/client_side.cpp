@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 
+#include "lib/protocol/upload_protocol.h"
 #include "lib/protocol/xml_reader.h"
 #include "lib/protocol/xml_text.h"
 
@@ -212,10 +213,24 @@ Status for_children(pugi::xml_node parent, const std::string& path, const std::m
   return Status::success();
 }
 
+// A name tharsis-client makes a path of (projects/NAME, slots/NAME_N, a slot link): "../x",
+// "/etc/x" and the like would let a hostile project write or delete outside the client's
+// data dir, so the reply is refused, as the BOINC client refuses a bad file name (found
+// by fuzzing). Empty stays empty (not sent) unless `required`.
+Status path_name(const XmlReader& x, pugi::xml_node node, const std::string& path, std::string& out,
+                 bool required = false) {
+  if (auto status = x.name(node, path, out); !status) return status;
+  if (out.empty() && !required) return Status::success();
+  if (auto reason = unsafe_file_name_reason(out); !reason.empty()) {
+    return x.error(node, path, "unsafe name " + quote_for_message(out) + ": " + reason);
+  }
+  return Status::success();
+}
+
 Status read_file_ref(const XmlReader& x, pugi::xml_node node, const std::string& path, ReplyFileRef& ref) {
   return for_children(node, path,
-                      {{"file_name", [&](auto n, const auto& p) { return x.name(n, p, ref.file_name); }},
-                       {"open_name", [&](auto n, const auto& p) { return x.name(n, p, ref.open_name); }},
+                      {{"file_name", [&](auto n, const auto& p) { return path_name(x, n, p, ref.file_name); }},
+                       {"open_name", [&](auto n, const auto& p) { return path_name(x, n, p, ref.open_name); }},
                        {"main_program", [&](auto n, const auto& p) { return x.boolean(n, p, ref.main_program); }},
                        {"copy_file", [&](auto n, const auto& p) { return x.boolean(n, p, ref.copy_file); }},
                        {"optional", [&](auto n, const auto& p) { return x.boolean(n, p, ref.optional); }}});
@@ -334,7 +349,7 @@ Result<SchedulerReply> parse_scheduler_reply(std::string_view xml, const Protoco
          };
          auto status = for_children(
              n, p,
-             {{"name", [&](auto c, const auto& cp) { return x.name(c, cp, file.name); }},
+             {{"name", [&](auto c, const auto& cp) { return path_name(x, c, cp, file.name); }},
               {"url", url_into(file.download_urls)},
               {"download_url", url_into(file.download_urls)},
               {"upload_url", url_into(file.upload_urls)},
@@ -389,7 +404,7 @@ Result<SchedulerReply> parse_scheduler_reply(std::string_view xml, const Protoco
          ReplyResult result;
          auto status = for_children(
              n, p,
-             {{"name", [&](auto c, const auto& cp) { return x.name(c, cp, result.name); }},
+             {{"name", [&](auto c, const auto& cp) { return path_name(x, c, cp, result.name); }},
               {"wu_name", [&](auto c, const auto& cp) { return x.name(c, cp, result.wu_name); }},
               {"report_deadline", [&](auto c, const auto& cp) { return x.integer(c, cp, result.report_deadline); }},
               {"platform", [&](auto c, const auto& cp) { return x.name(c, cp, result.platform); }},
@@ -405,7 +420,7 @@ Result<SchedulerReply> parse_scheduler_reply(std::string_view xml, const Protoco
       {"delete_file_info",
        [&](auto n, const auto& p) {
          std::string name;
-         auto status = x.name(n, p, name);
+         auto status = path_name(x, n, p, name, true);
          if (status) reply.file_deletes.push_back(std::move(name));
          return status;
        }},

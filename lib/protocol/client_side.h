@@ -17,7 +17,9 @@ namespace tharsis {
 std::string render_scheduler_request(const SchedulerRequest& request);
 
 // Parses a reply (a leading "Content-type:" header block is skipped). Unknown elements
-// are ignored; wrong types, oversize fields and malformed XML are errors.
+// are ignored; wrong types, oversize fields and malformed XML are errors, and so is a name
+// the client makes a path of (file_info and result names, file_ref file_name/open_name,
+// delete_file_info) that is not is_safe_file_name (upload_protocol.h): "../x" and the like.
 Result<SchedulerReply> parse_scheduler_reply(std::string_view xml, const ProtocolLimits& limits = {});
 
 }  // namespace tharsis

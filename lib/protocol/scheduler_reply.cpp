@@ -42,6 +42,11 @@ class ReplyWriter {
       if (std::isxdigit(static_cast<unsigned char>(c)) || c == '.' || c == '\n' || c == ' ') kept += c;
     }
     while (!kept.empty() && (kept.back() == '\n' || kept.back() == ' ')) kept.pop_back();
+    // Leading blanks too, or dropping a stray character can leave a blank first line and the
+    // rendering changes after a parse round trip (found by fuzzing).
+    kept.erase(0, kept.find_first_not_of("\n "));
+    // Nothing left to send is not sent: an empty element reads back as absent (fuzz finding).
+    if (kept.empty()) return;
     pad(indent);
     out_ += "<";
     out_ += tag;

@@ -33,6 +33,11 @@ class LimitWalker : public pugi::xml_tree_walker {
   int max_depth_;
 };
 
+// format_double writes fixed-point, up to ~330 bytes for the largest and the smallest
+// doubles (1e308, 5e-324); 64 refused what our own renderers wrote, e.g. a decayed credit of
+// 1e-70 in a reply (found by fuzzing).
+constexpr size_t kMaxNumberTextBytes = 400;
+
 }  // namespace
 
 std::string child_path(std::string_view parent, std::string_view child, size_t index) {
@@ -118,7 +123,7 @@ Status XmlReader::name(pugi::xml_node element, std::string_view path, std::strin
 
 Status XmlReader::number(pugi::xml_node element, std::string_view path, double& out) const {
   std::string value;
-  if (auto status = text(element, path, 64, true, value); !status) return status;
+  if (auto status = text(element, path, kMaxNumberTextBytes, true, value); !status) return status;
   auto parsed = parse_xml_double(value);
   if (!parsed) return error(element, path, "expected a number, found " + quote_for_message(value));
   out = *parsed;

@@ -19,17 +19,29 @@ std::string one_line(const std::string& text) {
   return out;
 }
 
+// A file written with CRLF line ends reads as if written with LF.
+void strip_cr(std::string& line) {
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+}
+
 // Splits the body lines after `header`; each is passed as (line number, text).
 template <class Fn>
 Status for_each_line(const std::string& text, std::string_view header, std::string_view what, Fn&& fn) {
   std::istringstream in(text);
   std::string line;
-  if (!std::getline(in, line) || line != header) {
+  if (std::getline(in, line)) strip_cr(line);
+  if (!in || line != header) {
     return make_error(std::string(what) + ": expected header '" + std::string(header) +
                       "' on line 1, found '" + line.substr(0, 40) + "'");
   }
   for (int number = 2; std::getline(in, line); ++number) {
+    strip_cr(line);
     if (line.empty()) continue;
+    // A lone '\r' inside a line would make a payload or output of two lines (found by fuzzing).
+    if (line.find('\r') != std::string::npos) {
+      return make_error(std::string(what) + " line " + std::to_string(number) +
+                        ": carriage return inside the line");
+    }
     if (Status s = fn(number, line); !s.ok()) return s;
   }
   return Status::success();

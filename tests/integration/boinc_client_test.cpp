@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <thread>
@@ -76,6 +77,30 @@ class StockBoincClientTest : public ::testing::Test {
 
   void TearDown() override {
     if (HasFailure() && client_) std::cerr << "--- BOINC client log ---\n" << client_->log();
+    keep_sched_xml("last");
+  }
+
+  // Seeds for the fuzz corpora (fuzz/, docs/fuzzing.md): the client keeps its last
+  // scheduler request and our last reply as sched_request_*.xml / sched_reply_*.xml in its
+  // data dir; with THARSIS_KEEP_SCHED_XML=DIR set they are copied to DIR as
+  // <test name>.<stage>.sched_request.xml and .sched_reply.xml.
+  void keep_sched_xml(const std::string& stage) {
+    const char* keep = std::getenv("THARSIS_KEEP_SCHED_XML");
+    if (!keep || !client_) return;
+    const std::string to = keep;
+    const std::string test =
+        ::testing::UnitTest::GetInstance()->current_test_info()->name() + std::string(".") + stage;
+    std::error_code ec;
+    std::filesystem::create_directories(to, ec);
+    for (const auto& entry : std::filesystem::directory_iterator(client_->dir(), ec)) {
+      const std::string name = entry.path().filename().string();
+      for (const char* kind : {"sched_request", "sched_reply"}) {
+        if (name.rfind(std::string(kind) + "_", 0) == 0) {
+          std::filesystem::copy_file(entry.path(), to + "/" + test + "." + kind + ".xml",
+                                     std::filesystem::copy_options::overwrite_existing, ec);
+        }
+      }
+    }
   }
 
   // One workunit of the example app; returns its name.
@@ -180,6 +205,7 @@ TEST_F(StockBoincClientTest, JobCancelledInFlightIsAbortedByTheClient) {
     sent = only_result_of(wu_name);
     return sent && client_->log_contains("Starting task " + sent->name);
   })) << "the client did not start the job";
+  keep_sched_xml("work_sent");  // the reply that sent the job (fuzz seeds)
 
   auto cancelled = cancel_workunits(*db_, {wu_name}, std::time(nullptr));
   ASSERT_TRUE(cancelled.ok()) << cancelled.error();

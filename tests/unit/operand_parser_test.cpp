@@ -155,6 +155,19 @@ TEST(JsonReader, ReadsNestedDocumentsInOrderAndRejectsTrailingData) {
   EXPECT_FALSE(parse_json(std::string(100, '[') + std::string(100, ']')).ok());
 }
 
+// Found by fuzz/json_reader_fuzz.cpp (fuzz/regressions/json_reader/): 1e999 read as
+// infinity, a value no JSON text can spell back.
+TEST(JsonReader, NumbersBeyondDoubleRangeAreAnError) {
+  for (const char* bad : {"2e888888888888878888888888888888888888888838", "[-1e999]", "{\"seed\": 1e309}"}) {
+    auto doc = parse_json(bad);
+    ASSERT_FALSE(doc.ok()) << bad;
+    EXPECT_NE(doc.error().find("number out of range"), std::string::npos) << doc.error();
+  }
+  auto largest = parse_json("[1.7976931348623157e308, 1e-400]");
+  ASSERT_TRUE(largest.ok()) << largest.error();
+  EXPECT_EQ(largest->items[1].number, 0);  // underflow reads as zero
+}
+
 TEST(JsonReader, AtFindsMembersAndItemsAndNamesWhatIsMissing) {
   auto doc = parse_json(R"({"list": [10, {"k": "v"}]})");
   ASSERT_TRUE(doc.ok()) << doc.error();

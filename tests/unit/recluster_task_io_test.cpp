@@ -24,6 +24,25 @@ TEST(TaskIo, TaskListRejectsBadHeaderBadIdAndRepeatedTask) {
             std::string::npos);
 }
 
+// Found by fuzz/task_list_fuzz.cpp (fuzz/regressions/task_list/): a lone '\r' kept inside a
+// payload broke the one-line contract and the render -> parse round trip.
+TEST(TaskIo, CrlfLinesReadAsLfAndACarriageReturnInsideALineIsAnError) {
+  auto crlf = parse_task_list("tharsis-tasks 1\r\ntask 1 a b\r\ntask 2 c\r\n");
+  ASSERT_TRUE(crlf.ok()) << crlf.error();
+  ASSERT_EQ(crlf->size(), 2u);
+  EXPECT_EQ((*crlf)[0].payload, "a b");
+  EXPECT_EQ((*crlf)[1].payload, "c");
+  auto inside = parse_task_list("tharsis-tasks 1\ntask 1 a\rb\n");
+  ASSERT_FALSE(inside.ok());
+  EXPECT_NE(inside.error().find("line 2: carriage return"), std::string::npos) << inside.error();
+  auto report = parse_task_report("tharsis-task-report 1\ntask 42 ok \xff\r\xdd\n");
+  ASSERT_FALSE(report.ok());
+  EXPECT_NE(report.error().find("carriage return"), std::string::npos) << report.error();
+  auto report_crlf = parse_task_report("tharsis-task-report 1\r\ntask 42 ok 7\r\n");
+  ASSERT_TRUE(report_crlf.ok()) << report_crlf.error();
+  EXPECT_EQ((*report_crlf)[0].text, "7");
+}
+
 TEST(TaskIo, ReportRoundTripsOkAndFailed) {
   std::vector<TaskReport> reports{{1, true, "abc"}, {2, false, "injected task failure"}};
   auto back = parse_task_report(render_task_report(reports));

@@ -149,7 +149,8 @@ TEST(SchedulerReply, EveryStringIsEscaped) {
   reply.apps[0].user_friendly_name = nasty;
   reply.file_infos[1].download_urls = {"http://x/?a=1&b=<2>"};
   reply.workunits[0].command_line = "--name \"" + nasty + "\"";
-  reply.results[0].name = nasty;
+  reply.results[0].wu_name = nasty;  // not the result's name: the client refuses unsafe path names
+  reply.results[0].name = "r\"d'e";   // quotes are safe in a name, and escaped
   std::string xml = render_scheduler_reply(reply);
   EXPECT_EQ(xml.find(nasty), std::string::npos);
   pugi::xml_document doc;
@@ -165,6 +166,22 @@ TEST(SchedulerReply, SignatureTextCannotBreakTheDocument) {
   reply.file_infos[2].xml_signature = "aa</xml_signature><x>&";
   pugi::xml_document doc;
   EXPECT_TRUE(parse_root(doc, render_scheduler_reply(reply)));
+}
+
+// Found by fuzz/scheduler_reply_fuzz.cpp (fuzz/regressions/scheduler_reply/
+// signature-with-stray-letter): a dropped leading character left a blank first line, so
+// the rendering changed after one parse round trip.
+TEST(SchedulerReply, SignatureTextIsTrimmedOnBothEnds) {
+  SchedulerReply reply = full_reply();
+  reply.file_infos[0].file_signature = "M\n4bb9\n20e4\n.\n  ";
+  const std::string xml = render_scheduler_reply(reply);
+  EXPECT_NE(xml.find("<file_signature>\n4bb9\n20e4\n.\n    </file_signature>"), std::string::npos) << xml;
+  auto parsed = parse_scheduler_reply(xml);
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  EXPECT_EQ(render_scheduler_reply(*parsed), xml);
+  // fuzz/regressions/scheduler_reply/signature-without-hex: no hex left, no element.
+  reply.code_sign_key_signature = "\xf6\xcf\x9e\xce\x9d";
+  EXPECT_EQ(render_scheduler_reply(reply).find("<code_sign_key_signature>"), std::string::npos);
 }
 
 TEST(SchedulerReply, ErrorReplyCarriesMessageAndDelay) {
