@@ -80,7 +80,8 @@ TransferResult upload_file(HttpSession& http, const ClientFile& file, const std:
     }
     if (parsed.status != UploadStatus::Success) return retry("size query: " + parsed.message);
     offset = parsed.file_size.value_or(0);
-    if (offset > static_cast<double>(data->size())) offset = 0;  // not our bytes: start over
+    // Not our bytes (or not a size at all, from a broken handler): start over.
+    if (!(offset >= 0) || offset > static_cast<double>(data->size())) offset = 0;
   }
   std::string body = render_file_upload_header(kClientVersion, file.name, file.xml_signature, file.max_nbytes,
                                                static_cast<double>(data->size()), file.md5_cksum, offset) +

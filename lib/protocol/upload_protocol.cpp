@@ -21,8 +21,9 @@ ParsedDataServerRequest failure(UploadStatus status, std::string message) {
 }
 
 bool is_container(std::string_view tag) {
-  static const std::string_view kContainers[] = {"data_server_request", "/data_server_request", "file_upload",
-                                                 "/file_upload", "file_info", "/file_info", "signed_xml", "/signed_xml"};
+  static const std::string_view kContainers[] = {
+      "data_server_request", "/data_server_request", "file_upload", "/file_upload",
+      "file_info",           "/file_info",           "signed_xml",  "/signed_xml"};
   for (auto container : kContainers) {
     if (tag == container) return true;
   }
@@ -67,7 +68,8 @@ std::string xml_unescape_basic(std::string_view text) {
 std::string unsafe_file_name_reason(std::string_view name) {
   if (name.empty()) return "empty file name";
   if (name.size() > kMaxUploadFileNameBytes) {
-    return "file name of " + std::to_string(name.size()) + " bytes exceeds " + std::to_string(kMaxUploadFileNameBytes);
+    return "file name of " + std::to_string(name.size()) + " bytes exceeds " +
+           std::to_string(kMaxUploadFileNameBytes);
   }
   if (name.front() == '.') return "file name starts with '.'";
   if (name.find("..") != std::string_view::npos) return "file name contains '..'";
@@ -92,12 +94,13 @@ ParsedDataServerRequest parse_data_server_request(std::string_view input, const 
     while (pos < input.size() && is_space(input[pos])) ++pos;
     if (pos >= input.size()) break;
     if (pos > limits.max_header_bytes) {
-      return failure(UploadStatus::PermanentError,
-                     "header longer than " + std::to_string(limits.max_header_bytes) + " bytes without <data>");
+      return failure(
+          UploadStatus::PermanentError,
+          "header longer than " + std::to_string(limits.max_header_bytes) + " bytes without <data>");
     }
     if (input[pos] != '<') {
-      return failure(UploadStatus::PermanentError,
-                     "expected a tag at byte " + std::to_string(pos) + ", found " + quote_for_message(input.substr(pos)));
+      return failure(UploadStatus::PermanentError, "expected a tag at byte " + std::to_string(pos) +
+                                                       ", found " + quote_for_message(input.substr(pos)));
     }
     size_t gt = input.find('>', pos);
     if (gt == std::string_view::npos) break;  // cut off inside a tag
@@ -163,7 +166,7 @@ ParsedDataServerRequest parse_data_server_request(std::string_view input, const 
   }
   if (auto it = fields.find("get_file_size"); it != fields.end() && !saw_upload) {
     request.kind = DataServerRequest::Kind::GetFileSize;
-    request.file_name = std::string(trim_xml_space(it->second));
+    request.file_name = xml_unescape_basic(trim_xml_space(it->second));  // as <name> of an upload
     if (auto reason = unsafe_file_name_reason(request.file_name); !reason.empty()) {
       return failure(UploadStatus::PermanentError, "<get_file_size>: " + reason);
     }
@@ -191,7 +194,8 @@ ParsedDataServerRequest parse_data_server_request(std::string_view input, const 
     return failure(UploadStatus::PermanentError, "<name>: " + reason);
   }
   if (auto it = fields.find("xml_signature"); it != fields.end()) request.xml_signature = it->second;
-  if (auto it = fields.find("md5_cksum"); it != fields.end()) request.md5_cksum = std::string(trim_xml_space(it->second));
+  if (auto it = fields.find("md5_cksum"); it != fields.end())
+    request.md5_cksum = xml_unescape_basic(trim_xml_space(it->second));
   auto read_size = [&](const char* tag, double& out) -> std::string {
     auto it = fields.find(tag);
     if (it == fields.end()) return "";
@@ -203,13 +207,15 @@ ParsedDataServerRequest parse_data_server_request(std::string_view input, const 
     return "";
   };
   for (auto [tag, out] : {std::pair<const char*, double*>{"max_nbytes", &request.max_nbytes},
-                          {"nbytes", &request.nbytes}, {"offset", &request.offset}}) {
-    if (auto problem = read_size(tag, *out); !problem.empty()) return failure(UploadStatus::PermanentError, problem);
+                          {"nbytes", &request.nbytes},
+                          {"offset", &request.offset}}) {
+    if (auto problem = read_size(tag, *out); !problem.empty())
+      return failure(UploadStatus::PermanentError, problem);
   }
   if (request.nbytes < 0) return failure(UploadStatus::PermanentError, "<nbytes> missing");
   if (request.offset > request.nbytes) {
-    return failure(UploadStatus::PermanentError, "<offset> " + format_double(request.offset) + " beyond <nbytes> " +
-                                                     format_double(request.nbytes));
+    return failure(UploadStatus::PermanentError, "<offset> " + format_double(request.offset) +
+                                                     " beyond <nbytes> " + format_double(request.nbytes));
   }
   ParsedDataServerRequest parsed;
   parsed.request = std::move(request);
@@ -218,10 +224,11 @@ ParsedDataServerRequest parse_data_server_request(std::string_view input, const 
 
 Status check_upload_certificate(const RsaKey& upload_public, const DataServerRequest& request) {
   const std::string where = "upload of '" + request.file_name + "': ";
-  if (trim_xml_space(request.xml_signature).empty()) return make_error(where + "missing signature (<xml_signature>)");
+  if (trim_xml_space(request.xml_signature).empty())
+    return make_error(where + "missing signature (<xml_signature>)");
   if (request.max_nbytes < 0) return make_error(where + "missing <max_nbytes>");
-  auto valid = verify_block_boinc(upload_public, upload_certificate_text(request.file_name, request.max_nbytes),
-                                  request.xml_signature);
+  auto valid = verify_block_boinc(
+      upload_public, upload_certificate_text(request.file_name, request.max_nbytes), request.xml_signature);
   if (!valid.ok()) return make_error(where + "unreadable signature: " + valid.error());
   if (!*valid) return make_error(where + "invalid signature");
   if (request.nbytes > request.max_nbytes) {
@@ -235,7 +242,8 @@ std::string render_data_server_reply(const DataServerReply& reply) {
   std::string out = "<data_server_reply>\n    <status>";
   out += std::to_string(static_cast<int>(reply.status));
   out += "</status>\n";
-  if (reply.file_size) out += "    <file_size>" + format_double(std::floor(*reply.file_size)) + "</file_size>\n";
+  if (reply.file_size)
+    out += "    <file_size>" + format_double(std::floor(*reply.file_size)) + "</file_size>\n";
   if (!reply.message.empty()) out += "    <message>" + xml_escape(reply.message) + "</message>\n";
   out += "</data_server_reply>\n";
   return out;
@@ -247,11 +255,28 @@ std::string client_version_lines(const ClientVersion& client) {
          "    <core_client_minor_version>" + std::to_string(client.minor) + "</core_client_minor_version>\n" +
          "    <core_client_release>" + std::to_string(client.release) + "</core_client_release>\n";
 }
+// Element text as the header's fields carry it: only & < > need escaping there, so a name
+// with quotes keeps its length (a 255-byte name stays within the field's limit).
+std::string escape_element_text(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '&')
+      out += "&amp;";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else
+      out += c;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string render_get_file_size_request(const ClientVersion& client, std::string_view file_name) {
-  return "<data_server_request>\n" + client_version_lines(client) + "    <get_file_size>" + xml_escape(file_name) +
-         "</get_file_size>\n</data_server_request>\n";
+  return "<data_server_request>\n" + client_version_lines(client) + "    <get_file_size>" +
+         escape_element_text(file_name) + "</get_file_size>\n</data_server_request>\n";
 }
 
 std::string render_file_upload_header(const ClientVersion& client, std::string_view file_name,
@@ -260,10 +285,11 @@ std::string render_file_upload_header(const ClientVersion& client, std::string_v
   std::string signature(xml_signature);
   if (!signature.empty() && signature.back() != '\n') signature += '\n';
   return "<data_server_request>\n" + client_version_lines(client) + "<file_upload>\n<file_info>\n<name>" +
-         xml_escape(file_name) + "</name>\n<xml_signature>\n" + signature + "</xml_signature>\n<max_nbytes>" +
-         format_double(std::floor(max_nbytes)) + "</max_nbytes>\n</file_info>\n<nbytes>" +
-         format_double(std::floor(nbytes)) + "</nbytes>\n<md5_cksum>" + xml_escape(md5_cksum) +
-         "</md5_cksum>\n<offset>" + format_double(std::floor(offset)) + "</offset>\n<data>\n";
+         escape_element_text(file_name) + "</name>\n<xml_signature>\n" + signature +
+         "</xml_signature>\n<max_nbytes>" + format_double(std::floor(max_nbytes)) +
+         "</max_nbytes>\n</file_info>\n<nbytes>" + format_double(std::floor(nbytes)) +
+         "</nbytes>\n<md5_cksum>" + escape_element_text(md5_cksum) + "</md5_cksum>\n<offset>" +
+         format_double(std::floor(offset)) + "</offset>\n<data>\n";
 }
 
 DataServerReply parse_data_server_reply(std::string_view text) {
@@ -276,8 +302,11 @@ DataServerReply parse_data_server_reply(std::string_view text) {
   } else {
     reply.message = "reply has no <status>";
   }
+  // A size that is not a whole number of bytes is no size: a client resumes from it.
   if (auto size = element_text(text, "file_size")) {
-    if (auto value = parse_xml_double(*size)) reply.file_size = *value;
+    if (auto value = parse_xml_double(*size); value && *value >= 0 && *value == std::floor(*value)) {
+      reply.file_size = *value;
+    }
   }
   if (auto message = element_text(text, "message")) reply.message = xml_unescape_basic(*message);
   return reply;
