@@ -1,11 +1,14 @@
 // lib/protocol/utf8.h: what is and is not UTF-8, and the replacement of ill-formed
 // sequences by U+FFFD (one per maximal subpart, as the Unicode standard recommends).
 #include "lib/protocol/utf8.h"
-#include "lib/protocol/xml_text.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
+
+#include "lib/protocol/client_side.h"
+#include "lib/protocol/scheduler_request.h"
+#include "lib/protocol/xml_text.h"
 
 namespace tharsis {
 namespace {
@@ -33,17 +36,19 @@ TEST(Utf8, EachKindOfIllFormedSequenceIsReplaced) {
     std::string in, out;
   };
   for (const auto& c : std::vector<Case>{
-           {"\xC0\x80", R + R},                     // overlong NUL
-           {"\xC1\xBF", R + R},                     // overlong
-           {"\xE0\x80\xAF", R + R + R},             // overlong '/'
-           {"\xF0\x80\x80\xAF", R + R + R + R},     // overlong, four bytes
-           {"\xED\xBF\xBF", R + R + R},             // low surrogate
-           {"\xF4\x90\x80\x80", R + R + R + R},     // above U+10FFFF
-           {"\xF5\x80", R + R},                     // lead byte above F4
-           {"\x80x", R + "x"},                      // stray continuation byte
-           {"a\xE2\x82", "a" + R},                  // truncated at the end: one subpart
-           {"\xE2\x82" "b", R + "b"},               // truncated inside
-           {"\xF0\x9F\x98", R},                     // a truncated emoji
+           {"\xC0\x80", R + R},                  // overlong NUL
+           {"\xC1\xBF", R + R},                  // overlong
+           {"\xE0\x80\xAF", R + R + R},          // overlong '/'
+           {"\xF0\x80\x80\xAF", R + R + R + R},  // overlong, four bytes
+           {"\xED\xBF\xBF", R + R + R},          // low surrogate
+           {"\xF4\x90\x80\x80", R + R + R + R},  // above U+10FFFF
+           {"\xF5\x80", R + R},                  // lead byte above F4
+           {"\x80x", R + "x"},                   // stray continuation byte
+           {"a\xE2\x82", "a" + R},               // truncated at the end: one subpart
+           {"\xE2\x82"
+            "b",
+            R + "b"},            // truncated inside
+           {"\xF0\x9F\x98", R},  // a truncated emoji
            {"\xF0\x9F\x98\x80\xFF", "\xF0\x9F\x98\x80" + R},
        }) {
     EXPECT_FALSE(is_valid_utf8(c.in));
@@ -86,6 +91,26 @@ TEST(Utf8, MessagesQuoteValidTextCutAtACharacterBoundary) {
   EXPECT_EQ(quote_for_message(std::string(39, 'a') + "\xC3\xA9" + "zz"), "'" + std::string(39, 'a') + "...'");
   EXPECT_EQ(quote_for_message("x\xff\x01"), "'x\xEF\xBF\xBD?'");
   EXPECT_EQ(quote_for_message("short"), "'short'");
+}
+
+// Fuzz finding: a 255-byte name of invalid bytes passed the 255-byte limit, then came out
+// as 255 U+FFFD (765 bytes), so the limit no longer held and the request's rendering did
+// not parse. What is kept is cut again, at a character boundary.
+TEST(Utf8, ReplacedTextStaysWithinItsFieldsLimit) {
+  SchedulerRequest request;
+  request.authenticator = "key";
+  request.platform_name = std::string(255, '\xff');
+  request.host.domain_name = std::string(250, 'a') + "\xc3\xa9\xff\xff";
+  ProtocolLimits limits;
+  auto parsed = parse_scheduler_request(render_scheduler_request(request), limits);
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  EXPECT_LE(parsed->platform_name.size(), limits.max_name_bytes);
+  EXPECT_EQ(valid_utf8_or_replaced(parsed->platform_name), parsed->platform_name);
+  EXPECT_LE(parsed->host.domain_name.size(), limits.max_name_bytes);
+  EXPECT_EQ(parsed->host.domain_name.substr(0, 252), std::string(250, 'a') + "\xc3\xa9");
+  auto again = parse_scheduler_request(render_scheduler_request(*parsed), limits);
+  ASSERT_TRUE(again.ok()) << again.error();
+  EXPECT_EQ(again->platform_name, parsed->platform_name);
 }
 
 }  // namespace
