@@ -3,34 +3,11 @@
 
 #include <sstream>
 
+#include "lib/protocol/xml_text.h"
+
 namespace tharsis::submit_client {
 
-std::string escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+std::string escape(std::string_view text) { return xml_escape(text); }
 
 Result<std::vector<JobLine>> parse_job_file(std::string_view text) {
   std::vector<JobLine> jobs;

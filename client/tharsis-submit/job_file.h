@@ -38,7 +38,7 @@ Result<std::string> submit_batch_request(
     const std::vector<JobLine>& jobs,
     const std::function<Result<std::string>(const std::string&)>& read_inline);
 
-// Element text escaped for the request.
+// Element text escaped for the request (the protocol's one escape, lib/protocol/xml_text.h).
 std::string escape(std::string_view text);
 
 }  // namespace tharsis::submit_client
