@@ -9,4 +9,15 @@ bool record_assimilation(Database& db, int64_t wu_id, int64_t now, int64_t canon
                  wu_id, now, canonical_resultid, error_mask) > 0;
 }
 
+std::map<int64_t, int64_t> count_assimilations_by_workunit(Database& db) {
+  auto rows = db.query("SELECT workunitid, COUNT(*) FROM assimilation GROUP BY workunitid");
+  std::map<int64_t, int64_t> counts;
+  while (rows->next()) counts[rows->getInt64(1)] = rows->getInt64(2);
+  return counts;
+}
+
+int64_t count_results_of_workunit(Database& db, int64_t wu_id) {
+  return db.query_int("SELECT COUNT(*) FROM result WHERE workunitid = ?", wu_id);
+}
+
 }  // namespace tharsis

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 
 #include "db/database.h"
 
@@ -11,5 +12,10 @@ namespace tharsis {
 
 // Returns false if the workunit already has a record (nothing inserted).
 bool record_assimilation(Database& db, int64_t wu_id, int64_t now, int64_t canonical_resultid, int error_mask);
+
+// Assimilation records per workunit (exactly one each, if the law holds): tools/check.
+std::map<int64_t, int64_t> count_assimilations_by_workunit(Database& db);
+// Results (rows, any state) of one workunit.
+int64_t count_results_of_workunit(Database& db, int64_t wu_id);
 
 }  // namespace tharsis

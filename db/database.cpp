@@ -319,4 +319,6 @@ void Database::execute_trusted_script(const std::string& text) {
   flush();
 }
 
+void Database::ping() { query_int("SELECT 1"); }
+
 }  // namespace tharsis

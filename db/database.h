@@ -114,6 +114,9 @@ class Database {
 
   int64_t last_insert_id();
 
+  // One round trip; throws DbError when the database cannot be reached.
+  void ping();
+
   // Runs fn(*this) as one transaction; see the file comment for the retry rules.
   template <class Fn>
   auto transaction(Fn&& fn) -> std::invoke_result_t<Fn&, Database&> {

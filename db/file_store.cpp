@@ -92,4 +92,11 @@ int64_t count_file_delete_retries(Database& db) {
   return db.query_int("SELECT COUNT(*) FROM file_delete_retry");
 }
 
+bool input_used_by_other_live_workunit(Database& db, const std::string& file_name, int64_t except_wu) {
+  return db.query_int(
+             "SELECT COUNT(*) FROM workunit_input i JOIN workunit w ON w.id = i.workunitid "
+             "WHERE i.file_name = ? AND i.workunitid <> ? AND w.file_delete_state <> ?",
+             file_name, except_wu, FileDeleteState::Done) > 0;
+}
+
 }  // namespace tharsis

@@ -46,4 +46,8 @@ void record_file_delete_failure(Database& db, FileOwner owner, const FileDeleteF
 // Rows waiting in file_delete_retry (status pages, tools/status).
 int64_t count_file_delete_retries(Database& db);
 
+// Whether a workunit other than `except_wu` whose files are not yet deleted names `file_name`
+// as an input (tools/check: a shared input must outlive its last live user).
+bool input_used_by_other_live_workunit(Database& db, const std::string& file_name, int64_t except_wu);
+
 }  // namespace tharsis

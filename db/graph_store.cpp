@@ -283,4 +283,16 @@ bool release_reservation(Database& db, const ReservedOperand& operand, int64_t n
              now, operand.id, OperandState::Ready, operand.preferred_host, operand.preferred_until) > 0;
 }
 
+std::vector<int64_t> fetch_graph_ids(Database& db) {
+  auto rows = db.query("SELECT id FROM graph ORDER BY id");
+  std::vector<int64_t> ids;
+  while (rows->next()) ids.push_back(rows->getInt64(1));
+  return ids;
+}
+
+int64_t free_finished_operands(Database& db, int64_t graph_id, int64_t now) {
+  return db.exec("UPDATE operand SET state = ?, state_time = ? WHERE graph_id = ? AND state = ?",
+                 OperandState::Freed, now, graph_id, OperandState::Finished);
+}
+
 }  // namespace tharsis

@@ -86,4 +86,10 @@ std::vector<OperandRow> fetch_operands_download_failed(Database& db, Shard shard
 // Bytes of operand outputs the server holds for the graph (FINISHED operands' outputs).
 int64_t staged_output_bytes(Database& db, int64_t graph_id);
 
+// Every graph's id, in id order (tools/check, graph_status).
+std::vector<int64_t> fetch_graph_ids(Database& db);
+// A finished graph's FINISHED operands become FREED at `now` (their outputs are no longer
+// needed: the result chunks are in the results store). Returns the rows changed.
+int64_t free_finished_operands(Database& db, int64_t graph_id, int64_t now);
+
 }  // namespace tharsis

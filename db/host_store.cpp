@@ -118,4 +118,11 @@ void touch_host_rpc(Database& db, int64_t host_id, int64_t now) {
   db.exec("UPDATE host SET rpc_time = ?, rpc_seqno = rpc_seqno + 1 WHERE id = ?", now, host_id);
 }
 
+std::vector<int64_t> fetch_host_ids_active_since(Database& db, int64_t since) {
+  auto rows = db.query("SELECT id FROM host WHERE rpc_time >= ? ORDER BY id", since);
+  std::vector<int64_t> ids;
+  while (rows->next()) ids.push_back(rows->getInt64(1));
+  return ids;
+}
+
 }  // namespace tharsis

@@ -38,4 +38,7 @@ void set_max_results_day(Database& db, int64_t host_id, int max_results_day);
 // hosts with a recent RPC as the active resources r).
 void touch_host_rpc(Database& db, int64_t host_id, int64_t now);
 
+// Ids of the hosts with a scheduler RPC at or after `since`, in id order.
+std::vector<int64_t> fetch_host_ids_active_since(Database& db, int64_t since);
+
 }  // namespace tharsis

@@ -22,8 +22,7 @@ int main(int argc, char** argv) {
                        if (vm.count("graph_id")) {
                          ids.push_back(vm["graph_id"].as<int64_t>());
                        } else {
-                         auto rows = db.query("SELECT id FROM graph ORDER BY id");
-                         while (rows->next()) ids.push_back(rows->getInt64(1));
+                         ids = fetch_graph_ids(db);
                        }
                        for (int64_t id : ids) {
                          auto progress = graph_progress(db, id);

@@ -9,6 +9,8 @@
 
 #include "daemons/assimilator/lib/results_store.h"
 #include "daemons/file_deleter/file_deleter_rules.h"
+#include "db/assimilation_store.h"
+#include "db/file_store.h"
 #include "db/graph_store.h"
 #include "db/result_store.h"
 #include "db/workunit_store.h"
@@ -45,7 +47,8 @@ std::multimap<std::string, std::string> list_upload_files(const std::string& upl
        end;
        !ec && it != end; it.increment(ec)) {
     std::error_code entry_ec;  // a bad entry is skipped, the listing goes on
-    if (it.depth() >= 1 && it->is_directory(entry_ec)) it.disable_recursion_pending();  // upload/<fan-out>/ only
+    if (it.depth() >= 1 && it->is_directory(entry_ec))
+      it.disable_recursion_pending();  // upload/<fan-out>/ only
     if (it->is_regular_file(entry_ec)) {
       files.emplace(it->path().filename().string(), fs::relative(it->path(), upload_dir, entry_ec).string());
     }
@@ -135,15 +138,14 @@ class Checker {
 
   // A missing-file violation: reported when confirming, else held for confirmation.
   void add_missing_file(int64_t wu_id, const std::string& rule, const std::string& message) {
-    if (confirming_) add(rule, message);
-    else missing_file_suspects_.insert(wu_id);
+    if (confirming_)
+      add(rule, message);
+    else
+      missing_file_suspects_.insert(wu_id);
   }
 
   void check_graphs() {
-    auto ids = db_.query("SELECT id FROM graph ORDER BY id");
-    std::vector<int64_t> graph_ids;
-    while (ids->next()) graph_ids.push_back(ids->getInt64(1));
-    for (int64_t id : graph_ids) {
+    for (int64_t id : fetch_graph_ids(db_)) {
       GraphSnapshot snapshot;
       auto graph = fetch_graph(db_, id);
       if (!graph) continue;
@@ -152,8 +154,7 @@ class Checker {
       snapshot.edges = fetch_edges_of_graph(db_, id);
       for (const auto& o : snapshot.operands) {
         if (auto wu = fetch_workunit(db_, o.workunitid)) snapshot.workunits[wu->id] = *wu;
-        snapshot.result_counts[o.workunitid] =
-            db_.query_int("SELECT COUNT(*) FROM result WHERE workunitid = ?", o.workunitid);
+        snapshot.result_counts[o.workunitid] = count_results_of_workunit(db_, o.workunitid);
       }
       for (const auto& v : check_graph_invariants(snapshot, settled_)) report_.violations.push_back(v);
     }
@@ -163,10 +164,7 @@ class Checker {
     report_.violations.push_back("[" + rule + "] " + message);
   }
 
-  void load_assimilation_records() {
-    auto rows = db_.query("SELECT workunitid, COUNT(*) FROM assimilation GROUP BY workunitid");
-    while (rows->next()) assimilation_records_[rows->getInt64(1)] = rows->getInt64(2);
-  }
+  void load_assimilation_records() { assimilation_records_ = count_assimilations_by_workunit(db_); }
 
   void check_workunit(const WorkunitRow& wu, const std::vector<ResultRow>& results) {
     ++report_.workunits;
@@ -251,8 +249,9 @@ class Checker {
       std::string path = fanout_path(config_.download_dir, file.name, config_.uldl_dir_fanout);
       bool present = exists(path);
       if (may_still_be_sent_or_run && !present) {
-        add_missing_file(wu.id, "input_not_deleted_early", id_text("workunit", wu.id) + " input " + file.name +
-                                           " is missing while results are unsent or in progress");
+        add_missing_file(wu.id, "input_not_deleted_early",
+                         id_text("workunit", wu.id) + " input " + file.name +
+                             " is missing while results are unsent or in progress");
       }
       if (wu.file_delete_state == FileDeleteState::Done && present && !file.no_delete &&
           !shared_live(file.name, wu.id)) {
@@ -263,10 +262,7 @@ class Checker {
   }
 
   bool shared_live(const std::string& name, int64_t wu_id) {
-    return db_.query_int(
-               "SELECT COUNT(*) FROM workunit_input i JOIN workunit w ON w.id = i.workunitid "
-               "WHERE i.file_name = ? AND i.workunitid <> ? AND w.file_delete_state <> 2",
-               name, wu_id) > 0;
+    return input_used_by_other_live_workunit(db_, name, wu_id);
   }
 
   void check_output_files(const WorkunitRow& wu, const ResultRow& r) {
@@ -281,9 +277,9 @@ class Checker {
       if (settled_ && (live || file.no_delete)) live_output_names_.insert(file.name);
       bool present = exists(fanout_path(config_.upload_dir, file.name, config_.uldl_dir_fanout));
       if (r.id == wu.canonical_resultid && wu.assimilate_state != AssimilateState::Done && !present) {
-        add_missing_file(wu.id, "canonical_kept_until_assimilated", id_text("result", r.id) + " (canonical of workunit " +
-                                                    std::to_string(wu.id) + ") output " + file.name +
-                                                    " is missing before assimilation");
+        add_missing_file(wu.id, "canonical_kept_until_assimilated",
+                         id_text("result", r.id) + " (canonical of workunit " + std::to_string(wu.id) +
+                             ") output " + file.name + " is missing before assimilation");
       }
       if (r.file_delete_state == FileDeleteState::Done && present && !file.no_delete) {
         add("nothing_left_behind",

@@ -1,6 +1,7 @@
 // Implementation of tools/lib/graph_from_chunks.h.
 #include "tools/lib/graph_from_chunks.h"
 
+#include "db/host_store.h"
 #include "lib/operand/graph_compiler.h"
 #include "lib/operand/operand_spec.h"
 #include "lib/operand/placement.h"
@@ -45,10 +46,7 @@ Result<int64_t> submit_expression(Database& db, const ProjectConfig& config, con
 }
 
 std::vector<int64_t> active_host_ids(Database& db, int64_t since) {
-  auto rows = db.query("SELECT id FROM host WHERE rpc_time >= ? ORDER BY id", since);
-  std::vector<int64_t> ids;
-  while (rows->next()) ids.push_back(rows->getInt64(1));
-  return ids;
+  return fetch_host_ids_active_since(db, since);
 }
 
 int64_t chunk_index_of(const std::string& operand_name) {

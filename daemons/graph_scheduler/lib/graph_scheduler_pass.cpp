@@ -235,8 +235,7 @@ bool GraphSchedulerPass::settle_graph(Database& db, int64_t graph_id, int64_t no
                     "graph " + std::to_string(graph_id));
     // Nothing of a finished graph needs its outputs any more (the result chunks are in
     // the results store, where the assimilator copied them).
-    d.exec("UPDATE operand SET state = ?, state_time = ? WHERE graph_id = ? AND state = ?",
-           OperandState::Freed, now, graph_id, OperandState::Finished);
+    free_finished_operands(d, graph_id, now);
     log_info("graph ", graph_id, " (", graph->name, "): state ", code(*next));
     return true;
   });

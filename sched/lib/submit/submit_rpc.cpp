@@ -15,7 +15,7 @@ namespace tharsis {
 namespace {
 
 Result<std::string> ping_operation(SubmitDocument&, SubmitSession& s) {
-  s.db.query_int("SELECT 1");  // throws if the database is unreachable
+  s.db.ping();  // throws if the database is unreachable
   return std::string("<success>1</success>\n");
 }
 
