@@ -21,6 +21,10 @@ KINDS = [
     ("tharsis-task-report 1", "task_report"),
     ("<boinc>", "project_config"),
 ]
+# Remote submission requests (submit_rpc, job_file): the root element names the operation.
+SUBMIT_ROOTS = ("ping", "get_templates", "estimate_batch", "create_batch", "submit_batch",
+                "query_batches", "query_batch", "query_job", "query_completed_job", "abort_batch",
+                "abort_jobs", "retire_batch", "set_expire_time", "query_files", "upload_files")
 
 
 def add(target, text, origin):
@@ -38,6 +42,8 @@ for source in sorted((ROOT / "tests").glob("*/*.cpp")):
             if marker in text:
                 add(target, text, source.stem)
         stripped = text.lstrip()
+        if stripped.startswith(tuple("<" + root for root in SUBMIT_ROOTS)):
+            add("submit_request", text, source.stem)
         if stripped.startswith("{") and '"op"' in text:
             add("graph_json", text, source.stem)
         if stripped.startswith(("{", "[")):
