@@ -3,7 +3,13 @@
 
 #include <deque>
 
+#include "lib/operand/tensor_graph.h"
+
 namespace tharsis {
+
+bool is_uploaded_chunk(const OperandRow& operand) {
+  return operand.workunitid == 0 && operand::is_uploaded_chunk_name(operand.output_file);
+}
 
 bool holds_output(OperandState state) { return state == OperandState::Finished; }
 

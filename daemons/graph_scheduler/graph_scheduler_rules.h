@@ -16,6 +16,12 @@
 
 namespace tharsis {
 
+// An operand made of a chunk the submitter uploaded (an input tensor's chunk): created
+// FINISHED with no workunit (workunitid 0); its output is the file "jf_<md5>" in download/,
+// staged for successors as it is and never deleted by the graph (the submitter's sandbox
+// keeps it). It cannot run again: if its file is lost the operand is FATAL.
+bool is_uploaded_chunk(const OperandRow& operand);
+
 // An operand holds its output on the server (and the output may be an input still needed).
 bool holds_output(OperandState state);
 // The operand's work is over for good: FREED, FATAL or CANCELLED (FINISHED still holds data).

@@ -9,7 +9,7 @@ namespace tharsis::operand {
 
 namespace {
 
-constexpr std::array<std::pair<StepKind, std::string_view>, 15> kStepNames{{
+constexpr std::array<std::pair<StepKind, std::string_view>, 37> kStepNames{{
     {StepKind::Rand, "rand"},
     {StepKind::Add, "add"},
     {StepKind::Sub, "sub"},
@@ -25,6 +25,28 @@ constexpr std::array<std::pair<StepKind, std::string_view>, 15> kStepNames{{
     {StepKind::Sum, "sum"},
     {StepKind::MatMul, "matmul"},
     {StepKind::Transpose, "transpose"},
+    {StepKind::Less, "lt"},
+    {StepKind::LessEqual, "le"},
+    {StepKind::Greater, "gt"},
+    {StepKind::GreaterEqual, "ge"},
+    {StepKind::Equal, "eq"},
+    {StepKind::NotEqual, "ne"},
+    {StepKind::Maximum, "maximum"},
+    {StepKind::Minimum, "minimum"},
+    {StepKind::ScalarLess, "lt_scalar"},
+    {StepKind::ScalarLessEqual, "le_scalar"},
+    {StepKind::ScalarGreater, "gt_scalar"},
+    {StepKind::ScalarGreaterEqual, "ge_scalar"},
+    {StepKind::ScalarEqual, "eq_scalar"},
+    {StepKind::ScalarNotEqual, "ne_scalar"},
+    {StepKind::ScalarMaximum, "maximum_scalar"},
+    {StepKind::ScalarMinimum, "minimum_scalar"},
+    {StepKind::Full, "full"},
+    {StepKind::Max, "max"},
+    {StepKind::Min, "min"},
+    {StepKind::MaxN, "maximum_n"},
+    {StepKind::MinN, "minimum_n"},
+    {StepKind::Input, "input"},
 }};
 
 }  // namespace
@@ -46,18 +68,32 @@ std::optional<StepKind> step_kind_from_name(std::string_view name) {
 int step_input_count(StepKind kind) {
   switch (kind) {
     case StepKind::Rand:
+    case StepKind::Full:
+    case StepKind::Input:
       return 0;
-    case StepKind::Add:
-    case StepKind::Sub:
-    case StepKind::Mul:
-    case StepKind::Div:
+    case StepKind::AddN:
+    case StepKind::MaxN:
+    case StepKind::MinN:
+      return -1;
     case StepKind::MatMul:
       return 2;
-    case StepKind::AddN:
-      return -1;
     default:
-      return 1;
+      return is_elementwise_step(kind) ? 2 : 1;
   }
+}
+
+bool is_scalar_step(StepKind kind) {
+  return (kind >= StepKind::ScalarAdd && kind <= StepKind::ScalarRdiv) ||
+         (kind >= StepKind::ScalarLess && kind <= StepKind::ScalarMinimum);
+}
+
+bool is_elementwise_step(StepKind kind) {
+  return (kind >= StepKind::Add && kind <= StepKind::Div) ||
+         (kind >= StepKind::Less && kind <= StepKind::Minimum);
+}
+
+bool is_reduction_step(StepKind kind) {
+  return kind == StepKind::Sum || kind == StepKind::Max || kind == StepKind::Min;
 }
 
 std::vector<std::vector<int64_t>> successors_of(const ChunkGraph& graph) {

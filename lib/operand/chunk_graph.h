@@ -35,6 +35,29 @@ enum class StepKind : int {
   Sum = 13,         // sum over `axis`, or over all axes when axis == kAllAxes
   MatMul = 14,      // (m,k) x (k,n) -> (m,n)
   Transpose = 15,   // reverse the axes
+  // Comparisons give 1.0 where true, 0.0 where false (NaN compares unequal to all).
+  Less = 16,          // x < y (elementwise, numpy broadcasting)
+  LessEqual = 17,     // x <= y
+  Greater = 18,       // x > y
+  GreaterEqual = 19,  // x >= y
+  Equal = 20,         // x == y
+  NotEqual = 21,      // x != y
+  Maximum = 22,       // the larger of x and y (NaN if either is NaN, as numpy.maximum)
+  Minimum = 23,       // the smaller of x and y
+  ScalarLess = 24,    // x < s
+  ScalarLessEqual = 25,
+  ScalarGreater = 26,
+  ScalarGreaterEqual = 27,
+  ScalarEqual = 28,
+  ScalarNotEqual = 29,
+  ScalarMaximum = 30,  // maximum(x, s)
+  ScalarMinimum = 31,
+  Full = 32,   // no input: every element the constant s (ones, zeros, full)
+  Max = 33,    // largest element over `axis`, or over all axes (NaN if any is NaN)
+  Min = 34,    // smallest element over `axis`, or over all axes
+  MaxN = 35,   // elementwise maximum of x1 ... xn (tree-reduction node of Max)
+  MinN = 36,   // elementwise minimum of x1 ... xn
+  Input = 37,  // no input and never run: the chunk is `file`, a .npy the submitter uploaded
 };
 
 inline constexpr int kAllAxes = -1;
@@ -42,17 +65,25 @@ inline constexpr int kAllAxes = -1;
 // "rand", "add", ..., "transpose": the word used in spec files and labels.
 std::string_view step_kind_name(StepKind kind);
 std::optional<StepKind> step_kind_from_name(std::string_view name);
-// How many inputs a step takes; -1 = one or more (AddN).
+// How many inputs a step takes; -1 = one or more (AddN, MaxN, MinN).
 int step_input_count(StepKind kind);
+// x op s steps (ScalarAdd ... ScalarRdiv, ScalarLess ... ScalarMinimum): they carry `scalar`.
+bool is_scalar_step(StepKind kind);
+// Elementwise steps of two tensors (arithmetic, comparisons, maximum/minimum), which
+// broadcast as numpy does.
+bool is_elementwise_step(StepKind kind);
+// Steps that reduce over `axis` (Sum, Max, Min).
+bool is_reduction_step(StepKind kind);
 
 struct OperandStep {
   StepKind kind = StepKind::Add;
   Shape shape;          // this step's output shape
-  double scalar = 0;    // Scalar*: the constant s
-  int axis = kAllAxes;  // Sum: the axis removed, or kAllAxes
+  double scalar = 0;    // Scalar* and Full: the constant s
+  int axis = kAllAxes;  // Sum/Max/Min: the axis removed, or kAllAxes
   uint64_t seed = 0;    // Rand: the tensor's seed
   Shape tensor_shape;   // Rand: the whole tensor's shape (global element indices)
   Shape offset;         // Rand: where this chunk starts inside the tensor
+  std::string file;     // Input: the chunk's file, "jf_<md5 of its content>"
 
   bool operator==(const OperandStep&) const = default;
 };
@@ -69,6 +100,8 @@ struct ChunkOperand {
                                    // "fuse(t0.rand[0],+5,t6.mean[0])" (7 fused, the middle counted)
 
   bool is_source() const { return inputs.empty(); }
+  // A chunk the submitter uploaded (one Input step): it is not run, its output is the file.
+  bool is_input() const { return steps.size() == 1 && steps[0].kind == StepKind::Input; }
   // Bytes of the output chunk's data (8 per element), the "output size" of priority.
   int64_t output_bytes() const { return 8 * element_count(shape); }
   bool operator==(const ChunkOperand&) const = default;
@@ -89,6 +122,10 @@ struct ChunkGraph {
 
   bool operator==(const ChunkGraph&) const = default;
 };
+
+// The contents of uploaded chunks (Input steps) by file name, for running a graph in
+// memory (local_executor.h, direct_evaluator.h).
+using InputChunks = std::map<std::string, NdArray>;
 
 // Distinct successor ids of each operand, ascending (index = operand id).
 std::vector<std::vector<int64_t>> successors_of(const ChunkGraph& graph);

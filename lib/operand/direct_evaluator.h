@@ -8,7 +8,8 @@
 
 namespace tharsis::operand {
 
-Result<NdArray> evaluate_directly(const TensorGraph& graph);
+// Uploaded tensors are put together from their chunks in `uploaded`.
+Result<NdArray> evaluate_directly(const TensorGraph& graph, const InputChunks& uploaded = {});
 
 // Largest |a-b| / max(|a|,|b|,tiny) over the elements; an error when shapes differ.
 Result<double> max_relative_difference(const NdArray& a, const NdArray& b);

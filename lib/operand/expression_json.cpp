@@ -67,6 +67,17 @@ class JsonForm {
     return out;
   }
 
+  Result<std::vector<std::string>> strings(const JsonValue& json, const std::string& path) {
+    if (json.kind != JsonValue::Kind::Array) return make_error(path + ": expected an array of file names");
+    std::vector<std::string> out;
+    for (size_t i = 0; i < json.items.size(); ++i) {
+      if (json.items[i].kind != JsonValue::Kind::String)
+        return make_error(path + "[" + std::to_string(i) + "]: expected a string");
+      out.push_back(json.items[i].text);
+    }
+    return out;
+  }
+
   Result<ExprValue> node(const JsonValue& json, const std::string& path) {
     const JsonValue* op = json.find("op");
     if (!op || op->kind != JsonValue::Kind::String) return make_error(path + ": needs \"op\": \"name\"");
@@ -90,6 +101,10 @@ class JsonForm {
         auto extents = shape(value, here);
         if (!extents.ok()) return Error{extents.error()};
         keyword.shape = *extents;
+      } else if (key == "files") {
+        auto names = strings(value, here);
+        if (!names.ok()) return Error{names.error()};
+        keyword.names = std::move(*names);
       } else {
         auto arg = argument(value, here);
         if (!arg.ok()) return arg;

@@ -6,8 +6,11 @@
 //
 // A node is {"op": NAME, "args": [...], other keys = keyword arguments}; an argument is
 // a node, a number, or the name of an earlier tensor. NAME is any function of the
-// expression language (expression_values.h). "tensors" is optional; "result" is a node
-// or a name. Errors give the JSON path ("tensors.c.args[1]").
+// expression language (expression_values.h); "shape" and "chunk" are arrays of extents,
+// "files" (input) an array of chunk file names:
+//   {"op": "input", "shape": [4, 6], "chunk": [2, 6], "files": ["jf_<md5>", "jf_<md5>"]}
+// "tensors" is optional; "result" is a node or a name. Errors give the JSON path
+// ("tensors.c.args[1]").
 #pragma once
 
 #include <string>

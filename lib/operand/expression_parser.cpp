@@ -11,7 +11,7 @@ namespace tharsis::operand {
 
 namespace {
 
-enum class TokenKind { Name, Number, Symbol, End, Newline };
+enum class TokenKind { Name, Number, String, Symbol, End, Newline };
 
 struct Token {
   TokenKind kind = TokenKind::End;
@@ -31,6 +31,8 @@ std::string describe(const Token& token) {
       return "the end";
     case TokenKind::Newline:
       return "the end of the line";
+    case TokenKind::String:
+      return "\"" + token.text.substr(0, 64) + "\"";
     default:
       return "'" + token.text + "'";
   }
@@ -81,7 +83,22 @@ Result<std::vector<Token>> tokenize(const std::string& text) {
       token.kind = TokenKind::Number;
       token.text = std::string(begin, static_cast<size_t>(end - begin));
       i += token.text.size();
-    } else if (std::string_view("+-*/@(),=.;").find(c) != std::string_view::npos) {
+    } else if (c == '"' || c == '\'') {
+      // A quoted name (files=): no escapes, on one line.
+      const size_t close = text.find(c, i + 1);
+      const size_t newline = text.find('\n', i + 1);
+      if (close == std::string::npos || (newline != std::string::npos && newline < close)) {
+        return make_error(where(token) + ": a quoted name is not closed on its line");
+      }
+      token.kind = TokenKind::String;
+      token.text = text.substr(i + 1, close - i - 1);
+      i = close + 1;
+    } else if (i + 1 < text.size() && text[i + 1] == '=' &&
+               std::string_view("<>=!").find(c) != std::string_view::npos) {
+      token.kind = TokenKind::Symbol;  // <= >= == !=
+      token.text = text.substr(i, 2);
+      i += 2;
+    } else if (std::string_view("+-*/@(),=.;<>").find(c) != std::string_view::npos) {
       token.kind = TokenKind::Symbol;
       token.text = std::string(1, c);
       if (c == '(') ++depth;
@@ -153,7 +170,24 @@ class Parser {
     return value;
   }
 
-  Result<ExprValue> expression() { return binary_level(0); }
+  Result<ExprValue> expression() {
+    auto left = binary_level(0);
+    if (!left.ok() || !at_comparison()) return left;
+    const Token op = take();
+    auto right = binary_level(0);
+    if (!right.ok()) return right;
+    if (at_comparison()) {
+      return make_error(where(peek()) + ": comparisons do not chain; use parentheses, found " +
+                        describe(peek()));
+    }
+    return located(apply_operator(builder_, op.text, *left, *right), op);
+  }
+
+  bool at_comparison() const {
+    if (peek().kind != TokenKind::Symbol) return false;
+    const std::string& t = peek().text;
+    return t == "<" || t == "<=" || t == ">" || t == ">=" || t == "==" || t == "!=";
+  }
 
   // Level 0: + -, level 1: * / @, then unary.
   Result<ExprValue> binary_level(int level) {
@@ -165,7 +199,7 @@ class Parser {
       const Token op = take();
       auto right = level == 0 ? binary_level(1) : unary();
       if (!right.ok()) return right;
-      left = located(apply_operator(builder_, op.text[0], *left, *right), op);
+      left = located(apply_operator(builder_, op.text, *left, *right), op);
       if (!left.ok()) return left;
     }
     return left;
@@ -251,6 +285,10 @@ class Parser {
           auto shape = shape_literal();
           if (!shape.ok()) return Error{shape.error()};
           keyword.shape = *shape;
+        } else if (keyword.name == "files") {
+          auto names = names_literal();
+          if (!names.ok()) return Error{names.error()};
+          keyword.names = std::move(*names);
         } else {
           auto value = expression();
           if (!value.ok()) return Error{value.error()};
@@ -290,6 +328,26 @@ class Parser {
       if (Status ok = expect(")"); !ok) return Error{ok.error()};
     }
     return shape;
+  }
+
+  // ("jf_1", "jf_2"), ("jf_1",) or a bare "jf_1".
+  Result<std::vector<std::string>> names_literal() {
+    std::vector<std::string> names;
+    const bool bare = !at_symbol("(");
+    if (!bare) ++pos_;
+    while (bare || !at_symbol(")")) {
+      const Token token = take();
+      if (token.kind != TokenKind::String) {
+        return make_error(where(token) + ": expected a quoted file name, found " + describe(token));
+      }
+      names.push_back(token.text);
+      if (bare || !at_symbol(",")) break;
+      ++pos_;
+    }
+    if (!bare) {
+      if (Status ok = expect(")"); !ok) return Error{ok.error()};
+    }
+    return names;
   }
 
   static constexpr int kMaxNesting = 200;

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -22,22 +23,27 @@ struct ExprValue {
   static ExprValue of_tensor(int index) { return {true, index, 0}; }
 };
 
-// op is one of + - * / and @ (matmul, tensors only).
-Result<ExprValue> apply_operator(TensorGraphBuilder& builder, char op, ExprValue x, ExprValue y);
+// op is one of + - * / < <= > >= == != (comparisons give 1 or 0), "maximum", "minimum",
+// or @ (matmul, tensors only).
+Result<ExprValue> apply_operator(TensorGraphBuilder& builder, std::string_view op, ExprValue x, ExprValue y);
 
 // -x.
 Result<ExprValue> negate(TensorGraphBuilder& builder, ExprValue x);
 
-// A keyword argument: a value, or a shape written as a tuple (text) or an array (JSON).
+// A keyword argument: a value, a shape written as a tuple (text) or an array (JSON), or a
+// list of strings (files=).
 struct KeywordArgument {
   std::string name;
   std::optional<ExprValue> value;
   std::optional<Shape> shape;
+  std::optional<std::vector<std::string>> names;
 };
 
-// The named functions of both forms: rand(seed=, shape=, chunk=), sum(x, axis=),
-// mean(x, axis=), matmul(x, y), transpose(x), add/sub/mul/div(x, y), neg(x). Positional
-// arguments come first; `axis` may also be the second positional argument of sum/mean.
+// The named functions of both forms: rand(seed=, shape=, chunk=), full(value=, shape=,
+// chunk=), ones/zeros(shape=, chunk=), input(shape=, chunk=, files=), sum/mean/max/min(x,
+// axis=), matmul(x, y), transpose(x), add/sub/mul/div(x, y), less/less_equal/greater/
+// greater_equal/equal/not_equal(x, y), maximum/minimum(x, y), neg(x). Positional
+// arguments come first; `axis` may also be the second positional argument of a reduction.
 Result<ExprValue> call_function(TensorGraphBuilder& builder, const std::string& name,
                                 std::vector<ExprValue> args, const std::vector<KeywordArgument>& keywords);
 

@@ -6,7 +6,8 @@ ChunkGraph fuse_chains(const ChunkGraph& graph) {
   const auto successors = successors_of(graph);
   const size_t n = graph.operands.size();
   // head[v]: the first operand of v's chain. v joins its input's chain when it has exactly
-  // one input and that input feeds nothing else.
+  // one input and that input feeds nothing else — unless the input is an uploaded chunk,
+  // which is a file, never a job (ChunkOperand::is_input).
   std::vector<int64_t> head(n);
   std::vector<int64_t> tail(n);  // for heads: the chain's last operand so far
   for (size_t v = 0; v < n; ++v) {
@@ -14,7 +15,7 @@ ChunkGraph fuse_chains(const ChunkGraph& graph) {
     head[v] = static_cast<int64_t>(v);
     if (operand.inputs.size() == 1) {
       const auto u = static_cast<size_t>(operand.inputs[0]);
-      if (successors[u].size() == 1) head[v] = head[u];
+      if (successors[u].size() == 1 && !graph.operands[u].is_input()) head[v] = head[u];
     }
     tail[static_cast<size_t>(head[v])] = static_cast<int64_t>(v);
   }

@@ -1,5 +1,7 @@
 #include "lib/operand/kernels.h"
 
+#include <cmath>
+
 #include "lib/operand/counter_random.h"
 
 namespace tharsis::operand {
@@ -44,6 +46,12 @@ Status check_random(const OperandStep& step) {
   return Status::success();
 }
 
+// numpy.maximum/minimum: a NaN on either side is the answer.
+double larger(double x, double y) { return std::isnan(x) || x > y ? x : y; }
+double smaller(double x, double y) { return std::isnan(x) || x < y ? x : y; }
+
+double truth(bool b) { return b ? 1.0 : 0.0; }
+
 double apply(StepKind kind, double x, double y) {
   switch (kind) {
     case StepKind::Add:
@@ -62,19 +70,76 @@ double apply(StepKind kind, double x, double y) {
       return x / y;
     case StepKind::ScalarRdiv:
       return y / x;
+    case StepKind::Less:
+    case StepKind::ScalarLess:
+      return truth(x < y);
+    case StepKind::LessEqual:
+    case StepKind::ScalarLessEqual:
+      return truth(x <= y);
+    case StepKind::Greater:
+    case StepKind::ScalarGreater:
+      return truth(x > y);
+    case StepKind::GreaterEqual:
+    case StepKind::ScalarGreaterEqual:
+      return truth(x >= y);
+    case StepKind::Equal:
+    case StepKind::ScalarEqual:
+      return truth(x == y);
+    case StepKind::NotEqual:
+    case StepKind::ScalarNotEqual:
+      return truth(x != y);
+    case StepKind::Maximum:
+    case StepKind::ScalarMaximum:
+    case StepKind::MaxN:
+    case StepKind::Max:
+      return larger(x, y);
+    case StepKind::Minimum:
+    case StepKind::ScalarMinimum:
+    case StepKind::MinN:
+    case StepKind::Min:
+      return smaller(x, y);
     default:
       return 0;
   }
 }
 
-// A 0-d input is broadcast over the other one (a tensor op a computed scalar, a - a.mean()).
+// x op y with numpy broadcasting (shapes aligned from the right; an axis of extent 1, or
+// a missing one, repeats). The caller checked that the shapes broadcast.
 NdArray elementwise(StepKind kind, const NdArray& x, const NdArray& y) {
-  const bool x_scalar = x.shape.empty();
-  const bool y_scalar = y.shape.empty();
-  const NdArray& shaped = x_scalar ? y : x;
-  NdArray out{shaped.shape, std::vector<double>(shaped.data.size())};
-  for (size_t i = 0; i < out.data.size(); ++i) {
-    out.data[i] = apply(kind, x.data[x_scalar ? 0 : i], y.data[y_scalar ? 0 : i]);
+  const Shape shape = broadcast_shape(x.shape, y.shape).value_or(Shape{});
+  NdArray out{shape, std::vector<double>(static_cast<size_t>(element_count(shape)))};
+  if (x.shape == y.shape) {  // the common case: no index arithmetic
+    for (size_t i = 0; i < out.data.size(); ++i) out.data[i] = apply(kind, x.data[i], y.data[i]);
+    return out;
+  }
+  // Each input's stride along each output axis; 0 where the input repeats.
+  const size_t rank = shape.size();
+  auto strides_of = [&](const Shape& in) {
+    std::vector<int64_t> strides(rank, 0);
+    int64_t stride = 1;
+    for (size_t k = 0; k < in.size(); ++k) {
+      const int64_t extent = in[in.size() - 1 - k];
+      strides[rank - 1 - k] = extent == 1 ? 0 : stride;
+      stride *= extent;
+    }
+    return strides;
+  };
+  const std::vector<int64_t> sx = strides_of(x.shape);
+  const std::vector<int64_t> sy = strides_of(y.shape);
+  Shape position(rank, 0);
+  int64_t ix = 0;
+  int64_t iy = 0;
+  for (double& value : out.data) {
+    value = apply(kind, x.data[static_cast<size_t>(ix)], y.data[static_cast<size_t>(iy)]);
+    // Odometer step over the output positions, moving both input offsets along.
+    for (size_t axis = rank; axis-- > 0;) {
+      ix += sx[axis];
+      iy += sy[axis];
+      if (++position[axis] < shape[axis]) break;
+      ix -= sx[axis] * shape[axis];
+      iy -= sy[axis] * shape[axis];
+      position[axis] = 0;
+    }
   }
   return out;
 }
@@ -85,29 +150,42 @@ NdArray with_scalar(StepKind kind, const NdArray& x, double s) {
   return out;
 }
 
-NdArray add_all(const std::vector<const NdArray*>& inputs) {
+// AddN, MaxN, MinN: the inputs combined elementwise, left to right.
+NdArray combine_all(StepKind kind, const std::vector<const NdArray*>& inputs) {
   NdArray out = *inputs[0];
   for (size_t k = 1; k < inputs.size(); ++k) {
-    for (size_t i = 0; i < out.data.size(); ++i) out.data[i] += inputs[k]->data[i];
+    if (kind == StepKind::AddN) {
+      for (size_t i = 0; i < out.data.size(); ++i) out.data[i] += inputs[k]->data[i];
+    } else {
+      for (size_t i = 0; i < out.data.size(); ++i) out.data[i] = apply(kind, out.data[i], inputs[k]->data[i]);
+    }
   }
   return out;
 }
 
-Result<NdArray> sum(const OperandStep& step, const NdArray& x) {
+// Sum, Max or Min over step.axis (all axes: kAllAxes), in index order. A sum starts
+// from 0; Max and Min from the first element along the axis.
+Result<NdArray> reduce(const OperandStep& step, const NdArray& x) {
+  const bool sum = step.kind == StepKind::Sum;
   if (step.axis == kAllAxes) {
-    double total = 0;
-    for (double v : x.data) total += v;
-    return NdArray{{}, {total}};
+    if (sum) {
+      double total = 0;
+      for (double v : x.data) total += v;
+      return NdArray{{}, {total}};
+    }
+    double best = x.data.empty() ? 0 : x.data[0];
+    for (double v : x.data) best = apply(step.kind, best, v);
+    return NdArray{{}, {best}};
   }
   if (step.axis < 0 || static_cast<size_t>(step.axis) >= x.shape.size()) {
-    return make_error("sum step: axis " + std::to_string(step.axis) + " is out of range for shape " +
-                      shape_text(x.shape));
+    return make_error(step_where(step) + ": axis " + std::to_string(step.axis) +
+                      " is out of range for shape " + shape_text(x.shape));
   }
   const auto axis = static_cast<size_t>(step.axis);
   Shape reduced = x.shape;
   reduced.erase(reduced.begin() + static_cast<std::ptrdiff_t>(axis));
   NdArray out = filled(reduced, 0.0);
-  // x viewed as (outer, extent, inner); the sum runs over the middle index in order.
+  // x viewed as (outer, extent, inner); the reduction runs over the middle index in order.
   int64_t outer = 1;
   int64_t inner = 1;
   for (size_t a = 0; a < axis; ++a) outer *= x.shape[a];
@@ -116,8 +194,9 @@ Result<NdArray> sum(const OperandStep& step, const NdArray& x) {
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t k = 0; k < extent; ++k) {
       for (int64_t i = 0; i < inner; ++i) {
-        out.data[static_cast<size_t>(o * inner + i)] +=
-            x.data[static_cast<size_t>((o * extent + k) * inner + i)];
+        double& slot = out.data[static_cast<size_t>(o * inner + i)];
+        const double v = x.data[static_cast<size_t>((o * extent + k) * inner + i)];
+        slot = sum ? slot + v : (k == 0 ? v : apply(step.kind, slot, v));
       }
     }
   }
@@ -163,25 +242,32 @@ Result<NdArray> compute(const OperandStep& step, const std::vector<const NdArray
       if (Status ok = check_random(step); !ok) return Error{ok.error()};
       return fill_random(step);
     }
-    case StepKind::Add:
-    case StepKind::Sub:
-    case StepKind::Mul:
-    case StepKind::Div:
-      return elementwise(step.kind, *inputs[0], *inputs[1]);
+    case StepKind::Full:
+      return filled(step.shape, step.scalar);
+    case StepKind::Input:
+      return make_error("input step: chunk " + step.file +
+                        " is a file the submitter uploaded; it is staged, not computed");
     case StepKind::AddN:
-      return add_all(inputs);
+    case StepKind::MaxN:
+    case StepKind::MinN:
+      return combine_all(step.kind, inputs);
     case StepKind::Sum:
-      return sum(step, *inputs[0]);
+    case StepKind::Max:
+    case StepKind::Min:
+      return reduce(step, *inputs[0]);
     case StepKind::MatMul:
       return matmul(*inputs[0], *inputs[1]);
     case StepKind::Transpose:
       return transpose(*inputs[0]);
     default:
+      if (is_elementwise_step(step.kind)) return elementwise(step.kind, *inputs[0], *inputs[1]);
       return with_scalar(step.kind, *inputs[0], step.scalar);
   }
 }
 
 }  // namespace
+
+double apply_step(StepKind kind, double x, double y) { return apply(kind, x, y); }
 
 Result<NdArray> run_step(const OperandStep& step, const std::vector<const NdArray*>& inputs) {
   const int arity = step_input_count(step.kind);
@@ -190,9 +276,12 @@ Result<NdArray> run_step(const OperandStep& step, const std::vector<const NdArra
     return make_error(step_where(step) + ": expected " + (arity < 0 ? "at least 1" : std::to_string(arity)) +
                       " inputs, found " + std::to_string(inputs.size()));
   }
-  const bool broadcast =
-      step_input_count(step.kind) == 2 && (inputs[0]->shape.empty() || inputs[1]->shape.empty());
-  if (step.kind != StepKind::MatMul && !broadcast) {
+  if (is_elementwise_step(step.kind)) {
+    if (!broadcast_shape(inputs[0]->shape, inputs[1]->shape)) {
+      return make_error(step_where(step) + ": input shapes " + shape_text(inputs[0]->shape) + " and " +
+                        shape_text(inputs[1]->shape) + " do not broadcast");
+    }
+  } else if (step.kind != StepKind::MatMul) {
     if (Status ok = check_same_shapes(step, inputs); !ok) return Error{ok.error()};
   }
   auto out = compute(step, inputs);

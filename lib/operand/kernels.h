@@ -12,6 +12,11 @@
 
 namespace tharsis::operand {
 
+// x op y for one element, as the elementwise and scalar kernels compute it (comparisons
+// give 1.0 or 0.0; maximum/minimum keep NaN as numpy does). The expression language folds
+// number-number arithmetic with it, so a folded constant equals the computed one.
+double apply_step(StepKind kind, double x, double y);
+
 // Runs one step; checks the input count and shapes and that the output has step.shape.
 Result<NdArray> run_step(const OperandStep& step, const std::vector<const NdArray*>& inputs);
 

@@ -62,15 +62,27 @@ class StagingWalk {
   int64_t peak_ = 0;
 };
 
+Result<NdArray> uploaded_chunk(const ChunkOperand& operand, const InputChunks& uploaded) {
+  const std::string& file = operand.steps[0].file;
+  auto found = uploaded.find(file);
+  if (found == uploaded.end()) return make_error("uploaded chunk " + file + " is not given");
+  if (found->second.shape != operand.shape) {
+    return make_error("uploaded chunk " + file + " has shape " + shape_text(found->second.shape) +
+                      ", expected " + shape_text(operand.shape));
+  }
+  return found->second;
+}
+
 }  // namespace
 
-Result<LocalRun> run_locally(const ChunkGraph& graph, const std::vector<int64_t>& order) {
+Result<LocalRun> run_locally(const ChunkGraph& graph, const std::vector<int64_t>& order,
+                             const InputChunks& uploaded) {
   std::map<int64_t, NdArray> staged;
   StagingWalk walk(graph);
   auto run = [&](const ChunkOperand& operand) -> Status {
     std::vector<const NdArray*> inputs;
     for (int64_t input : operand.inputs) inputs.push_back(&staged.at(input));
-    auto out = run_steps(operand.steps, inputs);
+    auto out = operand.is_input() ? uploaded_chunk(operand, uploaded) : run_steps(operand.steps, inputs);
     if (!out.ok())
       return make_error("operand " + std::to_string(operand.id) + " (" + operand.label + "): " + out.error());
     staged[operand.id] = std::move(*out);

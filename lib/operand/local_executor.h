@@ -19,8 +19,10 @@ struct LocalRun {
 };
 
 // `order` must list every operand once, each after its predecessors; otherwise an error
-// names the first operand out of place.
-Result<LocalRun> run_locally(const ChunkGraph& graph, const std::vector<int64_t>& order);
+// names the first operand out of place. An uploaded chunk's operand takes its array from
+// `uploaded` (an error names a missing or mis-shaped one).
+Result<LocalRun> run_locally(const ChunkGraph& graph, const std::vector<int64_t>& order,
+                             const InputChunks& uploaded = {});
 
 // Only the staging count of running in `order` (no arithmetic), for large studies.
 Result<int64_t> peak_staged_chunks(const ChunkGraph& graph, const std::vector<int64_t>& order);

@@ -68,6 +68,20 @@ Shape unflatten_index(const Shape& shape, int64_t index) {
   return position;
 }
 
+std::optional<Shape> broadcast_shape(const Shape& a, const Shape& b) {
+  const Shape& longer = a.size() >= b.size() ? a : b;
+  const Shape& shorter = a.size() >= b.size() ? b : a;
+  Shape out = longer;
+  const size_t skip = longer.size() - shorter.size();
+  for (size_t k = 0; k < shorter.size(); ++k) {
+    const int64_t x = longer[skip + k];
+    const int64_t y = shorter[k];
+    if (x != y && x != 1 && y != 1) return std::nullopt;
+    out[skip + k] = x == 1 ? y : x;
+  }
+  return out;
+}
+
 NdArray filled(const Shape& shape, double value) {
   return NdArray{shape, std::vector<double>(static_cast<size_t>(element_count(shape)), value)};
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,10 @@ Result<Shape> parse_shape_text(const std::string& text);
 int64_t flat_index(const Shape& shape, const Shape& position);
 // The position of flat C-order index `index` in `shape`.
 Shape unflatten_index(const Shape& shape, int64_t index);
+
+// numpy's broadcast of two shapes (aligned from the right; on each axis the extents are
+// equal or one of them is 1), or nullopt when they do not broadcast.
+std::optional<Shape> broadcast_shape(const Shape& a, const Shape& b);
 
 // An array of `shape` filled with `value`.
 NdArray filled(const Shape& shape, double value);

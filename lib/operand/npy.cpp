@@ -1,7 +1,9 @@
 #include "lib/operand/npy.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
+#include <fstream>
 
 #include "lib/text_file.h"
 
@@ -60,29 +62,13 @@ Result<Shape> parse_python_shape(const std::string& header, size_t pos, const st
   return shape;
 }
 
-}  // namespace
+// The header of a .npy file in `bytes` (the whole file, or at least its header).
+struct NpyHeader {
+  Shape shape;
+  size_t data_start = 0;
+};
 
-std::string encode_npy(const NdArray& array) {
-  std::string header =
-      "{'descr': '<f8', 'fortran_order': False, 'shape': " + python_shape(array.shape) + ", }";
-  // Pad with spaces and a final newline so the data starts on a 64-byte boundary.
-  const size_t unpadded = kMagicSize + 4 + header.size() + 1;
-  header.append((64 - unpadded % 64) % 64, ' ');
-  header += '\n';
-  std::string bytes(kMagic, kMagicSize);
-  bytes += '\x01';
-  bytes += '\x00';
-  bytes += static_cast<char>(header.size() & 0xff);
-  bytes += static_cast<char>(header.size() >> 8);
-  bytes += header;
-  const size_t data_bytes = array.data.size() * sizeof(double);
-  const size_t start = bytes.size();
-  bytes.resize(start + data_bytes);
-  if (data_bytes > 0) std::memcpy(bytes.data() + start, array.data.data(), data_bytes);
-  return bytes;
-}
-
-Result<NdArray> decode_npy(const std::string& bytes, const std::string& where) {
+Result<NpyHeader> parse_npy_header(const std::string& bytes, const std::string& where) {
   if (bytes.size() < kMagicSize + 4 || bytes.compare(0, kMagicSize, kMagic, kMagicSize) != 0) {
     return make_error(where + ": not a .npy file (no \\x93NUMPY magic)");
   }
@@ -118,26 +104,74 @@ Result<NdArray> decode_npy(const std::string& bytes, const std::string& where) {
   if (!shape_at.ok()) return Error{shape_at.error()};
   auto shape = parse_python_shape(header, *shape_at, where);
   if (!shape.ok()) return Error{shape.error()};
+  return NpyHeader{*shape, header_start + header_size};
+}
 
-  NdArray array;
-  array.shape = *shape;
-  const size_t data_start = header_start + header_size;
-  const size_t data_bytes = bytes.size() - data_start;
+// The element count of `shape` if `data_bytes` hold exactly that many doubles.
+Result<size_t> check_data_size(const Shape& shape, size_t data_bytes, const std::string& where) {
   // Multiply with a bound so a hostile shape cannot overflow.
   size_t count = 1;
   bool too_big = false;
-  for (int64_t extent : array.shape) {
+  for (int64_t extent : shape) {
     const auto e = static_cast<size_t>(extent);
     if (e != 0 && count > data_bytes / e) too_big = true;
     count = too_big ? count : count * e;
   }
   if (too_big || data_bytes != count * sizeof(double)) {
-    return make_error(where + ": .npy shape " + shape_text(array.shape) + " does not match the " +
+    return make_error(where + ": .npy shape " + shape_text(shape) + " does not match the " +
                       std::to_string(data_bytes) + " data bytes of the file");
   }
-  array.data.resize(count);
-  if (count > 0) std::memcpy(array.data.data(), bytes.data() + data_start, count * sizeof(double));
+  return count;
+}
+
+}  // namespace
+
+std::string encode_npy(const NdArray& array) {
+  std::string header =
+      "{'descr': '<f8', 'fortran_order': False, 'shape': " + python_shape(array.shape) + ", }";
+  // Pad with spaces and a final newline so the data starts on a 64-byte boundary.
+  const size_t unpadded = kMagicSize + 4 + header.size() + 1;
+  header.append((64 - unpadded % 64) % 64, ' ');
+  header += '\n';
+  std::string bytes(kMagic, kMagicSize);
+  bytes += '\x01';
+  bytes += '\x00';
+  bytes += static_cast<char>(header.size() & 0xff);
+  bytes += static_cast<char>(header.size() >> 8);
+  bytes += header;
+  const size_t data_bytes = array.data.size() * sizeof(double);
+  const size_t start = bytes.size();
+  bytes.resize(start + data_bytes);
+  if (data_bytes > 0) std::memcpy(bytes.data() + start, array.data.data(), data_bytes);
+  return bytes;
+}
+
+Result<NdArray> decode_npy(const std::string& bytes, const std::string& where) {
+  auto header = parse_npy_header(bytes, where);
+  if (!header.ok()) return Error{header.error()};
+  auto count = check_data_size(header->shape, bytes.size() - header->data_start, where);
+  if (!count.ok()) return Error{count.error()};
+  NdArray array;
+  array.shape = header->shape;
+  array.data.resize(*count);
+  if (*count > 0) std::memcpy(array.data.data(), bytes.data() + header->data_start, *count * sizeof(double));
   return array;
+}
+
+Result<Shape> read_npy_shape(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error(path + ": cannot open");
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<size_t>(in.tellg());
+  in.seekg(0);
+  std::string start(std::min(size, kMagicSize + 6 + kMaxHeaderBytes), '\0');
+  if (!in.read(start.data(), static_cast<std::streamsize>(start.size())))
+    return make_error(path + ": cannot read");
+  auto header = parse_npy_header(start, path);
+  if (!header.ok()) return Error{header.error()};
+  auto count = check_data_size(header->shape, size - header->data_start, path);
+  if (!count.ok()) return Error{count.error()};
+  return header->shape;
 }
 
 Result<NdArray> read_npy(const std::string& path) {

@@ -16,6 +16,9 @@ std::string encode_npy(const NdArray& array);
 Result<NdArray> decode_npy(const std::string& bytes, const std::string& where);
 
 Result<NdArray> read_npy(const std::string& path);
+// The shape in a .npy file's header, reading only the header; an error when the file is
+// not a '<f8' C-order .npy or its size does not match the shape.
+Result<Shape> read_npy_shape(const std::string& path);
 // Writes to a temporary name then renames, so readers never see half a file.
 Status write_npy(const std::string& path, const NdArray& array);
 

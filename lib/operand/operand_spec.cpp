@@ -35,8 +35,6 @@ Result<Shape> parse_bounded_shape(const std::string& text, const std::string& wh
   return shape;
 }
 
-bool is_scalar_step(StepKind kind) { return kind >= StepKind::ScalarAdd && kind <= StepKind::ScalarRdiv; }
-
 bool safe_open_name(const std::string& name) {
   if (name.empty() || name.size() > 255 || name == "." || name == "..") return false;
   for (char c : name) {
@@ -56,11 +54,11 @@ Status apply_key(OperandStep& step, const std::string& key, const std::string& v
     if (!shape.ok()) return Error{shape.error()};
     step.shape = *shape;
     has_shape = true;
-  } else if (key == "value" && is_scalar_step(step.kind)) {
+  } else if (key == "value" && (is_scalar_step(step.kind) || step.kind == StepKind::Full)) {
     auto number = parse_number(value, here);
     if (!number.ok()) return Error{number.error()};
     step.scalar = *number;
-  } else if (key == "axis" && step.kind == StepKind::Sum) {
+  } else if (key == "axis" && is_reduction_step(step.kind)) {
     if (value == "all") {
       step.axis = kAllAxes;
     } else {
@@ -106,13 +104,14 @@ OperandSpec make_operand_spec(const ChunkOperand& operand) {
 
 std::string format_step(const OperandStep& step) {
   std::string text = std::string(step_kind_name(step.kind)) + " shape=" + shape_text(step.shape);
-  if (is_scalar_step(step.kind)) text += " value=" + number_text(step.scalar);
-  if (step.kind == StepKind::Sum)
+  if (is_scalar_step(step.kind) || step.kind == StepKind::Full) text += " value=" + number_text(step.scalar);
+  if (is_reduction_step(step.kind))
     text += " axis=" + (step.axis == kAllAxes ? "all" : std::to_string(step.axis));
   if (step.kind == StepKind::Rand) {
     text += " seed=" + std::to_string(step.seed) + " tensor=" + shape_text(step.tensor_shape) +
             " offset=" + shape_text(step.offset);
   }
+  if (step.kind == StepKind::Input) text += " file=" + step.file;
   return text;
 }
 
@@ -122,6 +121,8 @@ Result<OperandStep> parse_step(const std::string& text) {
   words >> name;
   const auto kind = step_kind_from_name(name);
   if (!kind) return make_error("step '" + text + "': unknown operation '" + name + "'");
+  // An uploaded chunk is staged as a file, never computed: no job runs an input step.
+  if (*kind == StepKind::Input) return make_error("step 'input': an uploaded chunk is not a step a job runs");
   OperandStep step;
   step.kind = *kind;
   const std::string where = "step '" + name + "'";

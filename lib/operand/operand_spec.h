@@ -9,8 +9,9 @@
 //   step sum shape=() axis=all
 //   output out
 //
-// Step keys: shape (all), value (scalar steps, %.17g), axis (sum: integer or "all"),
-// seed, tensor, offset (rand). Unknown words or keys are errors naming the line.
+// Step keys: shape (all), value (scalar and full steps, %.17g), axis (sum, max, min: integer
+// or "all"), seed, tensor, offset (rand). Unknown words or keys are errors naming the line;
+// so is an input step (an uploaded chunk is staged, never run).
 #pragma once
 
 #include <string>

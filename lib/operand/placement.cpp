@@ -7,6 +7,8 @@ namespace tharsis::operand {
 std::map<int64_t, int64_t> place_sources(const ChunkGraph& graph, const std::vector<int64_t>& hosts) {
   std::map<int64_t, int64_t> placement;
   if (hosts.empty()) return placement;
+  // Uploaded chunks are files, not jobs: nothing to place.
+  auto placeable = [&](size_t v) { return graph.operands[v].is_source() && !graph.operands[v].is_input(); };
   const size_t n = graph.operands.size();
   const auto successors = successors_of(graph);
   std::vector<std::vector<int64_t>> neighbours(n);
@@ -24,7 +26,7 @@ std::map<int64_t, int64_t> place_sources(const ChunkGraph& graph, const std::vec
   size_t next_source = 0;
   for (size_t h = 0; h < hosts.size(); ++h) {
     while (next_source < n &&
-           (!graph.operands[next_source].is_source() || placement.count(static_cast<int64_t>(next_source)))) {
+           (!placeable(next_source) || placement.count(static_cast<int64_t>(next_source)))) {
       ++next_source;
     }
     if (next_source == n) break;
@@ -36,7 +38,7 @@ std::map<int64_t, int64_t> place_sources(const ChunkGraph& graph, const std::vec
       if (visited[v]) continue;
       visited[v] = true;
       ++count;
-      if (graph.operands[v].is_source() && !placement.count(static_cast<int64_t>(v))) {
+      if (placeable(v) && !placement.count(static_cast<int64_t>(v))) {
         placement[static_cast<int64_t>(v)] = hosts[h];
         ++load[h];
       }
@@ -49,7 +51,7 @@ std::map<int64_t, int64_t> place_sources(const ChunkGraph& graph, const std::vec
   }
   // Sources no walk reached (the walks stopped early): least-loaded host, first in order on ties.
   for (const ChunkOperand& operand : graph.operands) {
-    if (!operand.is_source() || placement.count(operand.id)) continue;
+    if (!placeable(static_cast<size_t>(operand.id)) || placement.count(operand.id)) continue;
     const size_t h = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
     placement[operand.id] = hosts[h];
     ++load[h];

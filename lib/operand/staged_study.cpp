@@ -16,7 +16,7 @@ Result<StagedStudyResult> run_staged_study(const StagedStudyConfig& config) {
   TensorGraphBuilder builder;
   auto leaves = builder.rand(1, {config.leaves}, {1});
   if (!leaves.ok()) return Error{leaves.error()};
-  auto sum = builder.reduce_all(false, *leaves);
+  auto sum = builder.reduce_all(TensorOp::Sum, *leaves);
   if (!sum.ok()) return Error{sum.error()};
   auto chunks = tile(std::move(builder).finish(*sum), {config.fan_in});
   if (!chunks.ok()) return Error{chunks.error()};

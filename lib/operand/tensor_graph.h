@@ -14,7 +14,7 @@
 
 namespace tharsis::operand {
 
-enum class TensorOp { Rand, Binary, Scalar, Sum, Mean, MatMul, Transpose };
+enum class TensorOp { Rand, Binary, Scalar, Sum, Mean, MatMul, Transpose, Full, Input, Max, Min };
 
 // Chunk extents along each axis, e.g. {{100,100,50},{100}} for shape (250,100) chunked (100,100).
 using Chunking = std::vector<std::vector<int64_t>>;
@@ -24,10 +24,12 @@ struct TensorNode {
   std::vector<int> inputs;  // node indices (smaller than this node's)
   Shape shape;
   Chunking chunking;
-  StepKind step = StepKind::Add;  // Binary: Add/Sub/Mul/Div; Scalar: Scalar* kind
-  double scalar = 0;              // Scalar
-  int axis = kAllAxes;            // Sum/Mean
-  uint64_t seed = 0;              // Rand
+  StepKind step = StepKind::Add;   // Binary: an elementwise kind; Scalar: a Scalar* kind;
+                                   // Sum/Mean: Sum; Max/Min: Max/Min
+  double scalar = 0;               // Scalar, Full
+  int axis = kAllAxes;             // Sum/Mean/Max/Min
+  uint64_t seed = 0;               // Rand
+  std::vector<std::string> files = {};  // Input: one chunk file per chunk, C order over the chunk grid
 };
 
 struct TensorGraph {
@@ -35,9 +37,19 @@ struct TensorGraph {
   int result = -1;  // the node whose value the graph computes
 };
 
+// The chunk grid of a chunking (how many chunks along each axis), and the shape and first
+// element of the chunk at grid `position`.
+Shape chunk_grid(const Chunking& chunking);
+Shape chunk_shape_at(const Chunking& chunking, const Shape& position);
+Shape chunk_offset_at(const Chunking& chunking, const Shape& position);
+
 // Limits that keep one submission bounded (memory of the direct evaluator, graph size).
 inline constexpr int64_t kMaxTensorElements = int64_t{1} << 27;
 inline constexpr int64_t kMaxChunksPerTensor = 100000;
+
+// The name of a chunk a submitter uploaded: "jf_" and the md5 of its content in 32
+// lowercase hex digits (BOINC's name for files sent through job_file.php).
+bool is_uploaded_chunk_name(const std::string& name);
 
 // Adds checked nodes to a TensorGraph. Each method returns the new node's index or an
 // error that says what was expected and what was found.
@@ -46,14 +58,20 @@ class TensorGraphBuilder {
   // A tensor of `shape` filled from `seed`, cut into chunks of `chunk` (the last chunk
   // along an axis may be smaller).
   Result<int> rand(uint64_t seed, const Shape& shape, const Shape& chunk);
-  // Elementwise x op y; both need the same shape and chunking, unless one is 0-d (a
-  // reduction's result), which is broadcast over the other.
+  // A tensor of `shape` whose every element is `value` (ones, zeros, full), chunked so.
+  Result<int> full(double value, const Shape& shape, const Shape& chunk);
+  // A tensor the submitter uploaded: one .npy file per chunk (is_uploaded_chunk_name), in
+  // C order over the chunk grid. The files' presence is checked where they are staged.
+  Result<int> input(const Shape& shape, const Shape& chunk, const std::vector<std::string>& files);
+  // Elementwise x op y (an elementwise StepKind) with numpy broadcasting: shapes aligned
+  // from the right, each axis of equal extents or one of them 1 (or missing). Where both
+  // have the axis in full, their chunkings along it must be equal.
   Result<int> binary(StepKind op, int x, int y);
   // x op s for a Scalar* step kind.
   Result<int> scalar(StepKind op, int x, double value);
-  // Sum or mean over one axis (negative counts from the end) or all axes (kAllAxes).
-  Result<int> reduce(bool mean, int x, int axis);
-  Result<int> reduce_all(bool mean, int x);
+  // Sum, Mean, Max or Min (`op`) over one axis (negative counts from the end) or over all.
+  Result<int> reduce(TensorOp op, int x, int axis);
+  Result<int> reduce_all(TensorOp op, int x);
   // 2-d matrix product; x's column chunking must equal y's row chunking.
   Result<int> matmul(int x, int y);
   // Reverses the axes.
@@ -65,6 +83,8 @@ class TensorGraphBuilder {
 
  private:
   Status check_input(int x) const;
+  // A source node of `shape` in chunks of `chunk` (rand, full, input), checked against the limits.
+  Result<TensorNode> chunked_source(const std::string& what, const Shape& shape, const Shape& chunk) const;
   int add(TensorNode node);
   TensorGraph graph_;
 };

@@ -56,27 +56,12 @@ class Tiler {
   }
 
  private:
-  static Shape grid_of(const TensorNode& node) {
-    Shape grid;
-    for (const auto& extents : node.chunking) grid.push_back(static_cast<int64_t>(extents.size()));
-    return grid;
-  }
+  static Shape grid_of(const TensorNode& node) { return chunk_grid(node.chunking); }
   static Shape chunk_shape(const TensorNode& node, const Shape& position) {
-    Shape shape;
-    for (size_t axis = 0; axis < position.size(); ++axis) {
-      shape.push_back(node.chunking[axis][static_cast<size_t>(position[axis])]);
-    }
-    return shape;
+    return chunk_shape_at(node.chunking, position);
   }
   static Shape chunk_offset(const TensorNode& node, const Shape& position) {
-    Shape offset;
-    for (size_t axis = 0; axis < position.size(); ++axis) {
-      const auto& extents = node.chunking[axis];
-      int64_t start = 0;
-      for (int64_t k = 0; k < position[axis]; ++k) start += extents[static_cast<size_t>(k)];
-      offset.push_back(start);
-    }
-    return offset;
+    return chunk_offset_at(node.chunking, position);
   }
 
   // At most how many operands tiling `node` adds (a tree adds fewer than its leaves).
@@ -85,6 +70,8 @@ class Tiler {
     switch (node.op) {
       case TensorOp::Sum:
       case TensorOp::Mean:
+      case TensorOp::Max:
+      case TensorOp::Min:
         return 2 * chunks(input(node, 0)) + 1;
       case TensorOp::MatMul: {
         const Tiled& a = input(node, 0);
@@ -116,8 +103,10 @@ class Tiler {
     return add_operand(std::move(step), std::move(inputs), std::string(step_kind_name(kind)) + where);
   }
 
-  // Sums `parts` (chunks of one shape) with AddN operands of at most fan_in inputs each.
-  int64_t tree_sum(std::vector<int64_t> parts, const Shape& shape, const std::string& where) {
+  // Combines `parts` (chunks of one shape) with `kind` operands (AddN, MaxN, MinN) of at
+  // most fan_in inputs each.
+  int64_t tree_reduce(StepKind kind, std::vector<int64_t> parts, const Shape& shape,
+                      const std::string& where) {
     const auto fan_in = static_cast<size_t>(options_.fan_in);
     for (int level = 1; parts.size() > 1; ++level) {
       std::vector<int64_t> next;
@@ -129,7 +118,7 @@ class Tiler {
         }
         std::vector<int64_t> group(parts.begin() + static_cast<std::ptrdiff_t>(i),
                                    parts.begin() + static_cast<std::ptrdiff_t>(end));
-        next.push_back(add_simple(StepKind::AddN, shape, std::move(group),
+        next.push_back(add_simple(kind, shape, std::move(group),
                                   where + "/" + std::to_string(level) + "." + std::to_string(i / fan_in)));
       }
       parts = std::move(next);
@@ -148,13 +137,17 @@ class Tiler {
   Tiled tile_node(const TensorNode& node) {
     switch (node.op) {
       case TensorOp::Rand:
-        return tile_rand(node);
+      case TensorOp::Full:
+      case TensorOp::Input:
+        return tile_source(node);
       case TensorOp::Binary:
       case TensorOp::Scalar:
       case TensorOp::Transpose:
         return tile_chunkwise(node);
       case TensorOp::Sum:
       case TensorOp::Mean:
+      case TensorOp::Max:
+      case TensorOp::Min:
         return node.axis == kAllAxes ? tile_reduce_all(node) : tile_reduce_axis(node);
       case TensorOp::MatMul:
         return tile_matmul(node);
@@ -169,23 +162,30 @@ class Tiler {
     return tensors_.nodes[static_cast<size_t>(node.inputs[index])];
   }
 
-  Tiled tile_rand(const TensorNode& node) {
+  // Rand, Full and Input: one source operand per chunk.
+  Tiled tile_source(const TensorNode& node) {
     Tiled out{grid_of(node), {}};
     for (int64_t i = 0; i < element_count(out.grid); ++i) {
       const Shape position = unflatten_index(out.grid, i);
       OperandStep step;
-      step.kind = StepKind::Rand;
+      step.kind = node.step;
       step.shape = chunk_shape(node, position);
-      step.seed = node.seed;
-      step.tensor_shape = node.shape;
-      step.offset = chunk_offset(node, position);
-      out.ids.push_back(add_operand(std::move(step), {}, "rand" + position_text(position)));
+      if (node.op == TensorOp::Rand) {
+        step.seed = node.seed;
+        step.tensor_shape = node.shape;
+        step.offset = chunk_offset(node, position);
+      }
+      step.scalar = node.scalar;
+      if (node.op == TensorOp::Input) step.file = node.files[static_cast<size_t>(i)];
+      out.ids.push_back(
+          add_operand(std::move(step), {}, std::string(step_kind_name(node.step)) + position_text(position)));
     }
     return out;
   }
 
   // Elementwise, scalar and transpose nodes: output chunk q from input chunk(s) at q
-  // (transpose: at q reversed).
+  // (transpose: at q reversed; a broadcast input: at q aligned from the right, 0 along
+  // the axes where it has one chunk).
   Tiled tile_chunkwise(const TensorNode& node) {
     Tiled out{grid_of(node), {}};
     const Tiled& x = input(node, 0);
@@ -196,32 +196,50 @@ class Tiler {
       step.kind = node.step;
       step.shape = chunk_shape(node, position);
       step.scalar = node.scalar;
-      int64_t source = i;
-      if (node.op == TensorOp::Transpose)
-        source = flat_index(x.grid, Shape(position.rbegin(), position.rend()));
-      // A 0-d input of a binary node has one chunk, broadcast to every position.
-      auto at = [&](const Tiled& t, int64_t index) {
-        return t.ids[t.ids.size() == 1 ? 0 : static_cast<size_t>(index)];
-      };
-      std::vector<int64_t> inputs{at(x, source)};
-      if (node.op == TensorOp::Binary) inputs.push_back(at(input(node, 1), i));
+      std::vector<int64_t> inputs;
+      if (node.op == TensorOp::Transpose) {
+        inputs.push_back(
+            x.ids[static_cast<size_t>(flat_index(x.grid, Shape(position.rbegin(), position.rend())))]);
+      } else {
+        inputs.push_back(broadcast_chunk(x, position));
+        if (node.op == TensorOp::Binary) inputs.push_back(broadcast_chunk(input(node, 1), position));
+      }
       out.ids.push_back(
           add_operand(std::move(step), std::move(inputs), std::string(step_kind_name(node.step)) + where));
     }
     return out;
   }
 
+  // The chunk of `t` that output chunk `position` reads under broadcasting.
+  static int64_t broadcast_chunk(const Tiled& t, const Shape& position) {
+    const size_t skip = position.size() - t.grid.size();
+    Shape at(t.grid.size(), 0);
+    for (size_t axis = 0; axis < t.grid.size(); ++axis) {
+      at[axis] = t.grid[axis] == 1 ? 0 : position[skip + axis];
+    }
+    return t.ids[static_cast<size_t>(flat_index(t.grid, at))];
+  }
+
+  // The partial step and the tree step of a reduction node (mean sums, then divides).
+  static StepKind partial_kind(const TensorNode& node) { return node.step; }
+  static StepKind tree_kind(const TensorNode& node) {
+    return node.step == StepKind::Max   ? StepKind::MaxN
+           : node.step == StepKind::Min ? StepKind::MinN
+                                        : StepKind::AddN;
+  }
+
   Tiled tile_reduce_all(const TensorNode& node) {
     const Tiled& x = input(node, 0);
     std::vector<int64_t> parts;
+    const std::string name(step_kind_name(partial_kind(node)));
     for (size_t i = 0; i < x.ids.size(); ++i) {
       OperandStep step;
-      step.kind = StepKind::Sum;
+      step.kind = partial_kind(node);
       step.axis = kAllAxes;
       parts.push_back(add_operand(std::move(step), {x.ids[i]},
-                                  "sum" + position_text(unflatten_index(x.grid, static_cast<int64_t>(i)))));
+                                  name + position_text(unflatten_index(x.grid, static_cast<int64_t>(i)))));
     }
-    int64_t root = tree_sum(std::move(parts), {}, "[]");
+    int64_t root = tree_reduce(tree_kind(node), std::move(parts), {}, "[]");
     if (node.op == TensorOp::Mean) {
       root = divide(root, static_cast<double>(element_count(input_node(node, 0).shape)), "[]");
     }
@@ -241,13 +259,13 @@ class Tiler {
         Shape at = position;
         at.insert(at.begin() + static_cast<std::ptrdiff_t>(axis), k);
         OperandStep step;
-        step.kind = StepKind::Sum;
+        step.kind = partial_kind(node);
         step.axis = node.axis;
         step.shape = chunk_shape(node, position);
         parts.push_back(add_operand(std::move(step), {x.ids[static_cast<size_t>(flat_index(x.grid, at))]},
-                                    "sum" + position_text(at)));
+                                    std::string(step_kind_name(step.kind)) + position_text(at)));
       }
-      int64_t root = tree_sum(std::move(parts), chunk_shape(node, position), where);
+      int64_t root = tree_reduce(tree_kind(node), std::move(parts), chunk_shape(node, position), where);
       if (node.op == TensorOp::Mean) root = divide(root, static_cast<double>(source.shape[axis]), where);
       out.ids.push_back(root);
     }
@@ -270,7 +288,7 @@ class Tiler {
               {a.ids[static_cast<size_t>(i * inner + k)], b.ids[static_cast<size_t>(k * out.grid[1] + j)]},
               position_text({i, k, j})));
         }
-        out.ids.push_back(tree_sum(std::move(products), shape, where));
+        out.ids.push_back(tree_reduce(StepKind::AddN, std::move(products), shape, where));
       }
     }
     return out;

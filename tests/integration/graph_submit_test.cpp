@@ -6,11 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "daemons/graph_scheduler/lib/graph_scheduler_pass.h"
 #include "db/graph_store.h"
 #include "db/result_store.h"
 #include "db/workunit_store.h"
+#include "lib/crypto/md5.h"
 #include "lib/fanout.h"
 #include "lib/file_refs.h"
 #include "lib/operand/direct_evaluator.h"
@@ -135,15 +137,41 @@ class GraphSubmit : public ::testing::Test {
     ASSERT_TRUE(result.ok()) << result.error();
     auto tensors = operand::parse_submission(expression);
     ASSERT_TRUE(tensors.ok());
-    auto direct = operand::evaluate_directly(*tensors);
+    auto direct = operand::evaluate_directly(*tensors, uploaded_);
     ASSERT_TRUE(direct.ok()) << direct.error();
     auto difference = operand::max_relative_difference(*result, *direct);
     ASSERT_TRUE(difference.ok()) << difference.error();
     EXPECT_LE(*difference, 1e-9);
   }
 
+  // Puts `array` in download/ as a submitter's upload would: a .npy named jf_<md5>.
+  std::string upload(const operand::NdArray& array) {
+    const std::string bytes = operand::encode_npy(array);
+    const std::string name = "jf_" + md5_hex(bytes);
+    auto path = fanout_path_create(project_.config().download_dir, name, project_.config().uldl_dir_fanout);
+    EXPECT_TRUE(path.ok() && write_text_file(*path, bytes).ok());
+    uploaded_[name] = array;
+    return name;
+  }
+
+  // A (rows, cols) input tensor in chunks of (chunk, chunk): its files uploaded, its text.
+  std::string input_tensor(int64_t rows, int64_t cols, int64_t chunk, double base) {
+    std::string files;
+    for (int64_t r = 0; r < rows; r += chunk) {
+      for (int64_t c = 0; c < cols; c += chunk) {
+        operand::NdArray block = operand::filled({std::min(chunk, rows - r), std::min(chunk, cols - c)}, 0);
+        for (size_t i = 0; i < block.data.size(); ++i)
+          block.data[i] = base + static_cast<double>(r * cols + c + i) / 7;
+        files += std::string(files.empty() ? "" : ",") + "\"" + upload(block) + "\"";
+      }
+    }
+    return "input(shape=(" + std::to_string(rows) + "," + std::to_string(cols) + "), chunk=(" +
+           std::to_string(chunk) + "," + std::to_string(chunk) + "), files=(" + files + "))";
+  }
+
   testing::TestProject project_;
   std::unique_ptr<Database> db_;
+  operand::InputChunks uploaded_;
   int64_t now_ = kStart;
   int next_host_ = 0;
 };
@@ -188,6 +216,91 @@ TEST_F(GraphSubmit, ChainOfMatmulsOverAHundredChunksMatches) {
   EXPECT_GE(fetch_operands_of_graph(*db_, g).size(), 100u);
   EXPECT_EQ(drive(g), GraphState::Done);
   expect_matches_direct(g, expression);
+}
+
+TEST_F(GraphSubmit, UploadedTensorsAreFilesStagedAsTheyAreAndTheResultMatches) {
+  // x: 30x20 in 10x10 chunks (6 uploads); y: 20x20 of one value, so its four chunks are
+  // one file. Broadcasting, comparisons, max/min reductions and the
+  // uploaded tensor itself as part of the result.
+  operand::NdArray same = operand::filled({10, 10}, 0.25);
+  const std::string twice = upload(same);
+  const std::string expression =
+      "x = " + input_tensor(30, 20, 10, -1) + "\ny = input(shape=(20,20), chunk=(10,10), files=(\"" + twice +
+      "\",\"" + twice + "\",\"" + twice + "\",\"" + twice +
+      "\"))\nr = rand(seed=7, shape=(20,), chunk=(10,))\n"
+      "result = (maximum(x, r) > 0.5) * x + (x @ y).max(axis=0) - minimum(r, y).min() + x";
+  int64_t g = submit("uploads", expression);
+  ASSERT_GT(g, 0);
+  int uploads = 0;
+  for (const auto& o : fetch_operands_of_graph(*db_, g)) {
+    if (o.workunitid != 0) continue;
+    ++uploads;
+    EXPECT_EQ(o.state, OperandState::Finished) << o.name;
+    EXPECT_EQ(o.output_md5, o.output_file.substr(3)) << o.name;
+    EXPECT_TRUE(uploaded_.count(o.output_file)) << o.name;
+  }
+  EXPECT_EQ(uploads, 10) << "one operand per chunk, none with a workunit";
+  EXPECT_EQ(drive(g), GraphState::Done);
+  expect_matches_direct(g, expression);
+  for (const auto& [name, array] : uploaded_) {
+    EXPECT_TRUE(std::filesystem::exists(path_in(project_.config().download_dir, name)))
+        << name << ": the sandbox's file outlives the graph";
+  }
+  EXPECT_GT(db_->query_int("SELECT COUNT(*) FROM workunit WHERE graph_id = ? AND xml_doc LIKE ?", g,
+                           "%" + twice + "%<no_delete/>%"),
+            0)
+      << "consumers name the upload itself, marked no_delete";
+  CheckReport report = check_project(*db_, project_.config(), now_, /*require_settled=*/true);
+  for (const auto& v : report.violations) ADD_FAILURE() << v;
+}
+
+TEST_F(GraphSubmit, SubmissionRefusesMissingCorruptOrMisshapenUploadsAndWritesNothing) {
+  const std::string good = upload(operand::filled({2, 2}, 1));
+  const std::string misshapen = upload(operand::filled({2, 3}, 1));
+  // A file whose content does not match the md5 in its name.
+  const std::string forged = "jf_" + std::string(32, 'a');
+  ASSERT_TRUE(write_text_file(*fanout_path_create(project_.config().download_dir, forged,
+                                                  project_.config().uldl_dir_fanout),
+                              operand::encode_npy(operand::filled({2, 2}, 5)))
+                  .ok());
+  const std::string missing = "jf_" + std::string(32, 'b');
+  auto attempt = [&](const std::string& file) {
+    JobSpec job;
+    job.appid = project_.appid();
+    job.output_template_file = project_.output_template();
+    return submit_expression(*db_, project_.config(), "bad_" + file.substr(3, 4),
+                             "x = input(shape=(2,2), files=(\"" + file + "\"))\nresult = x * 2", job, {}, 60,
+                             now_);
+  };
+  for (const auto& [file, message] :
+       std::vector<std::pair<std::string, std::string>>{{missing, "is not in download/"},
+                                                        {forged, "its content has md5"},
+                                                        {misshapen, "has shape (2,3)"}}) {
+    auto refused = attempt(file);
+    ASSERT_FALSE(refused.ok()) << file;
+    EXPECT_NE(refused.error().find(message), std::string::npos) << refused.error();
+  }
+  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM graph"), 0);
+  EXPECT_TRUE(attempt(good).ok());
+}
+
+TEST_F(GraphSubmit, AnUploadLostBeforeItIsNeededFailsTheGraph) {
+  const std::string expression = "x = " + input_tensor(20, 20, 10, 3) + "\nresult = (x * 2).sum(axis=1)";
+  int64_t g = submit("lost_upload", expression);
+  ASSERT_GT(g, 0);
+  const std::string lost = uploaded_.begin()->first;
+  ASSERT_TRUE(std::filesystem::remove(path_in(project_.config().download_dir, lost)));
+  EXPECT_EQ(drive(g), GraphState::Failed);
+  for (const auto& o : fetch_operands_of_graph(*db_, g)) {
+    if (o.output_file == lost && o.workunitid == 0) {
+      EXPECT_EQ(o.state, OperandState::Fatal) << o.name;
+    }
+  }
+  EXPECT_GT(db_->query_int("SELECT COUNT(*) FROM operand WHERE graph_id = ? AND state = ?", g,
+                           OperandState::Cancelled),
+            0);
+  CheckReport report = check_project(*db_, project_.config(), now_, /*require_settled=*/true);
+  for (const auto& v : report.violations) ADD_FAILURE() << v;
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ TensorGraph add_then_sum() {
   const int x = must(b.rand(1, {400, 400}, {100, 100}));
   const int y = must(b.rand(2, {400, 400}, {100, 100}));
   const int s = must(b.binary(StepKind::Add, x, y));
-  return std::move(b).finish(must(b.reduce_all(false, s)));
+  return std::move(b).finish(must(b.reduce_all(TensorOp::Sum, s)));
 }
 
 void expect_matches_direct(const TensorGraph& tensors, const ChunkGraph& chunks) {
@@ -75,7 +75,7 @@ TEST(OperandGraph, FusionMergesAWholeSingleChainIntoOneOperand) {
   const int x = must(b.rand(3, {6, 4}, {6, 4}));
   const int t = must(b.transpose(x));
   const int m = must(b.scalar(StepKind::ScalarMul, t, 2.5));
-  const TensorGraph tensors = std::move(b).finish(must(b.reduce(true, m, 1)));
+  const TensorGraph tensors = std::move(b).finish(must(b.reduce(TensorOp::Mean, m, 1)));
   auto chunks = tile(tensors);
   ASSERT_TRUE(chunks.ok());
   const ChunkGraph fused = fuse_chains(*chunks);
@@ -124,7 +124,8 @@ TEST(OperandGraph, SumAndMeanAlongAnAxisMatchDirectComputation) {
       const int x = must(b.rand(21, {30, 45}, {7, 10}));
       const int y = must(b.rand(22, {30, 45}, {7, 10}));
       const int d = must(b.binary(StepKind::Div, x, must(b.scalar(StepKind::ScalarAdd, y, 1.0))));
-      const TensorGraph tensors = std::move(b).finish(must(b.reduce(mean, d, axis)));
+      const TensorGraph tensors =
+          std::move(b).finish(must(b.reduce(mean ? TensorOp::Mean : TensorOp::Sum, d, axis)));
       auto chunks = tile(tensors, {3});
       ASSERT_TRUE(chunks.ok()) << chunks.error();
       expect_matches_direct(tensors, fuse_chains(*chunks));

@@ -17,7 +17,12 @@ std::vector<OperandSubmission> operands_from_chunks(const operand::ChunkGraph& c
   for (const auto& chunk : chunks.operands) {
     OperandSubmission o;
     o.name = std::to_string(chunk.id) + ":" + chunk.label;
-    o.spec = operand::format_operand_spec(operand::make_operand_spec(chunk));
+    if (chunk.is_input()) {
+      o.input_file = chunk.steps[0].file;
+      o.input_shape = chunk.shape;
+    } else {
+      o.spec = operand::format_operand_spec(operand::make_operand_spec(chunk));
+    }
     for (int64_t input : chunk.inputs) o.inputs.push_back(static_cast<int>(input));
     o.depth = chunk.depth;
     o.priority = priorities[static_cast<size_t>(chunk.id)];

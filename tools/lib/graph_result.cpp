@@ -2,8 +2,10 @@
 #include "tools/lib/graph_result.h"
 
 #include "daemons/assimilator/lib/results_store.h"
+#include "daemons/graph_scheduler/graph_scheduler_rules.h"
 #include "db/graph_store.h"
 #include "db/workunit_store.h"
+#include "lib/fanout.h"
 #include "lib/operand/graph_compiler.h"
 #include "lib/operand/npy.h"
 #include "tools/lib/graph_from_chunks.h"
@@ -40,13 +42,21 @@ Result<operand::NdArray> collect_graph_result(Database& db, const ProjectConfig&
   }
   auto compiled = operand::compile_graph(graph->expression);
   if (!compiled.ok()) return make_error("graph " + std::to_string(graph_id) + ": " + compiled.error());
-  std::map<int64_t, int64_t> workunit_of_chunk;
-  for (const auto& o : fetch_operands_of_graph(db, graph_id))
-    workunit_of_chunk[chunk_index_of(o.name)] = o.workunitid;
+  std::map<int64_t, OperandRow> operand_of_chunk;
+  for (auto& o : fetch_operands_of_graph(db, graph_id))
+    operand_of_chunk[chunk_index_of(o.name)] = std::move(o);
   const std::string store = config.project_dir + "/results";
   std::map<int64_t, operand::NdArray> outputs;
   for (const auto& chunk : compiled->chunks.result_chunks) {
-    auto wu = fetch_workunit(db, workunit_of_chunk[chunk.operand]);
+    const OperandRow& row = operand_of_chunk[chunk.operand];
+    if (is_uploaded_chunk(row)) {  // a result chunk the submitter uploaded, returned as it is
+      auto array =
+          operand::read_npy(fanout_path(config.download_dir, row.output_file, config.uldl_dir_fanout));
+      if (!array.ok()) return make_error(array.error());
+      outputs[chunk.operand] = std::move(*array);
+      continue;
+    }
+    auto wu = fetch_workunit(db, row.workunitid);
     if (!wu)
       return make_error("graph " + std::to_string(graph_id) + ": no workunit for chunk " +
                         std::to_string(chunk.operand));

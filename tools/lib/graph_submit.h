@@ -2,7 +2,9 @@
 // row, one operand per chunk operand, each with its first run as a held workunit (no
 // results until its inputs are ready; see daemons/graph_scheduler/lib/operand_jobs.h),
 // and the dependency edges — all in one transaction. The graph scheduler daemon takes it
-// from there: operands without inputs become READY at its next pass.
+// from there: operands without inputs become READY at its next pass. A chunk the submitter
+// uploaded (an input tensor) is no job: its operand is created FINISHED, its output the
+// file in download/ (see is_uploaded_chunk in graph_scheduler_rules.h).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "db/database.h"
+#include "lib/operand/nd_array.h"
 #include "lib/project_config.h"
 #include "lib/result.h"
 #include "tools/lib/create_work.h"
@@ -25,6 +28,10 @@ struct OperandSubmission {
   int64_t output_bytes = 0;    // estimate
   int64_t preferred_host = 0;  // initial placement (0: any host)
   int result_chunk = -1;       // position among the graph's result chunks, or -1
+  // An uploaded chunk: "jf_<md5>" in download/, a .npy of input_shape. Such an operand has
+  // no inputs and no spec; it is created FINISHED with no workunit.
+  std::string input_file = "";
+  operand::Shape input_shape = {};
 };
 
 struct GraphSubmission {
@@ -37,7 +44,8 @@ struct GraphSubmission {
 };
 
 // Errors: unsafe or duplicate graph name, duplicate operand names, an input that is not an
-// earlier operand, no operands.
+// earlier operand, no operands, an uploaded chunk missing from download/, its content not
+// matching the md5 in its name, or not a '<f8' .npy of its chunk's shape.
 Result<int64_t> submit_graph(Database& db, const ProjectConfig& config, const GraphSubmission& graph,
                              int64_t now);
 

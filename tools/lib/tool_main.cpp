@@ -9,8 +9,14 @@ namespace po = boost::program_options;
 
 std::optional<int> parse_tool_options(const std::string& tool, po::options_description& options, int argc,
                                       char** argv, po::variables_map& vm) {
-  options.add_options()("help", "show this help")("project_dir", po::value<std::string>()->default_value("."),
-                                                  "project directory (holds config.xml)");
+  options.add_options()("project_dir", po::value<std::string>()->default_value("."),
+                        "project directory (holds config.xml)");
+  return parse_program_options(tool, options, argc, argv, vm);
+}
+
+std::optional<int> parse_program_options(const std::string& tool, po::options_description& options, int argc,
+                                         char** argv, po::variables_map& vm) {
+  options.add_options()("help", "show this help");
   try {
     po::store(po::parse_command_line(argc, argv, options), vm);
     if (vm.count("help")) {

@@ -13,6 +13,12 @@
 
 namespace tharsis {
 
+// Adds --help, parses; returns an exit code when main should return now (0 after --help,
+// 2 after a usage error, printed with the options).
+std::optional<int> parse_program_options(const std::string& tool,
+                                         boost::program_options::options_description& options, int argc,
+                                         char** argv, boost::program_options::variables_map& vm);
+
 // Adds --help and --project_dir, parses; returns an exit code when main should return now.
 std::optional<int> parse_tool_options(const std::string& tool,
                                       boost::program_options::options_description& options, int argc,

@@ -15,8 +15,8 @@
 #include "lib/fanout.h"
 #include "lib/file_refs.h"
 #include "lib/log.h"
-#include "lib/output_check.h"
 #include "lib/operand/operand_job.h"
+#include "lib/output_check.h"
 
 namespace tharsis {
 namespace {
@@ -49,6 +49,26 @@ void rerun_operand(Database& db, const ProjectConfig& config, const OperandRow& 
   log_info(operand_text(operand), ": runs again as workunit ", next->workunitid, " (run ", next->runs, ")");
 }
 
+// Cancels every operand downstream of a FATAL one (its successors can never get their input).
+void cancel_descendants(Database& db, const OperandRow& operand, int64_t now) {
+  std::multimap<int64_t, int64_t> successors_of;
+  for (const auto& edge : fetch_edges_of_graph(db, operand.graph_id)) {
+    successors_of.emplace(edge.predecessor_id, edge.successor_id);
+  }
+  for (int64_t id : descendants(successors_of, operand.id)) cancel_operand(db, id, now);
+}
+
+// An uploaded chunk whose file is gone cannot be computed again: it is FATAL, and so the graph fails.
+void fail_lost_upload(Database& db, const OperandRow& operand, int64_t now) {
+  OperandRow after = operand;
+  after.state = OperandState::Fatal;
+  after.state_time = now;
+  require_written(update_operand_guarded(db, operand, after), operand_text(operand));
+  log_warning(operand_text(operand), ": uploaded chunk ", operand.output_file,
+              " is missing or corrupt in download/ and cannot be recomputed; its successors are cancelled");
+  cancel_descendants(db, operand, now);
+}
+
 }  // namespace
 
 std::vector<int64_t> reassign_lost_data(Database& db, const ProjectConfig& config, int64_t graph_id,
@@ -57,8 +77,10 @@ std::vector<int64_t> reassign_lost_data(Database& db, const ProjectConfig& confi
   std::map<int64_t, ReassignNode> graph;
   for (auto& o : fetch_operands_of_graph(db, graph_id)) {
     ReassignNode node;
-    node.state = o.state;
-    node.output_lost = o.state == OperandState::Finished && !output_intact(config, o);
+    // An uploaded chunk keeps its file when FREED (the sandbox owns it): it holds its data
+    // as long as the file is intact.
+    node.state = is_uploaded_chunk(o) && o.state == OperandState::Freed ? OperandState::Finished : o.state;
+    node.output_lost = node.state == OperandState::Finished && !output_intact(config, o);
     graph[o.id] = node;
     rows[o.id] = std::move(o);
   }
@@ -66,6 +88,18 @@ std::vector<int64_t> reassign_lost_data(Database& db, const ProjectConfig& confi
     graph[edge.successor_id].predecessors.push_back(edge.predecessor_id);
   }
   ReassignPlan plan = plan_reassign(graph, needing);
+  // A lost uploaded chunk cannot be rerun: it fails, cancelling everything downstream of
+  // it, which includes the operands that needed it; nothing else is rerun for them.
+  bool upload_lost = false;
+  for (int64_t id : plan.rerun) {
+    if (!is_uploaded_chunk(rows[id])) continue;
+    auto current = fetch_operand(db, id, /*for_update=*/true);
+    if (!current || current->state != rows[id].state)
+      throw StaleRow(operand_text(rows[id]) + " changed meanwhile");
+    fail_lost_upload(db, *current, now);
+    upload_lost = true;
+  }
+  if (upload_lost) return {};
   std::vector<int64_t> rerun;
   for (int64_t id : plan.rerun) {
     auto current = fetch_operand(db, id, /*for_update=*/true);
@@ -87,7 +121,7 @@ bool GraphSchedulerPass::promote_ready(Database& db, int64_t operand_id, int64_t
     bool lost = false;
     for (const auto& input : inputs) {
       if (!has_finished(input.producer.state)) return false;  // not all inputs done after all
-      auto one = input.producer.state == OperandState::Finished
+      auto one = input.producer.state == OperandState::Finished || is_uploaded_chunk(input.producer)
                      ? stage_operand_output(config_, input.producer, input.input_index)
                      : Result<StagedInput>(make_error(operand_text(input.producer) + " was freed"));
       if (!one.ok()) {
@@ -163,9 +197,9 @@ bool GraphSchedulerPass::end_job(Database& db, int64_t operand_id, int64_t now) 
         // swapped after assimilation must not become the successors' input). A missing or
         // differing output is recorded without md5: the data check finds it lost later.
         auto reported = reported_outputs_in(canonical->xml_doc_out);
-        OutputVerdict verdict =
-            verify_output_file(fanout_path(config_.upload_dir, after.output_file, config_.uldl_dir_fanout),
-                               after.output_file, reported.ok() ? find_reported(*reported, after.output_file) : nullptr);
+        OutputVerdict verdict = verify_output_file(
+            fanout_path(config_.upload_dir, after.output_file, config_.uldl_dir_fanout), after.output_file,
+            reported.ok() ? find_reported(*reported, after.output_file) : nullptr);
         if (verdict.error_number == 0 && verdict.match == OutputMatch::Match) {
           after.output_md5 = verdict.on_disk.md5;
           after.output_nbytes = verdict.on_disk.size;
@@ -178,11 +212,7 @@ bool GraphSchedulerPass::end_job(Database& db, int64_t operand_id, int64_t now) 
     if (after.state == OperandState::Fatal) {
       log_warning(operand_text(*operand), ": workunit ", wu->id, " failed (error_mask ", wu->error_mask,
                   "); its successors are cancelled");
-      std::multimap<int64_t, int64_t> successors_of;
-      for (const auto& edge : fetch_edges_of_graph(d, operand->graph_id)) {
-        successors_of.emplace(edge.predecessor_id, edge.successor_id);
-      }
-      for (int64_t id : descendants(successors_of, operand_id)) cancel_operand(d, id, now);
+      cancel_descendants(d, *operand, now);
     }
     return true;
   });

@@ -52,7 +52,9 @@ class GraphSchedulerPass final : public DaemonWork {
 };
 
 // The seed's reassignment for `needing` operands of one graph, inside the caller's
-// transaction: reruns and holds as plan_reassign says. Returns the operands rerun.
+// transaction: reruns and holds as plan_reassign says. Returns the operands rerun. An
+// uploaded chunk among the lost cannot be rerun: it becomes FATAL and its descendants are
+// cancelled (the graph fails), and nothing is rerun.
 std::vector<int64_t> reassign_lost_data(Database& db, const ProjectConfig& config, int64_t graph_id,
                                         const std::vector<int64_t>& needing, int64_t now);
 

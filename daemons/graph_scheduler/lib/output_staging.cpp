@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "daemons/graph_scheduler/graph_scheduler_rules.h"
 #include "daemons/graph_scheduler/lib/operand_jobs.h"
 #include "lib/crypto/md5.h"
 #include "lib/fanout.h"
@@ -37,24 +38,41 @@ Status link_or_copy(const std::string& src, const std::string& dst) {
 
 std::string staged_input_name(const OperandRow& producer) { return producer.output_file + ".in"; }
 
-Result<OutputFacts> read_output_facts(const ProjectConfig& config, const std::string& output_file) {
-  std::string path = fanout_path(config.upload_dir, output_file, config.uldl_dir_fanout);
+Result<OutputFacts> read_file_facts(const std::string& dir, const ProjectConfig& config,
+                                    const std::string& name) {
+  std::string path = fanout_path(dir, name, config.uldl_dir_fanout);
   struct stat info {};
-  if (stat(path.c_str(), &info) != 0) return make_error("output " + path + " is missing");
+  if (stat(path.c_str(), &info) != 0) return make_error("file " + path + " is missing");
   auto md5 = md5_file_hex(path);
   if (!md5.ok()) return make_error(md5.error());
   return OutputFacts{*md5, static_cast<int64_t>(info.st_size)};
 }
 
+Result<OutputFacts> read_output_facts(const ProjectConfig& config, const std::string& output_file) {
+  return read_file_facts(config.upload_dir, config, output_file);
+}
+
 bool output_intact(const ProjectConfig& config, const OperandRow& producer) {
   if (producer.output_file.empty() || producer.output_md5.empty()) return false;
-  auto facts = read_output_facts(config, producer.output_file);
+  auto facts = is_uploaded_chunk(producer)
+                   ? read_file_facts(config.download_dir, config, producer.output_file)
+                   : read_output_facts(config, producer.output_file);
   return facts.ok() && facts->md5 == producer.output_md5 && facts->nbytes == producer.output_nbytes;
 }
 
 Result<StagedInput> stage_operand_output(const ProjectConfig& config, const OperandRow& producer,
                                          int input_index) {
-  StagedInput staged{staged_input_name(producer), operand::operand_input_name(static_cast<size_t>(input_index)), producer.output_md5,
+  if (is_uploaded_chunk(producer)) {
+    if (!output_intact(config, producer)) {
+      return make_error("operand " + std::to_string(producer.id) + " (" + producer.name +
+                        "): uploaded chunk " + producer.output_file +
+                        " is missing from download/ or fails its checksum");
+    }
+    return StagedInput{producer.output_file, operand::operand_input_name(static_cast<size_t>(input_index)),
+                       producer.output_md5, producer.output_nbytes, /*no_delete=*/true};
+  }
+  StagedInput staged{staged_input_name(producer),
+                     operand::operand_input_name(static_cast<size_t>(input_index)), producer.output_md5,
                      producer.output_nbytes, false};
   auto dst = fanout_path_create(config.download_dir, staged.name, config.uldl_dir_fanout);
   if (!dst.ok()) return make_error(dst.error());

@@ -4,7 +4,9 @@
 // CANCELLED (db/result_store.h) — and each successor that becomes READY gets a copy (a
 // hard link where possible) in download/ named "<output_file>.in", listed with md5 and
 // size in its workunit like any input. Those download copies are ordinary inputs: the
-// file deleter removes each once no live workunit names it.
+// file deleter removes each once no live workunit names it. An uploaded chunk
+// (is_uploaded_chunk) is in download/ already under its own name: it is staged as it is,
+// marked <no_delete/> so the file deleter leaves it to the sandbox.
 #pragma once
 
 #include <string>
@@ -22,8 +24,12 @@ struct OutputFacts {
   int64_t nbytes = 0;
 };
 Result<OutputFacts> read_output_facts(const ProjectConfig& config, const std::string& output_file);
+// The same for file `name` under `dir` (upload/ or download/) with the project's fan-out.
+Result<OutputFacts> read_file_facts(const std::string& dir, const ProjectConfig& config,
+                                    const std::string& name);
 
-// Whether the FINISHED operand's output is still in upload/ with its recorded md5.
+// Whether the FINISHED operand's output is still in upload/ (an uploaded chunk: in
+// download/) with its recorded md5 and size.
 bool output_intact(const ProjectConfig& config, const OperandRow& producer);
 
 // Stages the producer's output for a successor as input `input_index`: download/ copy

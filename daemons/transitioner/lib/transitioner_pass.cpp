@@ -2,6 +2,8 @@
 #include "daemons/transitioner/lib/transitioner_pass.h"
 
 #include "daemons/transitioner/transitioner_rules.h"
+#include "db/result_store.h"
+#include "db/stale_row.h"
 #include "db/workunit_store.h"
 #include "lib/daemon/batch_commit.h"
 #include "lib/file_refs.h"
@@ -19,18 +21,19 @@ const std::string& TransitionerPass::output_template(const std::string& file) {
   return templates_.emplace(file, text.ok() ? *text : std::string()).first->second;
 }
 
-bool TransitionerPass::plan_in_transaction(Database& d, int64_t wu_id, int64_t now, PlannedWrites& writes) {
+bool TransitionerPass::transition_in_transaction(Database& d, int64_t wu_id, int64_t now) {
   auto [wu, results] = locked_.load(d, wu_id);
   if (!wu || wu->transition_time > now) return false;  // someone else got there first
   TransitionPlan plan = plan_transition(*wu, results, now);
-  writes.result_updates.insert(writes.result_updates.end(), plan.result_updates.begin(),
-                               plan.result_updates.end());
-  const std::string& templ = output_template(wu->result_template_file);
-  for (ResultRow& result : plan.new_results) {
-    result.xml_doc_in = expand_output_template(templ, result.name, config_.upload_url);
-    writes.new_results.push_back(std::move(result));
+  for (const auto& update : plan.result_updates) {
+    require_written(update_result_guarded(d, update), "result " + std::to_string(update.after.id));
   }
-  writes.workunit_updates.push_back(WorkunitUpdate{*wu, std::move(plan.workunit)});
+  const std::string& templ = output_template(wu->result_template_file);
+  for (ResultRow result : plan.new_results) {
+    result.xml_doc_in = expand_output_template(templ, result.name, config_.upload_url);
+    insert_result_row(d, result);  // the new id is not needed
+  }
+  require_written(update_workunit_guarded(d, *wu, plan.workunit), "workunit " + std::to_string(wu_id));
   for (const auto& note : plan.notes) log_debug("workunit ", wu_id, ": ", note);
   return true;
 }
@@ -41,10 +44,8 @@ bool TransitionerPass::transition_one(Database& db, int64_t wu_id, int64_t now) 
 
 int TransitionerPass::transition_batch(Database& db, const std::vector<int64_t>& wu_ids, int64_t now,
                                        int per_commit) {
-  return commit_workunit_sets(db, wu_ids, per_commit, locked_,
-                              [&](Database& d, int64_t id, PlannedWrites& writes) {
-                                return plan_in_transaction(d, id, now, writes);
-                              });
+  return commit_workunit_batches(db, wu_ids, per_commit, locked_,
+                                 [&](Database& d, int64_t id) { return transition_in_transaction(d, id, now); });
 }
 
 int TransitionerPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
