@@ -5,14 +5,27 @@
 # stages so only daemon work is timed. Prints units/s per daemon stage, and the statements
 # (server status Questions) and commits (Com_commit) the stage cost per unit, and the CPU
 # time per unit the daemon and the database server spent, and the daemon's peak RSS.
+# Each stage is followed by its physical limit on this machine: the same workunit and
+# result rows the stage wrote (new rows inserted, changed rows rewritten), replayed from
+# a copy of the tables as they were before it by bare multi-row statements — per 50
+# workunits one transaction with one INSERT of the new results and one multi-row
+# INSERT .. ON DUPLICATE KEY UPDATE each for the changed results and workunits — and the
+# stage's rate as a share of it. (Other tables a stage writes — credit, assimilation
+# records — and its file work are not in the bare writes.)
 # With OLD_BUILD_DIR, the same pipeline runs again on a fresh database with that build's
 # daemons, right after, for a side-by-side comparison under the same load.
-#   bench/daemon_throughput.sh BUILD_DIR [N] [OLD_BUILD_DIR]
+# FLUSH_AT_COMMIT=1 runs MariaDB durable (log flushed at every commit, as production);
+# the default 2 (the test servers' setting) flushes it once a second.
+#   [FLUSH_AT_COMMIT=1|2] bench/daemon_throughput.sh BUILD_DIR [N] [OLD_BUILD_DIR]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 new_build="$(cd "${1:?usage: daemon_throughput.sh BUILD_DIR [N] [OLD_BUILD_DIR]}" && pwd)"
 n="${2:-100000}"
 old_build="${3:+$(cd "$3" && pwd)}"
+flush_at_commit="${FLUSH_AT_COMMIT:-2}"
+case "$flush_at_commit" in 1|2) ;; *) echo "daemon_throughput: FLUSH_AT_COMMIT must be 1 or 2" >&2; exit 2 ;; esac
+export THARSIS_MARIADB_ARGS="${THARSIS_MARIADB_ARGS:-} --innodb-flush-log-at-trx-commit=$flush_at_commit"
+per_commit=50
 pipeline() {  # pipeline BUILD_DIR: every stage on a fresh private server
   build="$1"
   base="$(mktemp -d /tmp/tharsis-bench-XXXXXX)"
@@ -41,23 +54,84 @@ XML
   server_cpu() {  # mariadbd's user + system CPU so far, in clock ticks
     awk '{ print $14 + $15 }' "/proc/$(cat "$base/db/mysqld.pid")/stat"
   }
-  stage() {  # stage NAME DAEMON: time one --one_pass run
-    local start end before after cpu0 cpu1
+  # A table's columns as one CONCAT_WS list over alias t, strings quoted: a row as SQL values.
+  row_values() {
+    sql "SELECT GROUP_CONCAT(IF(DATA_TYPE IN ('varchar', 'mediumtext'), CONCAT('QUOTE(t.', COLUMN_NAME, ')'),
+           CONCAT('t.', COLUMN_NAME)) ORDER BY ORDINAL_POSITION) FROM information_schema.COLUMNS
+         WHERE TABLE_SCHEMA = 'bench' AND TABLE_NAME = '$1'"
+  }
+  result_values="CONCAT('(', CONCAT_WS(',', $(row_values result)), ')')"
+  workunit_values="CONCAT('(', CONCAT_WS(',', $(row_values workunit)), ')')"
+  snapshot() {  # bare_workunit, bare_result: the tables as they are before a stage
+    sql "DROP TABLE IF EXISTS bare_workunit, bare_result; CREATE TABLE bare_workunit LIKE workunit;
+         CREATE TABLE bare_result LIKE result; INSERT INTO bare_workunit SELECT * FROM workunit;
+         INSERT INTO bare_result SELECT * FROM result"
+  }
+  bare_writes() {  # prints units/s and server CPU us per unit of the stage's row writes replayed onto the snapshot
+    local start end cpu0 cpu1
+    # One line per $per_commit workunits: the transaction writing their rows.
+    sql "SET SESSION group_concat_max_len = 1073741824;
+         WITH g AS (SELECT id, (ROW_NUMBER() OVER (ORDER BY id) - 1) DIV $per_commit AS grp FROM workunit),
+         ins AS (SELECT g.grp, GROUP_CONCAT($result_values ORDER BY t.id) AS v FROM result t
+                 JOIN g ON g.id = t.workunitid LEFT JOIN bare_result b ON b.id = t.id WHERE b.id IS NULL GROUP BY g.grp),
+         upr AS (SELECT g.grp, GROUP_CONCAT($result_values ORDER BY t.id) AS v FROM result t
+                 JOIN g ON g.id = t.workunitid JOIN bare_result b ON b.id = t.id
+                 WHERE (t.server_state, t.outcome, t.client_state, t.file_delete_state, t.validate_state,
+                        t.report_deadline, t.granted_credit)
+                    <> (b.server_state, b.outcome, b.client_state, b.file_delete_state, b.validate_state,
+                        b.report_deadline, b.granted_credit) GROUP BY g.grp),
+         upw AS (SELECT g.grp, GROUP_CONCAT($workunit_values ORDER BY t.id) AS v FROM workunit t
+                 JOIN g ON g.id = t.id JOIN bare_workunit b ON b.id = t.id
+                 WHERE (t.canonical_resultid, t.transition_time, t.file_delete_state, t.assimilate_state,
+                        t.need_validate, t.error_mask, t.canonical_credit)
+                    <> (b.canonical_resultid, b.transition_time, b.file_delete_state, b.assimilate_state,
+                        b.need_validate, b.error_mask, b.canonical_credit) GROUP BY g.grp)
+         SELECT CONCAT('START TRANSACTION;',
+                       IFNULL(CONCAT('INSERT INTO bare_result VALUES ', ins.v, ';'), ''),
+                       IFNULL(CONCAT('INSERT INTO bare_result VALUES ', upr.v, ' ON DUPLICATE KEY UPDATE ',
+                                     'server_state = VALUES(server_state), outcome = VALUES(outcome), ',
+                                     'client_state = VALUES(client_state), file_delete_state = VALUES(file_delete_state), ',
+                                     'validate_state = VALUES(validate_state), report_deadline = VALUES(report_deadline), ',
+                                     'granted_credit = VALUES(granted_credit);'), ''),
+                       IFNULL(CONCAT('INSERT INTO bare_workunit VALUES ', upw.v, ' ON DUPLICATE KEY UPDATE ',
+                                     'canonical_resultid = VALUES(canonical_resultid), transition_time = VALUES(transition_time), ',
+                                     'file_delete_state = VALUES(file_delete_state), assimilate_state = VALUES(assimilate_state), ',
+                                     'need_validate = VALUES(need_validate), error_mask = VALUES(error_mask), ',
+                                     'canonical_credit = VALUES(canonical_credit);'), ''),
+                       'COMMIT;')
+         FROM (SELECT DISTINCT grp FROM g) grps LEFT JOIN ins USING (grp) LEFT JOIN upr USING (grp)
+           LEFT JOIN upw USING (grp) ORDER BY grps.grp" --raw > "$base/bare.sql"
+    cpu0=$(server_cpu)
+    start=$(date +%s.%N)
+    mariadb --no-defaults -S "$sock" -uroot bench < "$base/bare.sql"
+    end=$(date +%s.%N)
+    cpu1=$(server_cpu)
+    awk -v n="$n" -v s="$start" -v e="$end" -v c0="$cpu0" -v c1="$cpu1" -v hz="$(getconf CLK_TCK)" \
+      'BEGIN { printf "%d %.0f", n / (e - s), (c1 - c0) / hz * 1e6 / n }'
+  }
+  stage() {  # stage NAME DAEMON: time one --one_pass run, then its bare writes
+    local start end before after cpu0 cpu1 bare
+    snapshot
     before=$(counters)
     cpu0=$(server_cpu)
     start=$(date +%s.%N)
     /usr/bin/time -o "$base/time" -f "%U %S %M" \
-      "$build/$2" --project_dir "$base/p" --one_pass --batch 1000 --log_level warning
+      "$build/$2" --project_dir "$base/p" --one_pass --batch 1000 --units_per_commit "$per_commit" \
+      --log_level warning
     end=$(date +%s.%N)
     cpu1=$(server_cpu)
     after=$(counters)
+    bare=$(bare_writes)
     # CPU per unit (daemon and server) is steadier than units/s on a shared machine.
     awk -v n="$n" -v s="$start" -v e="$end" -v name="$1" -v b="$before" -v a="$after" \
-        -v t="$(cat "$base/time")" -v c0="$cpu0" -v c1="$cpu1" -v hz="$(getconf CLK_TCK)" \
+        -v t="$(cat "$base/time")" -v c0="$cpu0" -v c1="$cpu1" -v hz="$(getconf CLK_TCK)" -v bare="$bare" \
       'BEGIN { split(b, x, " "); split(a, y, " "); split(t, u, " ")
+               split(bare, w, " ")
                printf "%-36s %7d units/s, %5.2f statements, %4.2f commits, CPU us: daemon %4.0f, server %4.0f per unit, peak RSS %5.1f MiB\n",
                       name, n / (e - s), (y[1] - x[1]) / n, (y[2] - x[2]) / n,
-                      (u[1] + u[2]) * 1e6 / n, (c1 - c0) / hz * 1e6 / n, u[3] / 1024 }'
+                      (u[1] + u[2]) * 1e6 / n, (c1 - c0) / hz * 1e6 / n, u[3] / 1024
+               printf "%-36s %7d units/s (stage at %3.0f%% of it), server CPU us %4.0f per unit\n",
+                      "  bare writes of its rows", w[1], 100 * n / (e - s) / w[1], w[2] }'
   }
 
   stage "transitioner (create results)" transitioner
@@ -85,8 +159,10 @@ for line in sys.stdin:
   "$here/scripts/private_mariadb.sh" stop "$base/db" >/dev/null
   rm -rf "$base"
   trap - EXIT
+  echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+echo "innodb_flush_log_at_trx_commit=$flush_at_commit, N=$n, $per_commit units per commit"
 echo "== $new_build"
 pipeline "$new_build"
 if [[ -n "$old_build" ]]; then

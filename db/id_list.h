@@ -4,7 +4,9 @@
 // reads each wanted row by its index (eq_ref / ref), so FOR UPDATE locks only those rows.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,14 @@ inline std::string name_list_json(const std::vector<std::string>& names) {
     json += '"';
   }
   return json + "]";
+}
+
+// A double as a JSON number that reads back as the same double (17 significant digits);
+// JSON has no infinity or NaN: callers check std::isfinite first.
+inline std::string json_double(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
 }
 
 }  // namespace tharsis

@@ -1,7 +1,10 @@
 // Implementation of db/result_store.h.
 #include "db/result_store.h"
 
+#include <cmath>
+
 #include "db/id_list.h"
+#include "db/multi_row_insert.h"
 
 namespace tharsis {
 namespace {
@@ -49,6 +52,41 @@ std::vector<ResultRow> read_all(std::unique_ptr<sql::ResultSet> rows) {
   return out;
 }
 
+const std::string kInsertHead =
+    "INSERT INTO result (create_time, workunitid, appid, name, server_state, outcome, client_state, "
+    "file_delete_state, validate_state, report_deadline, hostid, userid, sent_time, received_time, "
+    "app_version_id, exit_status, cpu_time, elapsed_time, xml_doc_in, xml_doc_out, stderr_out, "
+    "claimed_credit, granted_credit, random, priority) VALUES ";
+constexpr int kInsertFields = 25;
+
+void bind_insert(sql::PreparedStatement& st, int& index, const ResultRow& x) {
+  st.setInt64(index++, x.create_time);
+  st.setInt64(index++, x.workunitid);
+  st.setInt64(index++, x.appid);
+  st.setString(index++, x.name);
+  st.setInt(index++, static_cast<int>(x.server_state));
+  st.setInt(index++, static_cast<int>(x.outcome));
+  st.setInt(index++, static_cast<int>(x.client_state));
+  st.setInt(index++, static_cast<int>(x.file_delete_state));
+  st.setInt(index++, static_cast<int>(x.validate_state));
+  st.setInt64(index++, x.report_deadline);
+  st.setInt64(index++, x.hostid);
+  st.setInt64(index++, x.userid);
+  st.setInt64(index++, x.sent_time);
+  st.setInt64(index++, x.received_time);
+  st.setInt64(index++, x.app_version_id);
+  st.setInt(index++, x.exit_status);
+  st.setDouble(index++, x.cpu_time);
+  st.setDouble(index++, x.elapsed_time);
+  st.setString(index++, x.xml_doc_in);
+  st.setString(index++, x.xml_doc_out);
+  st.setString(index++, x.stderr_out);
+  st.setDouble(index++, x.claimed_credit);
+  st.setDouble(index++, x.granted_credit);
+  st.setInt(index++, x.random);
+  st.setInt(index++, x.priority);
+}
+
 }  // namespace
 
 int64_t insert_result(Database& db, const ResultRow& x) {
@@ -56,16 +94,21 @@ int64_t insert_result(Database& db, const ResultRow& x) {
   return db.last_insert_id();
 }
 
-void insert_result_row(Database& db, const ResultRow& x) {
-  db.exec("INSERT INTO result (create_time, workunitid, appid, name, server_state, outcome, "
-          "client_state, file_delete_state, validate_state, report_deadline, hostid, userid, "
-          "sent_time, received_time, app_version_id, exit_status, cpu_time, elapsed_time, xml_doc_in, "
-          "xml_doc_out, stderr_out, claimed_credit, granted_credit, random, priority) "
-          "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-          x.create_time, x.workunitid, x.appid, x.name, x.server_state, x.outcome, x.client_state,
-          x.file_delete_state, x.validate_state, x.report_deadline, x.hostid, x.userid, x.sent_time,
-          x.received_time, x.app_version_id, x.exit_status, x.cpu_time, x.elapsed_time, x.xml_doc_in,
-          x.xml_doc_out, x.stderr_out, x.claimed_credit, x.granted_credit, x.random, x.priority);
+void insert_result_row(Database& db, const ResultRow& x) { insert_result_rows(db, {x}); }
+
+void insert_result_rows(Database& db, const std::vector<ResultRow>& rows) {
+  size_t done = 0;
+  while (done < rows.size()) {
+    const size_t n = next_statement_rows(rows.size() - done, [&](size_t i) {
+      const ResultRow& r = rows[done + i];
+      return r.name.size() + r.xml_doc_in.size() + r.xml_doc_out.size() + r.stderr_out.size();
+    });
+    db.exec_bound(multi_row_insert(kInsertHead, kInsertFields, n), [&](sql::PreparedStatement& st) {
+      int index = 1;
+      for (size_t r = 0; r < n; ++r) bind_insert(st, index, rows[done + r]);
+    });
+    done += n;
+  }
 }
 
 std::optional<ResultRow> fetch_result(Database& db, int64_t id, bool for_update) {
@@ -118,6 +161,41 @@ bool update_result_guarded(Database& db, const ResultUpdate& u) {
                  a.server_state, a.outcome, a.client_state, a.file_delete_state, a.validate_state,
                  a.report_deadline, a.granted_credit, a.id, b.server_state, b.outcome,
                  b.file_delete_state, b.validate_state) > 0;
+}
+
+int64_t update_results_guarded(Database& db, const std::vector<ResultUpdate>& updates) {
+  // One JSON row per update: id, the guard (state before), then the columns to write.
+  std::string json = "[";
+  for (const auto& u : updates) {
+    const ResultRow& a = u.after;
+    const ResultRow& b = u.before;
+    if (!std::isfinite(a.granted_credit)) continue;  // not a JSON number: left unmatched
+    if (json.size() > 1) json += ',';
+    json += "[" + std::to_string(a.id);
+    for (int v :
+         {static_cast<int>(b.server_state), static_cast<int>(b.outcome),
+          static_cast<int>(b.file_delete_state), static_cast<int>(b.validate_state),
+          static_cast<int>(a.server_state), static_cast<int>(a.outcome), static_cast<int>(a.client_state),
+          static_cast<int>(a.file_delete_state), static_cast<int>(a.validate_state)}) {
+      json += "," + std::to_string(v);
+    }
+    json += "," + std::to_string(a.report_deadline) + "," + json_double(a.granted_credit) + "]";
+  }
+  if (json.size() == 1) return 0;
+  return db.exec(
+      "UPDATE JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$[0]', "
+      "old_server_state INT PATH '$[1]', old_outcome INT PATH '$[2]', "
+      "old_file_delete_state INT PATH '$[3]', old_validate_state INT PATH '$[4]', "
+      "server_state INT PATH '$[5]', outcome INT PATH '$[6]', client_state INT PATH '$[7]', "
+      "file_delete_state INT PATH '$[8]', validate_state INT PATH '$[9]', "
+      "report_deadline BIGINT PATH '$[10]', granted_credit DOUBLE PATH '$[11]')) u "
+      "STRAIGHT_JOIN result r FORCE INDEX (PRIMARY) ON r.id = u.id "
+      "SET r.server_state = u.server_state, r.outcome = u.outcome, r.client_state = u.client_state, "
+      "r.file_delete_state = u.file_delete_state, r.validate_state = u.validate_state, "
+      "r.report_deadline = u.report_deadline, r.granted_credit = u.granted_credit "
+      "WHERE r.server_state = u.old_server_state AND r.outcome = u.old_outcome "
+      "AND r.file_delete_state = u.old_file_delete_state AND r.validate_state = u.old_validate_state",
+      json + "]");
 }
 
 }  // namespace tharsis

@@ -16,6 +16,9 @@ namespace tharsis {
 
 int64_t insert_result(Database& db, const ResultRow& result);  // returns the new id
 void insert_result_row(Database& db, const ResultRow& result);  // the same, one round trip less
+// The rows in multi-row INSERTs (db/multi_row_insert.h: up to 256 rows per statement);
+// their ids are not read back.
+void insert_result_rows(Database& db, const std::vector<ResultRow>& results);
 std::optional<ResultRow> fetch_result(Database& db, int64_t id, bool for_update = false);
 std::optional<ResultRow> fetch_result_by_name(Database& db, const std::string& name, bool for_update = false);
 std::vector<ResultRow> fetch_results_of_workunit(Database& db, int64_t wu_id, bool for_update = false);
@@ -28,6 +31,12 @@ std::vector<ResultRow> fetch_results_of_workunits(Database& db, const std::vecto
 std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit, int64_t now);
 
 bool update_result_guarded(Database& db, const ResultUpdate& update);
+// The same for a set of updates (distinct rows) in one statement: each row is written
+// only if its state columns still equal its `before`'s. Returns the rows that matched:
+// updates.size() unless some changed meanwhile (then the caller rolls back and writes row
+// by row to find which). An update whose granted_credit is not finite is not written and
+// not counted (a JSON number cannot hold it); the row-by-row write can.
+int64_t update_results_guarded(Database& db, const std::vector<ResultUpdate>& updates);
 
 }  // namespace tharsis
 

@@ -1,5 +1,5 @@
-// The changes a rule of the back-end law asks for, as plain data: a result row before and
-// after the rule. The rules (daemons/*/*_rules.h) return these; a daemon's shell writes
+// The changes a rule of the back-end law asks for, as plain data: a result (or workunit)
+// row before and after the rule. The rules (daemons/*/*_rules.h) return these; a daemon's shell writes
 // `after` in its transaction, and may guard the UPDATE on `before`'s state columns so a
 // row changed meanwhile by another process is not overwritten blindly.
 #pragma once
@@ -11,6 +11,11 @@ namespace tharsis {
 struct ResultUpdate {
   ResultRow before;  // as loaded
   ResultRow after;   // as it should be written (same id)
+};
+
+struct WorkunitUpdate {
+  WorkunitRow before;  // as loaded
+  WorkunitRow after;   // as it should be written (same id)
 };
 
 }  // namespace tharsis

@@ -1,6 +1,8 @@
 // Implementation of db/workunit_store.h.
 #include "db/workunit_store.h"
 
+#include <cmath>
+
 #include "db/id_list.h"
 
 namespace tharsis {
@@ -135,6 +137,46 @@ bool update_workunit_guarded(Database& db, const WorkunitRow& before, const Work
                  after.assimilate_state, after.need_validate, after.error_mask, after.canonical_credit,
                  after.target_nresults, after.priority, after.id, before.canonical_resultid,
                  before.file_delete_state, before.assimilate_state, before.error_mask) > 0;
+}
+
+int64_t update_workunits_guarded(Database& db, const std::vector<WorkunitUpdate>& updates) {
+  // One JSON row per update: id, the guard (state before), then the columns to write.
+  std::string json = "[";
+  for (const auto& u : updates) {
+    const WorkunitRow& a = u.after;
+    const WorkunitRow& b = u.before;
+    if (!std::isfinite(a.canonical_credit)) continue;  // not a JSON number: left unmatched
+    if (json.size() > 1) json += ',';
+    json += "[" + std::to_string(a.id) + "," + std::to_string(b.canonical_resultid);
+    for (int v :
+         {static_cast<int>(b.file_delete_state), static_cast<int>(b.assimilate_state), b.error_mask}) {
+      json += "," + std::to_string(v);
+    }
+    json += "," + std::to_string(a.canonical_resultid) + "," + std::to_string(a.transition_time);
+    for (int v : {static_cast<int>(a.file_delete_state), static_cast<int>(a.assimilate_state),
+                  a.need_validate ? 1 : 0, a.error_mask}) {
+      json += "," + std::to_string(v);
+    }
+    json += "," + json_double(a.canonical_credit) + "," + std::to_string(a.target_nresults) + "," +
+            std::to_string(a.priority) + "]";
+  }
+  if (json.size() == 1) return 0;
+  return db.exec(
+      "UPDATE JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$[0]', "
+      "old_canonical_resultid BIGINT PATH '$[1]', old_file_delete_state INT PATH '$[2]', "
+      "old_assimilate_state INT PATH '$[3]', old_error_mask INT PATH '$[4]', "
+      "canonical_resultid BIGINT PATH '$[5]', transition_time BIGINT PATH '$[6]', "
+      "file_delete_state INT PATH '$[7]', assimilate_state INT PATH '$[8]', need_validate INT PATH '$[9]', "
+      "error_mask INT PATH '$[10]', canonical_credit DOUBLE PATH '$[11]', target_nresults INT PATH '$[12]', "
+      "priority INT PATH '$[13]')) u STRAIGHT_JOIN workunit w FORCE INDEX (PRIMARY) ON w.id = u.id "
+      "SET w.canonical_resultid = u.canonical_resultid, w.transition_time = u.transition_time, "
+      "w.file_delete_state = u.file_delete_state, w.assimilate_state = u.assimilate_state, "
+      "w.need_validate = u.need_validate, w.error_mask = u.error_mask, "
+      "w.canonical_credit = u.canonical_credit, w.target_nresults = u.target_nresults, "
+      "w.priority = u.priority WHERE w.canonical_resultid = u.old_canonical_resultid "
+      "AND w.file_delete_state = u.old_file_delete_state AND w.assimilate_state = u.old_assimilate_state "
+      "AND w.error_mask = u.old_error_mask",
+      json + "]");
 }
 
 bool release_held_workunit(Database& db, int64_t wu_id, const std::string& xml_doc, int64_t now) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "db/database.h"
+#include "db/row_changes.h"
 #include "db/rows.h"
 #include "db/shard.h"
 
@@ -31,6 +32,11 @@ std::vector<WorkunitRow> fetch_file_delete_ready_workunits(Database& db, Shard s
 void update_workunit(Database& db, const WorkunitRow& wu);
 // Same, only if the stored state still equals `before`'s; returns whether it wrote.
 bool update_workunit_guarded(Database& db, const WorkunitRow& before, const WorkunitRow& after);
+// The same for a set of updates (distinct rows) in one statement. Returns the rows that
+// matched: updates.size() unless some changed meanwhile (then the caller rolls back and
+// writes row by row to find which). An update whose canonical_credit is not finite is not
+// written and not counted (a JSON number cannot hold it); the row-by-row write can.
+int64_t update_workunits_guarded(Database& db, const std::vector<WorkunitUpdate>& updates);
 // A held workunit (transition_time = never, no error) gets its final xml_doc and is due
 // now, so the transitioner creates its results; false when it was not held.
 bool release_held_workunit(Database& db, int64_t wu_id, const std::string& xml_doc, int64_t now);

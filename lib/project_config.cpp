@@ -295,6 +295,26 @@ Result<std::vector<DbEndpoint>> parse_db_nodes(const pugi::xml_node& list, const
   return nodes;
 }
 
+// <scheduler_urls>: one or more <url> children, each an http(s) URL, each once.
+Result<std::vector<std::string>> parse_scheduler_urls(const pugi::xml_node& list, const ConfigReader& r) {
+  std::vector<std::string> urls;
+  for (const pugi::xml_node& node : list.children()) {
+    if (node.type() == pugi::node_pcdata && trim(node.value()).empty()) continue;
+    if (node.type() != pugi::node_element || std::string_view(node.name()) != "url") {
+      return r.expected(
+          "scheduler_urls", "only <url> elements",
+          node.type() == pugi::node_element ? "<" + std::string(node.name()) + ">" : trim(node.value()));
+    }
+    std::string url = trim(node.text().get());
+    if (!is_http_url(url)) return r.expected("scheduler_urls", "<url> as an http:// or https:// URL", url);
+    if (std::find(urls.begin(), urls.end(), url) != urls.end())
+      return r.expected("scheduler_urls", "each <url> once", url);
+    urls.push_back(std::move(url));
+  }
+  if (urls.empty()) return r.expected("scheduler_urls", "at least one <url>", "");
+  return urls;
+}
+
 Result<std::vector<DaemonConfig>> parse_daemons(const pugi::xml_node& daemons,
                                                 std::string_view source) {
   std::vector<DaemonConfig> out;
@@ -363,6 +383,12 @@ Result<ProjectConfig> parse_project_config(std::string_view xml, std::string_vie
       Result<std::vector<DbEndpoint>> nodes = parse_db_nodes(node, reader);
       if (!nodes) return make_error(nodes.error());
       config.db_nodes = std::move(*nodes);
+      continue;
+    }
+    if (name == "scheduler_urls") {
+      Result<std::vector<std::string>> urls = parse_scheduler_urls(node, reader);
+      if (!urls) return make_error(urls.error());
+      config.scheduler_urls = std::move(*urls);
       continue;
     }
     auto setter = setters.find(name);
@@ -496,6 +522,10 @@ std::string render_project_config(const ProjectConfig& c) {
   put("upload_url", c.upload_url);
   put("download_url", c.download_url);
   put("cgi_url", c.cgi_url);
+  if (!c.scheduler_urls.empty()) {
+    pugi::xml_node urls = config.append_child("scheduler_urls");
+    for (const std::string& url : c.scheduler_urls) urls.append_child("url").text().set(url.c_str());
+  }
   if (c.db_nodes.empty()) {
     put("db_host", c.db.host);
     put("db_port", std::to_string(c.db.port));
@@ -549,6 +579,11 @@ std::string render_project_config(const ProjectConfig& c) {
   std::ostringstream out;
   doc.save(out, "  ", pugi::format_indent | pugi::format_no_declaration);
   return out.str();
+}
+
+std::vector<std::string> project_scheduler_urls(const ProjectConfig& config) {
+  if (!config.scheduler_urls.empty()) return config.scheduler_urls;
+  return {config.cgi_url + "cgi"};
 }
 
 }  // namespace tharsis

@@ -32,6 +32,10 @@ struct ProjectConfig {
   std::string upload_url;    // <upload_url>: the file upload handler
   std::string download_url;  // <download_url>: where download/ is served
   std::string cgi_url;       // <cgi_url>: base URL of cgi-bin/ (scheduler = cgi_url + program)
+  // Several scheduler hosts (docs/scaling.md), each URL a scheduler the master page lists:
+  //   <scheduler_urls><url>http://s1.example.org/p_cgi/cgi</url>...</scheduler_urls>
+  // Empty: the one scheduler <cgi_url>cgi.
+  std::vector<std::string> scheduler_urls;
 
   // Database. Required: <db_name>, <db_user>. <db_host> defaults to "localhost",
   // <db_port> to 3306 (0 = the client library's default), <db_socket> and <db_passwd> to "".
@@ -126,5 +130,8 @@ DbConfig replica_db_config(const ProjectConfig& config);
 // Writes config.xml text (every field explicitly, defaults included; empty optional strings
 // omitted) such that parse_project_config(render_project_config(c)) reproduces c.
 std::string render_project_config(const ProjectConfig& config);
+
+// The schedulers the master page lists, in order: <scheduler_urls>, or <cgi_url>cgi.
+std::vector<std::string> project_scheduler_urls(const ProjectConfig& config);
 
 }  // namespace tharsis

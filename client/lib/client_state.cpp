@@ -186,6 +186,7 @@ std::string render_client_state(const HostState& s) {
   auto root = doc.append_child("tharsis_client_state");
   put(root, "project_url", s.project_url);
   put(root, "scheduler_url", s.scheduler_url);
+  for (const auto& url : s.scheduler_urls) put(root, "scheduler_choice", url);
   put(root, "authenticator", s.authenticator);
   put(root, "project_name", s.project_name);
   put_int(root, "hostid", s.hostid);
@@ -233,6 +234,7 @@ Result<HostState> parse_client_state(std::string_view xml) {
   HostState s;
   s.project_url = x.text(root, "project_url");
   s.scheduler_url = x.text(root, "scheduler_url");
+  for (auto node : root.children("scheduler_choice")) s.scheduler_urls.emplace_back(node.text().get());
   s.authenticator = x.text(root, "authenticator");
   s.project_name = x.text(root, "project_name");
   s.hostid = x.integer(root, "hostid");

@@ -93,7 +93,8 @@ struct ClientResult {
 };
 
 struct HostState {
-  std::string project_url, scheduler_url, authenticator;
+  std::string project_url, scheduler_url, authenticator;  // scheduler_url: the one in use
+  std::vector<std::string> scheduler_urls;  // every scheduler the master page lists (one may be empty)
   std::string project_name;
   int64_t hostid = 0;
   int rpc_seqno = 0;

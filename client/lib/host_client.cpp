@@ -103,14 +103,14 @@ Status HostClient::attach(const std::string& project_url, const std::string& aut
   state_.authenticator = authenticator;
   if (state_.host_cpid.empty()) state_.host_cpid = random_hex(32);
   if (!scheduler_url.empty()) {
-    state_.scheduler_url = scheduler_url;
+    set_schedulers(state_, {scheduler_url});
   } else if (state_.scheduler_url.empty()) {
     HttpReply page = http_.get(project_url);
     if (!page.ok())
       return make_error("attach: cannot read the master page " + project_url + ": " + page.describe());
-    auto url = find_scheduler_url(page.body);
-    if (!url.ok()) return make_error(project_url + ": " + url.error());
-    state_.scheduler_url = *url;
+    auto urls = find_scheduler_urls(page.body);
+    if (!urls.ok()) return make_error(project_url + ": " + urls.error());
+    set_schedulers(state_, std::move(*urls));
   }
   dirty_ = true;
   save();

@@ -89,14 +89,17 @@ void abort_result(ClientResult& r, ReplyEffects& effects) {
 
 }  // namespace
 
-Result<std::string> find_scheduler_url(std::string_view page) {
-  if (auto open = page.find("<scheduler>"); open != std::string_view::npos) {
-    auto start = open + std::string_view("<scheduler>").size();
-    auto close = page.find("</scheduler>", start);
-    if (close != std::string_view::npos) {
-      auto url = trim_xml_space(page.substr(start, close - start));
-      if (!url.empty()) return std::string(url);
-    }
+Result<std::vector<std::string>> find_scheduler_urls(std::string_view page) {
+  std::vector<std::string> urls;
+  auto add = [&urls](std::string_view url) {
+    if (!url.empty() && std::find(urls.begin(), urls.end(), url) == urls.end()) urls.emplace_back(url);
+  };
+  constexpr std::string_view kOpen = "<scheduler>", kClose = "</scheduler>";
+  for (auto open = page.find(kOpen); open != std::string_view::npos; open = page.find(kOpen, open + 1)) {
+    auto start = open + kOpen.size();
+    auto close = page.find(kClose, start);
+    if (close == std::string_view::npos) break;
+    add(trim_xml_space(page.substr(start, close - start)));
   }
   for (auto at = page.find("<link"); at != std::string_view::npos; at = page.find("<link", at + 1)) {
     auto end = page.find('>', at);
@@ -107,12 +110,26 @@ Result<std::string> find_scheduler_url(std::string_view page) {
     if (href == std::string_view::npos) continue;
     auto start = href + 6;
     auto quote = tag.find('"', start);
-    if (quote != std::string_view::npos && quote > start)
-      return std::string(tag.substr(start, quote - start));
+    if (quote != std::string_view::npos) add(tag.substr(start, quote - start));
   }
-  return make_error(
-      "master page: expected <scheduler>URL</scheduler> or <link rel=\"boinc_scheduler\" href=...>, "
-      "found neither");
+  if (urls.empty()) {
+    return make_error(
+        "master page: expected <scheduler>URL</scheduler> or <link rel=\"boinc_scheduler\" href=...>, "
+        "found neither");
+  }
+  return urls;
+}
+
+void set_schedulers(HostState& state, std::vector<std::string> urls) {
+  state.scheduler_urls = std::move(urls);
+  if (state.scheduler_urls.empty()) {
+    state.scheduler_url.clear();
+    return;
+  }
+  // FNV-1a of the host's id: stable across runs, spread evenly.
+  uint64_t hash = 1469598103934665603ULL;
+  for (unsigned char c : state.host_cpid) hash = (hash ^ c) * 1099511628211ULL;
+  state.scheduler_url = state.scheduler_urls[hash % state.scheduler_urls.size()];
 }
 
 double work_request_seconds(const HostState& state, const HostDescription& host, const RpcPolicy& policy) {
@@ -263,6 +280,12 @@ ReplyEffects apply_scheduler_reply(HostState& state, const SchedulerReply& reply
 }
 
 void note_failed_rpc(HostState& state, const RpcPolicy& policy, double now) {
+  const auto& urls = state.scheduler_urls;
+  if (urls.size() > 1) {
+    auto current = std::find(urls.begin(), urls.end(), state.scheduler_url);
+    size_t next = current == urls.end() ? 0 : static_cast<size_t>(current - urls.begin() + 1) % urls.size();
+    state.scheduler_url = urls[next];
+  }
   ++state.rpc_failures;
   state.next_rpc_time = now + backoff(policy, state.rpc_failures);
 }

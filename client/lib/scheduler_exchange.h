@@ -32,9 +32,16 @@ struct RpcPolicy {
   double min_backoff = 1, max_backoff = 600;  // after failed or unproductive RPCs (doubling)
 };
 
-// The scheduler URL a BOINC master page names: <scheduler>URL</scheduler> (often inside
-// an HTML comment) or <link rel="boinc_scheduler" href="URL">.
-Result<std::string> find_scheduler_url(std::string_view master_page);
+// The scheduler URLs a BOINC master page names, in page order, each once:
+// <scheduler>URL</scheduler> (often inside an HTML comment) and <link rel="boinc_scheduler"
+// href="URL">. A project with several scheduler hosts lists each (docs/scaling.md).
+// Error: none named.
+Result<std::vector<std::string>> find_scheduler_urls(std::string_view master_page);
+
+// Records the schedulers in the state and picks this host's first one: hosts spread over
+// the list by their cross-project id (host_cpid), so a crowd of hosts loads every
+// scheduler host alike and each host keeps to one while it answers.
+void set_schedulers(HostState& state, std::vector<std::string> urls);
 
 // Seconds of work to request (0: none): enough for the missing buffer of unfinished
 // results, expressed as the scheduler counts it (estimated runtime / ncpus per result).
@@ -65,6 +72,8 @@ ReplyEffects apply_scheduler_reply(HostState& state, const SchedulerReply& reply
                                    double now);
 
 // A failed RPC (transport error or unparsable reply): back off.
+// With several schedulers the next RPC goes to the next one in the list (a dead scheduler
+// host costs each client one failed RPC, not its back-off).
 void note_failed_rpc(HostState& state, const RpcPolicy& policy, double now);
 
 }  // namespace tharsis

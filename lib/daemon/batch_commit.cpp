@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
 
 #include "db/mariadb_errors.h"
 #include "db/stale_row.h"
@@ -16,6 +17,11 @@ constexpr int kLockWaitTimeout = mariadb_error::kLockWaitTimeout;
 // Thrown inside the batch's transaction to roll it back and re-run it without one unit.
 struct SkipUnit {
   int64_t id;
+};
+
+// Thrown inside a set-based batch's transaction to roll it back and run it unit by unit.
+struct WriteUnitByUnit {
+  std::string why;
 };
 
 }  // namespace
@@ -79,6 +85,52 @@ int commit_workunit_batches(Database& db, const std::vector<int64_t>& wu_ids, in
     locked.clear();
     throw;
   }
+}
+
+int commit_workunit_sets(Database& db, const std::vector<int64_t>& wu_ids, int per_commit,
+                         LockedWorkunits& locked, const PlanUnit& plan, const std::function<bool()>& stop,
+                         const BatchFinish& finish_batch) {
+  const UnitOfWork unit_by_unit = [&](Database& d, int64_t id) {
+    PlannedWrites writes;
+    const bool wrote = plan(d, id, writes);
+    write_row_by_row(d, writes);
+    return wrote;
+  };
+  const size_t step = static_cast<size_t>(std::max(per_commit, 1));
+  int written = 0;
+  locked.clear();
+  for (size_t first = 0; first < wu_ids.size(); first += step) {
+    if (first > 0 && stop && stop()) break;
+    const std::vector<int64_t> batch(wu_ids.begin() + first,
+                                     wu_ids.begin() + std::min(wu_ids.size(), first + step));
+    try {
+      written += db.transaction([&](Database& d) {
+        int planned = 0;
+        try {
+          locked.lock(d, batch);
+          PlannedWrites writes;
+          for (int64_t id : batch) planned += plan(d, id, writes) ? 1 : 0;
+          if (!write_as_set(d, writes)) throw WriteUnitByUnit{"a row changed since it was read"};
+        } catch (const StaleRow& e) {
+          throw WriteUnitByUnit{e.what()};
+        } catch (const DbError& e) {
+          if (e.code() != kLockWaitTimeout) throw;
+          throw WriteUnitByUnit{e.what()};
+        }
+        if (finish_batch) finish_batch(d, batch);
+        return planned;
+      });
+      locked.clear();
+    } catch (const WriteUnitByUnit& e) {
+      log_warning(e.why, "; the batch of ", batch.size(), " units from workunit ", batch.front(),
+                  " is written unit by unit");
+      written += commit_workunit_batches(db, batch, per_commit, locked, unit_by_unit, {}, finish_batch);
+    } catch (...) {
+      locked.clear();
+      throw;
+    }
+  }
+  return written;
 }
 
 }  // namespace tharsis

@@ -24,6 +24,7 @@
 
 #include "db/database.h"
 #include "db/locked_workunits.h"
+#include "db/planned_writes.h"
 
 namespace tharsis {
 
@@ -41,5 +42,23 @@ int commit_in_batches(Database& db, const std::vector<int64_t>& ids, int per_com
 int commit_workunit_batches(Database& db, const std::vector<int64_t>& wu_ids, int per_commit, LockedWorkunits& locked,
                             const UnitOfWork& unit, const std::function<bool()>& stop = {},
                             const BatchFinish& finish_batch = {});
+
+// Plans one workunit inside its batch's open transaction: reads its rows with
+// locked.load(), asks the daemon's rules, and appends what to write to `writes` (it writes
+// nothing itself). Returns whether the unit has something to write. May run more than
+// once for one unit, so it must only read the database (or be idempotent).
+using PlanUnit = std::function<bool(Database&, int64_t id, PlannedWrites& writes)>;
+
+// commit_workunit_batches, set-based: plan per unit, write per set. In each batch's
+// transaction the workunits and results are locked in two statements, every unit is
+// planned, and the batch's writes go in as a set (db/planned_writes.h: a few statements
+// per batch, not per unit). When the batch read times out on a lock, a plan throws
+// StaleRow or times out, or a set write finds a row not in the state it was planned on
+// (the rows changed under us: correctness never rests on the locks alone), the batch is
+// rolled back and run again by commit_workunit_batches, each unit planned and written row
+// by row, so only a stale unit is skipped. Returns the number of units written.
+int commit_workunit_sets(Database& db, const std::vector<int64_t>& wu_ids, int per_commit,
+                         LockedWorkunits& locked, const PlanUnit& plan,
+                         const std::function<bool()>& stop = {}, const BatchFinish& finish_batch = {});
 
 }  // namespace tharsis

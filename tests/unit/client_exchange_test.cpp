@@ -4,6 +4,9 @@
 // code signing key, request_delay and back-off); and simulated host specs.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
+
 #include "client/lib/client_errors.h"
 #include "client/lib/scheduler_exchange.h"
 #include "client/lib/simulated_host.h"
@@ -41,14 +44,54 @@ SchedulerReply reply_with_one_job() {
 }
 
 TEST(ClientExchange, SchedulerUrlFromEitherMasterPageForm) {
-  EXPECT_EQ(*find_scheduler_url("<html><!-- <scheduler>http://h/p_cgi/cgi</scheduler> --></html>"),
-            "http://h/p_cgi/cgi");
-  EXPECT_EQ(*find_scheduler_url("<head><link rel=\"stylesheet\" href=\"a.css\">"
-                                "<link rel=\"boinc_scheduler\" href=\"http://h/cgi\"></head>"),
-            "http://h/cgi");
-  auto none = find_scheduler_url("<html>no scheduler here</html>");
+  using Urls = std::vector<std::string>;
+  EXPECT_EQ(*find_scheduler_urls("<html><!-- <scheduler>http://h/p_cgi/cgi</scheduler> --></html>"),
+            Urls{"http://h/p_cgi/cgi"});
+  EXPECT_EQ(*find_scheduler_urls("<head><link rel=\"stylesheet\" href=\"a.css\">"
+                                 "<link rel=\"boinc_scheduler\" href=\"http://h/cgi\"></head>"),
+            Urls{"http://h/cgi"});
+  auto none = find_scheduler_urls("<html>no scheduler here</html>");
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.error().find("boinc_scheduler"), std::string::npos);
+}
+
+TEST(ClientExchange, EverySchedulerOfThePageOnceInPageOrder) {
+  auto urls = find_scheduler_urls(
+      "<link rel=\"boinc_scheduler\" href=\"http://a/cgi\"><link rel=\"boinc_scheduler\" "
+      "href=\"http://b/cgi\">"
+      "<!-- <scheduler>http://a/cgi</scheduler> --><!-- <scheduler> http://c/cgi </scheduler> -->");
+  ASSERT_TRUE(urls.ok()) << urls.error();
+  EXPECT_EQ(*urls, (std::vector<std::string>{"http://a/cgi", "http://c/cgi", "http://b/cgi"}));
+}
+
+TEST(ClientExchange, HostsSpreadOverSchedulersAndAFailedRpcMovesToTheNext) {
+  const std::vector<std::string> urls{"http://a/cgi", "http://b/cgi", "http://c/cgi"};
+  std::map<std::string, int> hosts_per_scheduler;
+  for (int i = 0; i < 300; ++i) {
+    HostState host;
+    host.host_cpid = "cpid" + std::to_string(i * 7919);
+    set_schedulers(host, urls);
+    ++hosts_per_scheduler[host.scheduler_url];
+    HostState same = host;
+    set_schedulers(same, urls);
+    EXPECT_EQ(same.scheduler_url, host.scheduler_url) << "a host keeps its scheduler";
+  }
+  ASSERT_EQ(hosts_per_scheduler.size(), 3u);
+  for (const auto& [url, count] : hosts_per_scheduler) EXPECT_GT(count, 60) << url;
+
+  HostState state;
+  set_schedulers(state, urls);
+  RpcPolicy policy;
+  std::set<std::string> tried{state.scheduler_url};
+  note_failed_rpc(state, policy, 100);
+  tried.insert(state.scheduler_url);
+  note_failed_rpc(state, policy, 100);
+  tried.insert(state.scheduler_url);
+  EXPECT_EQ(tried.size(), 3u) << "three failures visit the three schedulers";
+  HostState single;
+  set_schedulers(single, {"http://only/cgi"});
+  note_failed_rpc(single, policy, 100);
+  EXPECT_EQ(single.scheduler_url, "http://only/cgi");
 }
 
 TEST(ClientExchange, AsksForWorkToFillTheBufferAndNotBeforeNextRpcTime) {

@@ -16,6 +16,7 @@ HostState full_state() {
   HostState s;
   s.project_url = "http://127.0.0.1:8080/test/";
   s.scheduler_url = "http://127.0.0.1:8080/test_cgi/cgi";
+  s.scheduler_urls = {"http://127.0.0.1:8081/test_cgi/cgi", s.scheduler_url};
   s.authenticator = "key & <odd>";
   s.project_name = "Test";
   s.hostid = 42;

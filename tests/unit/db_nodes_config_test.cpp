@@ -208,5 +208,32 @@ TEST(DbNodesConfig, LoadHonoursTharsisDbNode) {
   EXPECT_EQ(first->db.endpoint(), (DbEndpoint{"", 0, "/run/n1.sock"}));
 }
 
+// Several scheduler hosts: <scheduler_urls> lists them for the master page.
+TEST(SchedulerUrlsConfig, DefaultIsTheOneCgiSchedulerAndAListIsKeptInOrderThroughARender) {
+  auto plain = parse_project_config(config_with(""));
+  ASSERT_TRUE(plain.ok()) << plain.error();
+  EXPECT_EQ(project_scheduler_urls(*plain), std::vector<std::string>{"http://127.0.0.1:8080/demo_cgi/cgi"});
+  auto two = parse_project_config(config_with(
+      "<scheduler_urls><url>http://s2.local/demo_cgi/fcgi</url>\n<url>http://s1.local/demo_cgi/cgi</url>"
+      "</scheduler_urls>\n"));
+  ASSERT_TRUE(two.ok()) << two.error();
+  const std::vector<std::string> expected{"http://s2.local/demo_cgi/fcgi", "http://s1.local/demo_cgi/cgi"};
+  EXPECT_EQ(project_scheduler_urls(*two), expected);
+  auto again = parse_project_config(render_project_config(*two));
+  ASSERT_TRUE(again.ok()) << again.error();
+  EXPECT_EQ(again->scheduler_urls, expected);
+}
+
+TEST(SchedulerUrlsConfig, BadListsRejectedWithTheElementNamed) {
+  for (const char* bad :
+       {"<scheduler_urls></scheduler_urls>", "<scheduler_urls><url>ftp://x/cgi</url></scheduler_urls>",
+        "<scheduler_urls><host>http://x/cgi</host></scheduler_urls>",
+        "<scheduler_urls><url>http://x/cgi</url><url>http://x/cgi</url></scheduler_urls>"}) {
+    auto parsed = parse_project_config(config_with(std::string(bad) + "\n"));
+    ASSERT_FALSE(parsed.ok()) << bad;
+    EXPECT_NE(parsed.error().find("scheduler_urls"), std::string::npos) << parsed.error();
+  }
+}
+
 }  // namespace
 }  // namespace tharsis

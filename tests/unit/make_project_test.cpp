@@ -118,6 +118,20 @@ TEST_F(MakeProjectTest, MakeProject_ConfigParsesBackWithUrlsAndDb) {
             std::string::npos);
 }
 
+TEST_F(MakeProjectTest, MakeProject_MasterPageListsEverySchedulerHost) {
+  options_.scheduler_urls = {"http://s1.local/demo_cgi/fcgi", "http://s2.local/demo_cgi/fcgi"};
+  auto made = make_project(options_);
+  ASSERT_TRUE(made.ok()) << made.error();
+  EXPECT_EQ(load_project_config(in_project("config.xml"))->scheduler_urls, options_.scheduler_urls);
+  auto master = read_text_file(in_project("html/user/index.html"));
+  ASSERT_TRUE(master.ok());
+  for (const auto& url : options_.scheduler_urls) {
+    EXPECT_NE(master->find("<scheduler>" + url + "</scheduler>"), std::string::npos) << url;
+    EXPECT_NE(master->find("href=\"" + url + "\""), std::string::npos) << url;
+  }
+  EXPECT_EQ(master->find("demo_cgi/cgi<"), std::string::npos) << "only the listed schedulers";
+}
+
 TEST_F(MakeProjectTest, MakeProject_HttpdIncludeMapsUrlsAndPassesApacheConfigTest) {
   ASSERT_TRUE(make_project(options_).ok());
   auto conf = read_text_file(in_project("demo.httpd.conf"));

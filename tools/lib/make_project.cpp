@@ -4,6 +4,7 @@
 #include <openssl/rand.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
@@ -98,23 +99,21 @@ std::string escape_html(const std::string& text) {
   return out;
 }
 
-// BOINC clients read the scheduler URL from the master page, in either of these forms.
-std::string render_master_page(const ProjectConfig& config) {
-  std::string scheduler = escape_html(config.cgi_url + "cgi");
-  std::string title = escape_html(config.long_name);
-  return "<!DOCTYPE html>\n<html>\n<head>\n<title>" + title +
-         "</title>\n"
-         "<link rel=\"boinc_scheduler\" href=\"" +
-         scheduler +
-         "\">\n"
-         "</head>\n<body>\n<!-- <scheduler>" +
-         scheduler +
-         "</scheduler> -->\n"
-         "<h1>" +
-         title + "</h1>\n</body>\n</html>\n";
-}
-
 }  // namespace
+
+// BOINC clients read the scheduler URLs from the master page, in either of these forms;
+// with several scheduler hosts each is listed, and clients spread over them.
+std::string render_master_page(const ProjectConfig& config) {
+  std::string title = escape_html(config.long_name);
+  std::string links, comments;
+  for (const std::string& url : project_scheduler_urls(config)) {
+    std::string scheduler = escape_html(url);
+    links += "<link rel=\"boinc_scheduler\" href=\"" + scheduler + "\">\n";
+    comments += "<!-- <scheduler>" + scheduler + "</scheduler> -->\n";
+  }
+  return "<!DOCTYPE html>\n<html>\n<head>\n<title>" + title + "</title>\n" + links + "</head>\n<body>\n" +
+         comments + "<h1>" + title + "</h1>\n</body>\n</html>\n";
+}
 
 Result<ProjectConfig> make_project_config(const MakeProjectOptions& o) {
   if (o.project_dir.empty()) return make_error("--project_dir: expected a directory, found nothing");
@@ -149,6 +148,12 @@ Result<ProjectConfig> make_project_config(const MakeProjectOptions& o) {
   c.download_url = base + o.name + "/download";
   c.cgi_url = base + o.name + "_cgi/";
   c.upload_url = c.cgi_url + "file_upload_handler";
+  for (const std::string& url : o.scheduler_urls) {
+    if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
+      return make_error("--scheduler_url: expected an http:// or https:// URL, found '" + url + "'");
+    if (std::find(c.scheduler_urls.begin(), c.scheduler_urls.end(), url) == c.scheduler_urls.end())
+      c.scheduler_urls.push_back(url);
+  }
   c.db = o.db;
   c.project_dir = fs::absolute(o.project_dir).lexically_normal().string();
   while (c.project_dir.size() > 1 && c.project_dir.back() == '/') c.project_dir.pop_back();

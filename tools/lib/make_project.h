@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "db/db_config.h"
 #include "lib/project_config.h"
@@ -34,6 +35,8 @@ struct MakeProjectOptions {
   int uldl_dir_fanout = 1024;
   bool force = false;  // reuse an existing, non-empty project_dir (see make_project)
   bool no_db = false;  // do not create the database
+  // Scheduler hosts' URLs for the master page (<scheduler_urls>); none: <cgi_url>cgi.
+  std::vector<std::string> scheduler_urls;
 };
 
 // The configuration make_project writes, following BOINC's make_project URLs:
@@ -45,6 +48,11 @@ struct MakeProjectOptions {
 // file_deleter, graph_scheduler, clusterer and census (the status pages' counts), each
 // "--sleep 5". Fails on invalid options (one line naming the option).
 Result<ProjectConfig> make_project_config(const MakeProjectOptions& options);
+
+// The master page (html/user/index.html): the project's name and every scheduler URL of
+// project_scheduler_urls(config), in both forms BOINC clients look for (<scheduler> in a
+// comment, <link rel="boinc_scheduler">).
+std::string render_master_page(const ProjectConfig& config);
 
 inline constexpr int64_t kFastCgiMaxRequestBytes = int64_t{16} << 20;
 

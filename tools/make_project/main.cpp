@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
        "RSA key size, 512..1024 (the most BOINC's key format holds)")
       ("uldl_dir_fanout", po::value(&options.uldl_dir_fanout)->default_value(1024),
        "hashed subdirectories of download/ and upload/")
+      ("scheduler_url", po::value(&options.scheduler_urls)->composing(),
+       "a scheduler host's URL for the master page (repeat for each; default <cgi_url>cgi)")
       ("force", po::bool_switch(&options.force), "reuse an existing project directory")
       ("no_db", po::bool_switch(&options.no_db), "do not create the database");
   try {

@@ -2,8 +2,6 @@
 #include "daemons/transitioner/lib/transitioner_pass.h"
 
 #include "daemons/transitioner/transitioner_rules.h"
-#include "db/result_store.h"
-#include "db/stale_row.h"
 #include "db/workunit_store.h"
 #include "lib/daemon/batch_commit.h"
 #include "lib/file_refs.h"
@@ -21,19 +19,18 @@ const std::string& TransitionerPass::output_template(const std::string& file) {
   return templates_.emplace(file, text.ok() ? *text : std::string()).first->second;
 }
 
-bool TransitionerPass::transition_in_transaction(Database& d, int64_t wu_id, int64_t now) {
+bool TransitionerPass::plan_in_transaction(Database& d, int64_t wu_id, int64_t now, PlannedWrites& writes) {
   auto [wu, results] = locked_.load(d, wu_id);
   if (!wu || wu->transition_time > now) return false;  // someone else got there first
   TransitionPlan plan = plan_transition(*wu, results, now);
-  for (const auto& update : plan.result_updates) {
-    require_written(update_result_guarded(d, update), "result " + std::to_string(update.after.id));
-  }
+  writes.result_updates.insert(writes.result_updates.end(), plan.result_updates.begin(),
+                               plan.result_updates.end());
   const std::string& templ = output_template(wu->result_template_file);
-  for (ResultRow result : plan.new_results) {
+  for (ResultRow& result : plan.new_results) {
     result.xml_doc_in = expand_output_template(templ, result.name, config_.upload_url);
-    insert_result_row(d, result);  // the new id is not needed
+    writes.new_results.push_back(std::move(result));
   }
-  require_written(update_workunit_guarded(d, *wu, plan.workunit), "workunit " + std::to_string(wu_id));
+  writes.workunit_updates.push_back(WorkunitUpdate{*wu, std::move(plan.workunit)});
   for (const auto& note : plan.notes) log_debug("workunit ", wu_id, ": ", note);
   return true;
 }
@@ -44,8 +41,10 @@ bool TransitionerPass::transition_one(Database& db, int64_t wu_id, int64_t now) 
 
 int TransitionerPass::transition_batch(Database& db, const std::vector<int64_t>& wu_ids, int64_t now,
                                        int per_commit) {
-  return commit_workunit_batches(db, wu_ids, per_commit, locked_,
-                                 [&](Database& d, int64_t id) { return transition_in_transaction(d, id, now); });
+  return commit_workunit_sets(db, wu_ids, per_commit, locked_,
+                              [&](Database& d, int64_t id, PlannedWrites& writes) {
+                                return plan_in_transaction(d, id, now, writes);
+                              });
 }
 
 int TransitionerPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
