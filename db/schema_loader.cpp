@@ -87,8 +87,9 @@ void create_read_only_user(const DbConfig& admin, const std::string& name, const
   // 'localhost' is the socket account; '%' serves TCP clients (a web server on another host).
   for (const char* host : {"localhost", "%"}) {
     const std::string account = "'" + user + "'@'" + host + "'";
+    // REPLICA MONITOR: the pages read on a replica say how far behind it is (SHOW SLAVE STATUS).
     script += "CREATE OR REPLACE USER " + account + " IDENTIFIED BY '" + password + "';\nGRANT SELECT ON `" +
-              name + "`.* TO " + account + ";\n";
+              name + "`.* TO " + account + ";\nGRANT REPLICA MONITOR ON *.* TO " + account + ";\n";
   }
   db->execute_trusted_script(script);
 }

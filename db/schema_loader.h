@@ -18,7 +18,8 @@ std::string schema_path();
 void create_database(const DbConfig& admin, const std::string& name);
 
 // Creates (or re-creates, with this password) the account `user` for 'localhost' and '%'
-// with SELECT on database `name` and nothing else: the status pages read with it. Names are
+// with SELECT on database `name` and REPLICA MONITOR (to read a replica's lag: it sees
+// no data by it) and nothing else: the status pages read with it. Names are
 // letters, digits and '_' (user up to 80), the password 8-64 letters or digits. Throws DbError.
 void create_read_only_user(const DbConfig& admin, const std::string& name, const std::string& user,
                            const std::string& password);

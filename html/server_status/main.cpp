@@ -52,7 +52,7 @@ CgiResponse handle(const StatusRequest& request) {
   const auto timeout = static_cast<int64_t>(
       config_number(request.config, "heartbeat_timeout", static_cast<double>(kDefaultHeartbeatTimeout)));
   const int64_t now = request.context.now;
-  const ServerStatus status = load_server_status(request.db, now, timeout);
+  const ServerStatus status = load_server_status(request.db, now, timeout, has_replica_db(request.config));
   if (!status.db_reachable) log_warning("server_status: database unreachable: ", status.db_error);
 
   CgiResponse response;

@@ -82,6 +82,12 @@ std::string render_server_status_html(const ServerStatus& status, const PageCont
   std::string body;
   if (status.db_reachable) {
     body += "<p class=\"banner ok\">Database reachable.</p>\n";
+    if (status.replica.used) {
+      body += std::string("<p class=\"banner ") +
+              (status.replica.stale ? "error replica stale" : "ok replica") + "\">" +
+              (status.replica.stale ? "Stale: read" : "Read") + " from a read replica; " +
+              html_escape(status.replica.note) + ".</p>\n";
+    }
   } else {
     body += "<p class=\"banner error\">Database unreachable: " +
             html_escape(status.db_error.empty() ? "no reason given" : status.db_error) + "</p>\n";
@@ -196,6 +202,26 @@ std::string render_server_status_json(const ServerStatus& status, int64_t now) {
   json.key("stale").value(census.stale);
   json.key("stale_reason").value(census.stale_reason);
   json.end_object();
+  const ReplicaStatus& replica = status.replica;
+  json.key("replica").begin_object();
+  json.key("used").value(replica.used);
+  if (replica.used) {
+    json.key("replication_known").value(replica.replication_known);
+    json.key("replicating").value(replica.replicating);
+    json.key("lag_seconds");
+    if (replica.lag_seconds < 0)
+      json.null();
+    else
+      json.value(replica.lag_seconds);
+    json.key("newest_heartbeat_age_seconds");
+    if (replica.newest_heartbeat_age < 0)
+      json.null();
+    else
+      json.value(replica.newest_heartbeat_age);
+    json.key("stale").value(replica.stale);
+    json.key("note").value(replica.note);
+  }
+  json.end_object();
   json.key("results").begin_array();
   for (const auto& row : status.results) {
     json.begin_object();
@@ -252,6 +278,16 @@ std::string render_server_status_prometheus(const ServerStatus& status, int64_t 
     out.family("tharsis_file_delete_retries",
                "Workunits and results whose files could not all be deleted, waiting to be retried", "gauge");
     out.sample("tharsis_file_delete_retries", {}, static_cast<double>(status.file_delete_retries));
+  }
+  if (status.replica.used) {
+    out.family("tharsis_replica_stale",
+               "1 if the page reads a replica that does not replicate or lags, else 0", "gauge");
+    out.sample("tharsis_replica_stale", {}, status.replica.stale ? 1 : 0);
+    if (status.replica.lag_seconds >= 0) {
+      out.family("tharsis_replica_lag_seconds", "Seconds the replica the page reads is behind the primary",
+                 "gauge");
+      out.sample("tharsis_replica_lag_seconds", {}, static_cast<double>(status.replica.lag_seconds));
+    }
   }
   const CensusStatus& census = status.census;
   out.family("tharsis_results_from_census",

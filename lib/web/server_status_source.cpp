@@ -76,11 +76,56 @@ CensusStatus census_status(const std::optional<CensusSnapshot>& census,
   return out;
 }
 
-ServerStatus load_server_status(const DbConfig& db_config, int64_t now, int64_t heartbeat_timeout) {
+ReplicaStatus replica_status(const std::optional<ReplicationState>& replication, int64_t newest_heartbeat,
+                             int64_t now, int64_t heartbeat_timeout) {
+  ReplicaStatus out;
+  out.used = true;
+  out.newest_heartbeat_age = newest_heartbeat > 0 ? now - newest_heartbeat : -1;
+  if (replication) {
+    out.replication_known = true;
+    out.replicating = replication->io_running && replication->sql_running;
+    if (out.replicating && replication->seconds_behind) out.lag_seconds = *replication->seconds_behind;
+    if (!out.replicating) {
+      out.stale = true;
+      out.note = "replication stopped";
+      if (!replication->last_error.empty()) out.note += ": " + replication->last_error;
+    } else if (out.lag_seconds > kReplicaStaleLagSeconds) {
+      out.stale = true;
+      out.note = "the replica is " + format_duration(out.lag_seconds) + " behind the primary";
+    } else {
+      out.note =
+          "the replica is " + format_duration(std::max<int64_t>(0, out.lag_seconds)) + " behind the primary";
+    }
+    return out;
+  }
+  if (out.newest_heartbeat_age < 0 || out.newest_heartbeat_age > heartbeat_timeout) {
+    out.stale = true;
+    out.note = out.newest_heartbeat_age < 0
+                   ? "the replica holds no daemon heartbeat: it is behind, or no daemon ever ran"
+                   : "the newest daemon heartbeat on the replica is " +
+                         format_duration(out.newest_heartbeat_age) +
+                         " old: the replica is that far behind, or every daemon has stopped";
+  } else {
+    out.note =
+        "replication state not visible to the pages' account (REPLICA MONITOR); the newest daemon "
+        "heartbeat on the replica is " +
+        format_duration(out.newest_heartbeat_age) + " old";
+  }
+  return out;
+}
+
+ServerStatus load_server_status(const DbConfig& db_config, int64_t now, int64_t heartbeat_timeout,
+                                bool from_replica) {
   ServerStatus status;
   try {
     std::unique_ptr<Database> db = Database::open(db_config);
-    status.daemons = daemon_rows_from_heartbeats(fetch_heartbeats(*db), now, heartbeat_timeout);
+    const std::vector<HeartbeatRow> beats = fetch_heartbeats(*db);
+    status.daemons = daemon_rows_from_heartbeats(beats, now, heartbeat_timeout);
+    if (from_replica) {
+      int64_t newest = 0;
+      for (const HeartbeatRow& beat : beats) newest = std::max(newest, beat.last_beat);
+      status.replica = replica_status(read_replication_state(*db), newest, now, heartbeat_timeout);
+    }
     const std::optional<CensusSnapshot> census = fetch_census(*db);
     status.queues = queue_rows(queue_backlogs(*db, now), census);
     // Without a snapshot, count live: right, but a scan of every result (the page says so).

@@ -15,6 +15,7 @@
 #include "db/census_store.h"
 #include "db/heartbeat_store.h"
 #include "db/queue_stats.h"
+#include "db/replication_state.h"
 #include "lib/web/status_model.h"
 
 namespace tharsis {
@@ -41,9 +42,21 @@ inline constexpr int64_t kCensusStaleIntervals = 3;
 CensusStatus census_status(const std::optional<CensusSnapshot>& census,
                            const std::vector<DaemonStatusRow>& daemons, int64_t now);
 
+// A replica lagging more than this is stale (its figures older than a status view expects).
+inline constexpr int64_t kReplicaStaleLagSeconds = 60;
+
+// How current a replica's figures are at `now`: stale when it does not replicate or lags
+// more than kReplicaStaleLagSeconds; when it cannot tell (no privilege), stale when even its
+// newest daemon heartbeat (0: none) is older than heartbeat_timeout: the replica is that far
+// behind, or every daemon has stopped — the note says both.
+ReplicaStatus replica_status(const std::optional<ReplicationState>& replication, int64_t newest_heartbeat,
+                             int64_t now, int64_t heartbeat_timeout);
+
 // Everything, from the database: results from the census snapshot, or counted live when
 // there is none yet. A DbError (database unreachable) is caught and reported in the model
 // as db_reachable = false with its message.
-ServerStatus load_server_status(const DbConfig& db_config, int64_t now, int64_t heartbeat_timeout);
+// With from_replica, db_config is a replica's and `replica` says how current it is.
+ServerStatus load_server_status(const DbConfig& db_config, int64_t now, int64_t heartbeat_timeout,
+                                bool from_replica = false);
 
 }  // namespace tharsis

@@ -53,6 +53,17 @@ struct CensusStatus {
   std::string stale_reason;      // why, for the admins (empty when not stale)
 };
 
+// When the pages read from a replica (<replica_db_host>): how current its figures are.
+struct ReplicaStatus {
+  bool used = false;                  // the figures come from a replica
+  bool replication_known = false;     // the replica told its state (SHOW SLAVE STATUS)
+  bool replicating = false;           // both replication threads run
+  int64_t lag_seconds = -1;           // Seconds_Behind_Master; -1: unknown or stopped
+  int64_t newest_heartbeat_age = -1;  // the newest daemon heartbeat on the replica; -1: none
+  bool stale = false;
+  std::string note;  // what the page says about it, e.g. "replication stopped: ..."
+};
+
 struct ServerStatus {
   bool db_reachable = false;
   std::string db_error;  // why not, when !db_reachable (shown to admins)
@@ -60,6 +71,7 @@ struct ServerStatus {
   std::vector<ResultStateCount> results;
   std::vector<QueueBacklogRow> queues;
   CensusStatus census;  // the source of `results`
+  ReplicaStatus replica;
   // Workunits and results whose files the file deleter could not all unlink, waiting to be
   // retried with back-off (file_delete_retry; its log says why); -1: not known (a schema
   // older than this build's, before upgrade_db).

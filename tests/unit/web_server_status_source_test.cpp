@@ -114,6 +114,38 @@ TEST(WebServerStatusSource, Census_StaleWhenTheDaemonIsNotRunningOrNeverBeat) {
   EXPECT_NE(both.stale_reason.find("not running"), std::string::npos);
 }
 
+TEST(WebServerStatusSource, Replica_FreshWhileReplicatingWithinTheLagLimit) {
+  ReplicationState state{true, true, kReplicaStaleLagSeconds, ""};
+  ReplicaStatus replica = replica_status(state, 990, 1000, 120);
+  EXPECT_TRUE(replica.used && replica.replication_known && replica.replicating);
+  EXPECT_EQ(replica.lag_seconds, kReplicaStaleLagSeconds);
+  EXPECT_FALSE(replica.stale) << replica.note;  // exactly at the limit still counts
+  EXPECT_EQ(replica.newest_heartbeat_age, 10);
+  state.seconds_behind = kReplicaStaleLagSeconds + 1;
+  replica = replica_status(state, 990, 1000, 120);
+  EXPECT_TRUE(replica.stale);
+  EXPECT_NE(replica.note.find("behind the primary"), std::string::npos) << replica.note;
+}
+
+TEST(WebServerStatusSource, Replica_StaleWhenReplicationStoppedWithItsError) {
+  ReplicationState stopped{true, false, std::nullopt, "Duplicate entry '7' for key 'PRIMARY'"};
+  ReplicaStatus replica = replica_status(stopped, 999, 1000, 120);
+  EXPECT_TRUE(replica.stale);
+  EXPECT_FALSE(replica.replicating);
+  EXPECT_EQ(replica.lag_seconds, -1);
+  EXPECT_NE(replica.note.find("replication stopped: Duplicate entry"), std::string::npos) << replica.note;
+}
+
+TEST(WebServerStatusSource, Replica_WithoutItsStateJudgedByTheNewestHeartbeat) {
+  ReplicaStatus fresh = replica_status(std::nullopt, 1000 - 120, 1000, 120);
+  EXPECT_FALSE(fresh.stale) << fresh.note;
+  EXPECT_FALSE(fresh.replication_known);
+  ReplicaStatus old = replica_status(std::nullopt, 1000 - 121, 1000, 120);
+  EXPECT_TRUE(old.stale);
+  EXPECT_NE(old.note.find("every daemon has stopped"), std::string::npos) << old.note;
+  EXPECT_TRUE(replica_status(std::nullopt, 0, 1000, 120).stale) << "no heartbeat at all";
+}
+
 TEST(WebServerStatusSource, Load_UnreachableDatabaseIsReportedNotThrown) {
   DbConfig config{"127.0.0.1", 1, "", "nobody", "", "nodb"};  // nothing listens on port 1
   const ServerStatus status = load_server_status(config, 100, 120);
