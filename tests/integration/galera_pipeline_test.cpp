@@ -1,9 +1,11 @@
-// Issue 17's end-to-end run, reduced: a whole project (Apache, the scheduler CGI, the four
-// daemons as processes, simulated volunteers) on the 3-node Galera cluster, config.xml
-// listing the nodes in <db_nodes>, the daemons spread over the nodes with --db_node, and
-// node 2 SIGKILLed mid-run and restarted. Every workunit ends with the right canonical
-// output or an error, assimilated exactly once, tools/check --settled clean, no result
-// sent twice and no host given two results of one workunit. Skipped without galera-4.
+// Issue 17's end-to-end run: a whole project on the 3-node Galera cluster (config.xml
+// listing the nodes in <db_nodes>) with two scheduler hosts — two Apaches, the first's
+// CGIs on node 1, the second's on node 2 — both listed on the master page, simulated
+// volunteers (some faulty) spreading over them, the four daemons sharded --mod 3 with
+// shard i on node i, and node 2 SIGKILLed mid-run and restarted. Every workunit ends with
+// the right canonical output or an error, assimilated exactly once, tools/check --settled
+// clean, no result sent twice and no host given two results of one workunit; both
+// scheduler hosts served RPCs. Skipped without galera-4.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -22,6 +24,7 @@ namespace {
 
 using testing::GaleraCluster;
 using testing::LiveProject;
+using testing::TestWebServer;
 
 TEST(GaleraPipeline, WorkunitsSettleWithDaemonsOnThreeNodesAndOneNodeKilledMidRun) {
   if (std::string missing = GaleraCluster::missing_prerequisite(); !missing.empty()) {
@@ -29,17 +32,26 @@ TEST(GaleraPipeline, WorkunitsSettleWithDaemonsOnThreeNodesAndOneNodeKilledMidRu
   }
   GaleraCluster& cluster = GaleraCluster::shared();
   cluster.heal();
-  LiveProject live(cluster.admin(1));  // the scheduler CGI and the test use node 1
+  LiveProject live(cluster.admin(1));  // the first scheduler host and the test use node 1
   ASSERT_EQ(live.config().db_nodes.size(), 3u);
+  TestWebServer& second = live.add_scheduler_host(2);
+  const std::string first_scheduler = live.config().cgi_url + "cgi";
+  const std::string second_scheduler = second.url(live.config().name + "_cgi/cgi");
+  live.set_scheduler_urls({first_scheduler, second_scheduler});
 
-  const int kWorkunits = 40;
+  const int kWorkunits = 200;
   live.create_example_workunits("gal", kWorkunits, 2, 60);
-  live.start_daemon("transitioner", {"--db_node", "1"});
-  live.start_daemon("validator", {"--db_node", "2"});
-  live.start_daemon("assimilator", {"--db_node", "3"});
-  live.start_daemon("file_deleter", {"--db_node", "2"});
+  for (const char* daemon : {"transitioner", "validator", "assimilator", "file_deleter"}) {
+    for (int shard = 0; shard < 3; ++shard) {
+      live.start_daemon(
+          daemon, {"--mod", "3", "--mod_id", std::to_string(shard), "--db_node", std::to_string(shard + 1)});
+    }
+  }
   std::vector<std::string> args =
-      live.simulation_args("galhost", {"ncpus=2", "ncpus=2", "ncpus=2,job_failure=0.2"}, 200);
+      live.simulation_args("galhost",
+                           {"ncpus=2", "ncpus=2", "ncpus=2,job_failure=0.2", "ncpus=2", "ncpus=2,garbage=0.1",
+                            "ncpus=2,task_failure=0.1", "ncpus=2", "ncpus=2,job_failure=0.1"},
+                           400);
   args.insert(args.end(), {"--summary", "--until_settled"});
   testing::TempDir data("tharsis-galera-sim");
   auto client = live.start_client("simulation", data.path(), args);
@@ -51,22 +63,23 @@ TEST(GaleraPipeline, WorkunitsSettleWithDaemonsOnThreeNodesAndOneNodeKilledMidRu
   }
   EXPECT_LT(live.db().query_int("SELECT COUNT(*) FROM assimilation"), kWorkunits) << "killed too late";
   cluster.kill(2);  // the validator's and file_deleter's node
-  // Down until the validator (polling every 0.05 s) has moved to a fall-back node: on a
-  // loaded machine the surviving nodes may take seconds to settle their membership, and a
-  // node back too soon would be found again before any fall-back answered.
+  // Down until the validator of shard 1 (polling every 0.05 s, on node 2) has moved to a
+  // fall-back node: on a loaded machine the surviving nodes may take seconds to settle
+  // their membership, and a node back too soon would be found again before any fall-back
+  // answered.
   auto validator_moved = [&] {
-    auto log = read_text_file(live.config().log_dir + "/validator.log");
+    auto log = read_text_file(live.config().log_dir + "/validator_2.log");
     return log.ok() && log->find("(fall-back)") != std::string::npos;
   };
   for (int i = 0; i < 600 && !validator_moved(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   cluster.restart(2);
 
-  EXPECT_EQ(client->wait(220), 0) << "the simulation did not settle; see the project's log/simulation.log";
+  EXPECT_EQ(client->wait(420), 0) << "the simulation did not settle; see the project's log/simulation.log";
   EXPECT_TRUE(live.stop_daemons()) << "a daemon died with its node";
   ASSERT_TRUE(workunit_progress(live.db()).settled());
-  // The validator saw its node go and moved to a fall-back.
-  auto validator_log = read_text_file(live.config().log_dir + "/validator.log");
+  // The validator of node 2 saw its node go and moved to a fall-back.
+  auto validator_log = read_text_file(live.config().log_dir + "/validator_2.log");
   ASSERT_TRUE(validator_log.ok()) << validator_log.error();
   EXPECT_NE(validator_log->find("(fall-back)"), std::string::npos) << *validator_log;
 
@@ -92,6 +105,12 @@ TEST(GaleraPipeline, WorkunitsSettleWithDaemonsOnThreeNodesAndOneNodeKilledMidRu
       live.db().query_int("SELECT COUNT(*) FROM (SELECT workunitid, hostid FROM result WHERE hostid > 0 "
                           "GROUP BY workunitid, hostid HAVING COUNT(*) > 1) t"),
       0);
+  // Both scheduler hosts served scheduler RPCs (the hosts spread over the master page's list).
+  for (const auto& log_path : {live.web_server().access_log(), second.access_log()}) {
+    auto log = read_text_file(log_path);
+    ASSERT_TRUE(log.ok()) << log.error();
+    EXPECT_NE(log->find("POST /" + live.config().name + "_cgi/cgi "), std::string::npos) << log_path;
+  }
   CheckReport report = check_project(live.db(), live.config(), std::time(nullptr), /*require_settled=*/true);
   for (const auto& v : report.violations) ADD_FAILURE() << v;
   // Every node holds the same settled state.

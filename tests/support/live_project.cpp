@@ -14,6 +14,7 @@
 #include "db/user_store.h"
 #include "lib/text_file.h"
 #include "tools/lib/app_admin.h"
+#include "tools/lib/make_project.h"
 
 namespace tharsis::testing {
 namespace {
@@ -96,7 +97,24 @@ void LiveProject::start_daemons(const std::vector<std::string>& extra) {
 void LiveProject::start_daemon(const std::string& name, const std::vector<std::string>& args) {
   std::vector<std::string> all{"--project_dir", config().project_dir, "--sleep", "0.05"};
   all.insert(all.end(), args.begin(), args.end());
-  daemons_[name] = std::make_unique<ChildProcess>(name, all, config().log_dir + "/" + name + ".log");
+  std::string instance = name;
+  for (int n = 2; daemons_.count(instance) != 0; ++n) instance = name + "_" + std::to_string(n);
+  daemons_[instance] = std::make_unique<ChildProcess>(name, all, config().log_dir + "/" + instance + ".log");
+}
+
+TestWebServer& LiveProject::add_scheduler_host(int db_node) {
+  const std::string node = std::to_string(db_node);
+  more_servers_.push_back(std::make_unique<TestWebServer>(
+      *project_, 0, "apache_" + std::to_string(more_servers_.size() + 2),
+      std::vector<std::string>{"SetEnv THARSIS_DB_NODE " + node, "FcgidInitialEnv THARSIS_DB_NODE " + node}));
+  return *more_servers_.back();
+}
+
+void LiveProject::set_scheduler_urls(const std::vector<std::string>& urls) {
+  edit_config([&urls](ProjectConfig& c) { c.scheduler_urls = urls; });
+  Status written =
+      write_text_file(config_.project_dir + "/html/user/index.html", render_master_page(config_), 0644);
+  if (!written.ok()) throw std::runtime_error("live project: " + written.error());
 }
 
 std::map<std::string, int> LiveProject::daemon_pids() const {

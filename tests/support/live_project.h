@@ -38,6 +38,11 @@ class LiveProject {
   std::string url(const std::string& path) const { return server_->url(path); }
   // The project's Apache, e.g. to halt() and start() it (an outage of the web server).
   TestWebServer& web_server() { return *server_; }
+  // Another scheduler host: a second Apache serving this project on its own port, its
+  // CGIs on database node `db_node` (THARSIS_DB_NODE), owned by this project.
+  TestWebServer& add_scheduler_host(int db_node);
+  // Rewrites the master page to list these schedulers (as make_project --scheduler_url).
+  void set_scheduler_urls(const std::vector<std::string>& urls);
 
   // A volunteer account; returns its authenticator.
   std::string add_volunteer(const std::string& name);
@@ -50,7 +55,8 @@ class LiveProject {
   // "clusterer") with a short --sleep.
   void start_daemons(const std::vector<std::string>& extra = {});
   // One more daemon with a short --sleep and `args` (e.g. graph_scheduler
-  // --prefer_seconds 2); stopped with the others.
+  // --prefer_seconds 2); stopped with the others. A second instance of one daemon (a
+  // shard) is named and logged as <name>_2, <name>_3, ...
   void start_daemon(const std::string& name, const std::vector<std::string>& args = {});
   // The pid of each daemon running from here, by name.
   std::map<std::string, int> daemon_pids() const;
@@ -73,6 +79,7 @@ class LiveProject {
   std::unique_ptr<TestProject> project_;
   ProjectConfig config_;
   std::unique_ptr<TestWebServer> server_;
+  std::vector<std::unique_ptr<TestWebServer>> more_servers_;
   std::unique_ptr<Database> db_;
   std::map<std::string, std::unique_ptr<ChildProcess>> daemons_;
 };

@@ -47,7 +47,8 @@ HttpResult perform(const std::string& url, const std::string* body) {
 
 }  // namespace
 
-TestWebServer::TestWebServer(const TestProject& project, int fixed_port) {
+TestWebServer::TestWebServer(const TestProject& project, int fixed_port, const std::string& instance,
+                             const std::vector<std::string>& extra_config) {
   const ProjectConfig& c = project.config();
   std::string bin = built_programs_dir();
   fs::copy_file(bin + "/scheduler", c.project_dir + "/cgi-bin/cgi", fs::copy_options::overwrite_existing);
@@ -82,13 +83,20 @@ TestWebServer::TestWebServer(const TestProject& project, int fixed_port) {
     std::string command = "chmod 755 " + project.dir() + " && chown -R www-data: " + c.project_dir;
     if (std::system(command.c_str()) != 0) throw std::runtime_error("cannot hand the project to www-data");
   }
-  dir_ = project.dir() + "/apache";
-  include_ = c.project_dir + "/" + c.name + ".httpd.conf";
+  dir_ = project.dir() + "/" + instance;
+  includes_ = c.project_dir + "/" + c.name + ".httpd.conf";
+  if (!extra_config.empty()) {
+    fs::create_directories(dir_);
+    std::string extra = dir_ + "/extra.conf";
+    std::ofstream out(extra);
+    for (const auto& line : extra_config) out << line << "\n";
+    includes_ = extra + " " + includes_;
+  }
   std::random_device random;
   for (int attempt = 0; attempt < 5 && port_ == 0; ++attempt) {
     int port = fixed_port != 0 ? fixed_port : 20000 + static_cast<int>(random() % 20000);
-    std::string command =
-        apache_script() + " start " + dir_ + " " + std::to_string(port) + " " + include_ + " >/dev/null 2>&1";
+    std::string command = apache_script() + " start " + dir_ + " " + std::to_string(port) + " " + includes_ +
+                          " >/dev/null 2>&1";
     if (std::system(command.c_str()) == 0) port_ = port;
   }
   if (port_ == 0) throw std::runtime_error("cannot start Apache; see " + dir_ + "/error.log");
@@ -105,7 +113,7 @@ void TestWebServer::halt() {
 
 void TestWebServer::start() {
   std::string command =
-      apache_script() + " start " + dir_ + " " + std::to_string(port_) + " " + include_ + " >/dev/null 2>&1";
+      apache_script() + " start " + dir_ + " " + std::to_string(port_) + " " + includes_ + " >/dev/null 2>&1";
   if (std::system(command.c_str()) != 0)
     throw std::runtime_error("cannot restart Apache; see " + dir_ + "/error.log");
 }

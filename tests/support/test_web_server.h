@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "tests/support/test_project.h"
 
@@ -14,11 +15,17 @@ namespace tharsis::testing {
 
 class TestWebServer {
  public:
-  // port 0: a random free one (retried on collision); otherwise exactly `port`.
-  explicit TestWebServer(const TestProject& project, int port = 0);
+  // port 0: a random free one (retried on collision); otherwise exactly `port`. A second
+  // server of one project (another scheduler host) needs its own `instance` name (its
+  // state dir under the project's temp dir); `extra_config` lines are loaded before the
+  // project's include (e.g. which database node its CGIs use).
+  explicit TestWebServer(const TestProject& project, int port = 0, const std::string& instance = "apache",
+                         const std::vector<std::string>& extra_config = {});
   ~TestWebServer();
   int port() const { return port_; }
   std::string url(const std::string& path) const;  // http://127.0.0.1:<port>/<path>
+  // Apache's access log: one line per request, "%h %t \"%r\" %>s %b %D".
+  std::string access_log() const { return dir_ + "/access.log"; }
   // An outage: halt() stops Apache (the port refuses connections), start() serves again
   // on the same port. Throws when Apache does not come back.
   void halt();
@@ -26,7 +33,7 @@ class TestWebServer {
 
  private:
   std::string dir_;
-  std::string include_;  // the project's httpd config
+  std::string includes_;  // the httpd config files, space-separated: the extra one, then the project's
   int port_ = 0;
 };
 
