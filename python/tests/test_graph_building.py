@@ -136,3 +136,25 @@ def test_execute_without_a_session_says_how_to_get_one():
     s._default = None
     with pytest.raises(tharsis.TharsisError, match="new_session"):
         tt.ones(2).execute()
+
+
+def test_requests_carry_the_authenticator_and_the_operations_fields(monkeypatch):
+    import xml.etree.ElementTree as ET
+    client = tharsis.Client("http://127.0.0.1:1/p", "key&1")
+    sent = []
+
+    def rpc(page, operation, body, files=None):
+        sent.append((page, operation, body))
+        return ET.fromstring(f"<{operation}><ntasks>2</ntasks><batch_id>7</batch_id><graph_id>9</graph_id>"
+                             f"<name>g</name><operand_count>4</operand_count></{operation}>")
+
+    monkeypatch.setattr(client.transport, "rpc", rpc)
+    assert client.submit_tasks("tasks", {"a": "1 2", "b": "x<y"}) == 2
+    assert sent[-1] == ("submit_rpc_handler.php", "submit_tasks",
+                        "<authenticator>key&amp;1</authenticator><app_name>tasks</app_name>"
+                        "<task><key>a</key><payload>1 2</payload></task><task><key>b</key><payload>x&lt;y</payload></task>")
+    graph = client.submit_graph(graph_json=tt.ones(2).to_json(), name="g", min_quorum=2)
+    assert (graph.id, graph.name, graph.operand_count) == (9, "g", 4)
+    assert "<graph_name>g</graph_name><graph_json>" in sent[-1][2] and sent[-1][2].endswith("<min_quorum>2</min_quorum>")
+    batch = client.submit_batch("example", [tharsis.Job(inputs=[b"seed 1\n"], name="j")], batch_name="b")
+    assert batch.id == 7 and "<batch_name>b</batch_name>" in sent[-1][2]

@@ -10,7 +10,7 @@ import time
 import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -207,6 +207,15 @@ class Client:
 
     def abort_graph(self, graph: "Graph | int") -> None:
         self._call("abort_graph", tag("graph_id", _graph_id(graph)))
+
+    # --- clustered tasks ----------------------------------------------------------------
+    def submit_tasks(self, app_name: str, tasks: Mapping[str, str] | Iterable[tuple[str, str]]) -> int:
+        """Hands tasks (key -> one-line payload) to the project's clusterer, which packs them
+        k per job (DESIGN §7); all or none. Returns how many were accepted."""
+        pairs = tasks.items() if isinstance(tasks, Mapping) else tasks
+        body = tag("app_name", app_name) + "".join(
+            "<task>" + tag("key", key) + tag("payload", payload) + "</task>" for key, payload in pairs)
+        return int(text_of(self._call("submit_tasks", body), "ntasks") or 0)
 
     # --- handles ----------------------------------------------------------------------
     def batch(self, batch_id: int) -> "Batch":
