@@ -64,6 +64,13 @@ def test_a_batch_is_submitted_waited_on_downloaded_and_retired(client, tmp_path)
     assert all(b.id != batch.id for b in client.query_batches())
 
 
+def test_a_large_request_goes_as_multipart(client):
+    jobs = [tharsis.Job(inputs=[EXAMPLE_INPUT.format(i).encode()], rsc_fpops_est=1e9) for i in range(3000)]
+    sent = client.transport.bytes_sent
+    assert client.estimate_batch("example", jobs) > 0
+    assert client.transport.bytes_sent - sent > 64 * 1024
+
+
 def test_tensors_match_numpy(session, graph_ops):
     a, av = rand((60, 40), (20, 20), 1)
     b, bv = rand((60, 40), (20, 20), 2)

@@ -16,6 +16,9 @@ JOB_FILE_PAGE = "job_file.php"
 OUTPUT_PAGE = "get_output.php"
 STATUS_PAGE = "server_status.php"
 
+# Requests longer than this are sent as multipart/form-data.
+MULTIPART_ABOVE = 64 * 1024
+
 # Replies larger than this are not the protocol (the biggest, a graph's inline result, is ~1.4 MiB).
 MAX_REPLY_BYTES = 64 * 1024 * 1024
 
@@ -50,10 +53,12 @@ class Transport:
         errors raise RemoteError (AuthError for the account's), others TransportError."""
         request = f"<{operation}>\n{body}</{operation}>\n"
         try:
-            if files:
+            # Large requests go as multipart, as BOINC's C++ client sends them: urlencoding
+            # would triple every quote and brace of a JSON graph.
+            if files or len(request) > MULTIPART_ABOVE:
                 parts = [("request", (None, request.encode()))]
                 parts += [(f"file_{i}", (name, data, "application/octet-stream"))
-                          for i, (name, data) in enumerate(files)]
+                          for i, (name, data) in enumerate(files or [])]
                 prepared = requests.Request("POST", self.url + page, files=parts).prepare()
             else:
                 prepared = requests.Request("POST", self.url + page, data={"request": request}).prepare()
