@@ -1,6 +1,7 @@
 // Implementation of db/result_store.h.
 #include "db/result_store.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "db/id_list.h"
@@ -131,10 +132,17 @@ std::vector<ResultRow> fetch_results_of_workunit(Database& db, int64_t wu_id, bo
 }
 
 std::vector<ResultRow> fetch_results_of_workunits(Database& db, const std::vector<int64_t>& wu_ids, bool for_update) {
-  return read_all(db.query("SELECT " + kColumns + " FROM " + kIdListTable +
-                               " STRAIGHT_JOIN result FORCE INDEX (res_wuid) ON result.workunitid = wanted.wanted_id ORDER BY workunitid, id" +
-                               (for_update ? " FOR UPDATE" : ""),
-                           id_list_json(wu_ids)));
+  // Sorted here, not by ORDER BY: a server-side sort of rows with MEDIUMTEXT columns cost
+  // twice the read itself.
+  auto rows = read_all(db.query("SELECT " + kColumns + " FROM " + kIdListTable +
+                                    " STRAIGHT_JOIN result FORCE INDEX (res_wuid) ON result.workunitid = "
+                                    "wanted.wanted_id" +
+                                    (for_update ? " FOR UPDATE" : ""),
+                                id_list_json(wu_ids)));
+  std::sort(rows.begin(), rows.end(), [](const ResultRow& a, const ResultRow& b) {
+    return a.workunitid != b.workunitid ? a.workunitid < b.workunitid : a.id < b.id;
+  });
+  return rows;
 }
 
 std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit, int64_t now) {

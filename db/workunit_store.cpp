@@ -1,6 +1,7 @@
 // Implementation of db/workunit_store.h.
 #include "db/workunit_store.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "db/id_list.h"
@@ -52,6 +53,13 @@ std::vector<WorkunitRow> read_all(std::unique_ptr<sql::ResultSet> rows) {
   return out;
 }
 
+// The first column of every row (the queries above read ids from an index alone).
+std::vector<int64_t> read_ids(std::unique_ptr<sql::ResultSet> rows) {
+  std::vector<int64_t> out;
+  while (rows->next()) out.push_back(rows->getInt64(1));
+  return out;
+}
+
 }  // namespace
 
 int64_t insert_workunit(Database& db, const WorkunitRow& wu) {
@@ -79,10 +87,15 @@ std::optional<WorkunitRow> fetch_workunit(Database& db, int64_t id, bool for_upd
 }
 
 std::vector<WorkunitRow> fetch_workunits(Database& db, const std::vector<int64_t>& ids, bool for_update) {
-  return read_all(db.query("SELECT " + kColumns + " FROM " + kIdListTable +
-                               " STRAIGHT_JOIN workunit FORCE INDEX (PRIMARY) ON workunit.id = wanted.wanted_id ORDER BY id" +
-                               (for_update ? " FOR UPDATE" : ""),
-                           id_list_json(ids)));
+  // Sorted here, not by ORDER BY: a server-side sort of rows with MEDIUMTEXT columns cost
+  // three times the read itself.
+  auto rows = read_all(
+      db.query("SELECT " + kColumns + " FROM " + kIdListTable +
+                   " STRAIGHT_JOIN workunit FORCE INDEX (PRIMARY) ON workunit.id = wanted.wanted_id" +
+                   (for_update ? " FOR UPDATE" : ""),
+               id_list_json(ids)));
+  std::sort(rows.begin(), rows.end(), [](const WorkunitRow& a, const WorkunitRow& b) { return a.id < b.id; });
+  return rows;
 }
 
 std::optional<WorkunitRow> fetch_workunit_by_name(Database& db, const std::string& name) {
@@ -91,22 +104,20 @@ std::optional<WorkunitRow> fetch_workunit_by_name(Database& db, const std::strin
   return read_row(*rows);
 }
 
-std::vector<WorkunitRow> fetch_due_workunits(Database& db, int64_t now, Shard shard, int limit) {
-  return read_all(db.query("SELECT " + kColumns +
-                               " FROM workunit WHERE transition_time <= ? AND id % ? = ? "
-                               "ORDER BY transition_time LIMIT ?",
-                           now, shard.n, shard.id, limit));
+std::vector<int64_t> fetch_due_workunit_ids(Database& db, int64_t now, Shard shard, int limit) {
+  return read_ids(
+      db.query("SELECT id FROM workunit WHERE transition_time <= ? AND id % ? = ? "
+               "ORDER BY transition_time LIMIT ?",
+               now, shard.n, shard.id, limit));
 }
 
-std::vector<WorkunitRow> fetch_need_validate(Database& db, Shard shard, int limit) {
-  return read_all(db.query("SELECT " + kColumns +
-                               " FROM workunit WHERE need_validate = 1 AND id % ? = ? LIMIT ?",
-                           shard.n, shard.id, limit));
+std::vector<int64_t> fetch_need_validate_ids(Database& db, Shard shard, int limit) {
+  return read_ids(db.query("SELECT id FROM workunit WHERE need_validate = 1 AND id % ? = ? LIMIT ?", shard.n,
+                           shard.id, limit));
 }
 
-std::vector<WorkunitRow> fetch_assimilate_ready(Database& db, Shard shard, int limit) {
-  return read_all(db.query("SELECT " + kColumns +
-                               " FROM workunit WHERE assimilate_state = ? AND id % ? = ? LIMIT ?",
+std::vector<int64_t> fetch_assimilate_ready_ids(Database& db, Shard shard, int limit) {
+  return read_ids(db.query("SELECT id FROM workunit WHERE assimilate_state = ? AND id % ? = ? LIMIT ?",
                            AssimilateState::Ready, shard.n, shard.id, limit));
 }
 

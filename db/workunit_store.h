@@ -20,10 +20,12 @@ std::optional<WorkunitRow> fetch_workunit(Database& db, int64_t id, bool for_upd
 std::vector<WorkunitRow> fetch_workunits(Database& db, const std::vector<int64_t>& ids, bool for_update = false);
 std::optional<WorkunitRow> fetch_workunit_by_name(Database& db, const std::string& name);
 
-// Workunits due for the transitioner: transition_time <= now, oldest first.
-std::vector<WorkunitRow> fetch_due_workunits(Database& db, int64_t now, Shard shard, int limit);
-std::vector<WorkunitRow> fetch_need_validate(Database& db, Shard shard, int limit);
-std::vector<WorkunitRow> fetch_assimilate_ready(Database& db, Shard shard, int limit);
+// The ids of the workunits due for the transitioner (transition_time <= now, oldest
+// first), flagged for the validator, and READY for the assimilator: read from their
+// indexes alone; the daemons lock and read the rows themselves (db/locked_workunits.h).
+std::vector<int64_t> fetch_due_workunit_ids(Database& db, int64_t now, Shard shard, int limit);
+std::vector<int64_t> fetch_need_validate_ids(Database& db, Shard shard, int limit);
+std::vector<int64_t> fetch_assimilate_ready_ids(Database& db, Shard shard, int limit);
 // READY for the file deleter, except those whose deletion failed and waits in
 // file_delete_retry until after `now` (so failing rows never fill a batch).
 std::vector<WorkunitRow> fetch_file_delete_ready_workunits(Database& db, Shard shard, int limit, int64_t now);

@@ -24,16 +24,40 @@ Result<std::vector<StoredFile>> file_infos_in(const std::string& xml) {
 
 std::string expand_output_template(const std::string& template_text, const std::string& result_name,
                                    const std::string& upload_url) {
-  std::string out = template_text;
-  auto replace_all = [&out](const std::string& from, const std::string& to) {
-    for (size_t at = out.find(from); at != std::string::npos; at = out.find(from, at + to.size())) {
-      out.replace(at, from.size(), to);
+  // One pass (the transitioner expands a template per new result): inserted text is never
+  // scanned again. "<OUTFILE_i/>" is matched only with i written as to_string(i), i < 64.
+  static const std::string kOutfile = "<OUTFILE_";
+  static const std::string kUploadUrl = "<UPLOAD_URL/>";
+  const std::string& t = template_text;
+  std::string out;
+  out.reserve(t.size() + 4 * result_name.size() + upload_url.size());
+  size_t at = 0;
+  for (size_t lt = t.find('<'); lt != std::string::npos; lt = t.find('<', at)) {
+    out.append(t, at, lt - at);
+    at = lt + 1;
+    if (t.compare(lt, kUploadUrl.size(), kUploadUrl) == 0) {
+      out += upload_url;
+      at = lt + kUploadUrl.size();
+      continue;
     }
-  };
-  for (int i = 0; i < 64; ++i) {
-    replace_all("<OUTFILE_" + std::to_string(i) + "/>", result_name + "_" + std::to_string(i));
+    if (t.compare(lt, kOutfile.size(), kOutfile) == 0) {
+      const size_t digits = lt + kOutfile.size();
+      size_t end = digits;
+      int number = 0;
+      while (end < t.size() && end - digits < 2 && t[end] >= '0' && t[end] <= '9')
+        number = number * 10 + (t[end++] - '0');
+      const bool canonical = end > digits && (end - digits == 1 || t[digits] != '0');
+      if (canonical && number < 64 && t.compare(end, 2, "/>") == 0) {
+        out += result_name;
+        out += '_';
+        out.append(t, digits, end - digits);
+        at = end + 2;
+        continue;
+      }
+    }
+    out += '<';
   }
-  replace_all("<UPLOAD_URL/>", upload_url);
+  out.append(t, at, std::string::npos);
   return out;
 }
 

@@ -40,19 +40,19 @@ class ToyWork final : public DaemonWork {
 
   int do_pass(Database& db, const DaemonContext& context, int64_t now) override {
     int done = 0;
-    for (const auto& due : fetch_due_workunits(db, now, context.shard, context.batch)) {
+    for (int64_t due_id : fetch_due_workunit_ids(db, now, context.shard, context.batch)) {
       if (context.stop_requested()) break;
       bool did = db.transaction([&](Database& d) {
-        auto wu = fetch_workunit(d, due.id, /*for_update=*/true);
+        auto wu = fetch_workunit(d, due_id, /*for_update=*/true);
         if (!wu || wu->transition_time > now) return false;
-        note("begin", due.id);
+        note("begin", due_id);
         if (unit_millis_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(unit_millis_));
         WorkunitRow after = *wu;
         after.transition_time = kTransitionNever;
         return update_workunit_guarded(d, *wu, after);
       });
       if (did) {
-        note("done", due.id);
+        note("done", due_id);
         ++done;
       }
     }

@@ -34,5 +34,16 @@ TEST(FileRefs, ExpandsOutputTemplate) {
             "<result><file_ref><file_name>wu7_1_0</file_name><open_name>out</open_name></file_ref></result>");
 }
 
+TEST(FileRefs, ExpandsOnlyOutfileNumbersBelow64InTheirPlainForm) {
+  EXPECT_EQ(
+      expand_output_template("<OUTFILE_1/><OUTFILE_63/>|<OUTFILE_64/><OUTFILE_05/><OUTFILE_123/><OUTFILE_/>"
+                             "<OUTFILE_7><UPLOAD_URL/><UPLOAD_URL>",
+                             "r", "u"),
+      "r_1r_63|<OUTFILE_64/><OUTFILE_05/><OUTFILE_123/><OUTFILE_/><OUTFILE_7>u<UPLOAD_URL>");
+  EXPECT_EQ(expand_output_template("", "r", "u"), "");
+  EXPECT_EQ(expand_output_template("no tags <", "r", "u"), "no tags <");
+  EXPECT_EQ(expand_output_template("<OUTFILE_2", "r", "u"), "<OUTFILE_2");
+}
+
 }  // namespace
 }  // namespace tharsis

@@ -125,8 +125,7 @@ bool AssimilatorPass::assimilate_in_transaction(Database& d, int64_t wu_id, int6
 }
 
 int AssimilatorPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
-  std::vector<int64_t> ids;
-  for (const auto& wu : fetch_assimilate_ready(db, context.shard, context.batch)) ids.push_back(wu.id);
+  std::vector<int64_t> ids = fetch_assimilate_ready_ids(db, context.shard, context.batch);
   // Units read and copy files: stop between batches.
   return commit_workunit_batches(
       db, ids, context.options.units_per_commit, locked_,

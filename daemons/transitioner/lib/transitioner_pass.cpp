@@ -48,9 +48,8 @@ int TransitionerPass::transition_batch(Database& db, const std::vector<int64_t>&
 }
 
 int TransitionerPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
-  std::vector<int64_t> ids;
-  for (const auto& wu : fetch_due_workunits(db, now, context.shard, context.batch)) ids.push_back(wu.id);
-  return transition_batch(db, ids, now, context.options.units_per_commit);
+  return transition_batch(db, fetch_due_workunit_ids(db, now, context.shard, context.batch), now,
+                          context.options.units_per_commit);
 }
 
 }  // namespace tharsis

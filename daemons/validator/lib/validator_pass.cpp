@@ -51,8 +51,7 @@ bool ValidatorPass::validate_one(Database& db, int64_t wu_id, int64_t now) {
 }
 
 int ValidatorPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
-  std::vector<int64_t> ids;
-  for (const auto& wu : fetch_need_validate(db, context.shard, context.batch)) ids.push_back(wu.id);
+  std::vector<int64_t> ids = fetch_need_validate_ids(db, context.shard, context.batch);
   // Units read and compare files: stop between batches.
   return commit_workunit_batches(
       db, ids, context.options.units_per_commit, locked_,
