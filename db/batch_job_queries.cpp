@@ -50,6 +50,25 @@ int64_t cancel_batch_jobs(Database& db, int64_t batch_id, int64_t now) {
       kWuErrorCancelled, now, batch_id, AssimilateState::Done, kWuErrorCancelled);
 }
 
+int64_t cancel_jobs_of_batches(Database& db, const std::vector<int64_t>& batch_ids, int64_t now) {
+  if (batch_ids.empty()) return 0;
+  return db.exec("UPDATE " + kIdListTable +
+                     " STRAIGHT_JOIN workunit w FORCE INDEX (wu_batch) ON w.batch = wanted.wanted_id "
+                     "SET w.error_mask = w.error_mask | ?, w.transition_time = LEAST(w.transition_time, ?) "
+                     "WHERE w.assimilate_state <> ? AND (w.error_mask & ?) = 0",
+                 id_list_json(batch_ids), kWuErrorCancelled, now, AssimilateState::Done, kWuErrorCancelled);
+}
+
+std::vector<std::string> fetch_job_names_of_batches(Database& db, const std::vector<int64_t>& batch_ids) {
+  std::vector<std::string> names;
+  if (batch_ids.empty()) return names;
+  auto rows = db.query("SELECT w.name FROM " + kIdListTable +
+                           " STRAIGHT_JOIN workunit w FORCE INDEX (wu_batch) ON w.batch = wanted.wanted_id",
+                       id_list_json(batch_ids));
+  while (rows->next()) names.push_back(rows->getString(1));
+  return names;
+}
+
 int64_t cancel_jobs(Database& db, const std::vector<int64_t>& ids, int64_t now) {
   return db.exec(
       "UPDATE " + kIdListTable +

@@ -30,6 +30,10 @@ std::vector<BatchJob> fetch_jobs_by_name(Database& db, const std::vector<std::st
 
 // Cancels every job of the batch not assimilated yet; returns how many changed.
 int64_t cancel_batch_jobs(Database& db, int64_t batch_id, int64_t now);
+// Cancels every job of these batches not assimilated yet (one statement); returns how many changed.
+int64_t cancel_jobs_of_batches(Database& db, const std::vector<int64_t>& batch_ids, int64_t now);
+// The names of these batches' jobs (one statement over the workunit(batch) index).
+std::vector<std::string> fetch_job_names_of_batches(Database& db, const std::vector<int64_t>& batch_ids);
 // Cancels the jobs with these ids not assimilated yet; returns how many changed.
 int64_t cancel_jobs(Database& db, const std::vector<int64_t>& ids, int64_t now);
 

@@ -2,6 +2,7 @@
 #include "db/batch_store.h"
 
 #include "db/id_list.h"
+#include "db/states.h"
 
 namespace tharsis {
 namespace {
@@ -108,6 +109,61 @@ bool mark_batch_retired(Database& db, int64_t batch_id) {
 
 void set_batch_expire_time(Database& db, int64_t batch_id, double expire_time) {
   db.exec("UPDATE batch SET expire_time = ? WHERE id = ?", expire_time, batch_id);
+}
+
+std::vector<int64_t> fetch_expired_batches(Database& db, double now, int limit) {
+  auto rows = db.query(
+      "SELECT id FROM batch FORCE INDEX (batch_cleanup) WHERE files_deleted = 0 AND state IN (?,?,?,?) AND "
+      "expire_time > 0 AND expire_time <= ? ORDER BY expire_time, id LIMIT ?",
+      BatchState::Init, BatchState::InProgress, BatchState::Completed, BatchState::Aborted, now, limit);
+  std::vector<int64_t> ids;
+  while (rows->next()) ids.push_back(rows->getInt64(1));
+  return ids;
+}
+
+int64_t mark_batches_retired(Database& db, const std::vector<int64_t>& ids) {
+  if (ids.empty()) return 0;
+  return db.exec("UPDATE " + kIdListTable +
+                     " STRAIGHT_JOIN batch b ON b.id = wanted.wanted_id SET b.state = ? WHERE b.state <> ?",
+                 id_list_json(ids), BatchState::Retired, BatchState::Retired);
+}
+
+std::vector<int64_t> fetch_retired_batches_to_clean(Database& db, int limit) {
+  auto rows = db.query(
+      "SELECT b.id FROM batch b FORCE INDEX (batch_cleanup) WHERE b.files_deleted = 0 AND b.state = ? AND "
+      "NOT "
+      "EXISTS (SELECT 1 FROM workunit w FORCE INDEX (wu_batch) WHERE w.batch = b.id AND w.assimilate_state "
+      "<> ?) "
+      "ORDER BY b.id LIMIT ?",
+      BatchState::Retired, AssimilateState::Done, limit);
+  std::vector<int64_t> ids;
+  while (rows->next()) ids.push_back(rows->getInt64(1));
+  return ids;
+}
+
+void mark_batch_files_deleted(Database& db, const std::vector<int64_t>& ids) {
+  if (ids.empty()) return;
+  db.exec(
+      "UPDATE " + kIdListTable + " STRAIGHT_JOIN batch b ON b.id = wanted.wanted_id SET b.files_deleted = 1",
+      id_list_json(ids));
+}
+
+std::vector<BatchRow> fetch_purgeable_batches(Database& db, int limit) {
+  return read_all(
+      db.query("SELECT " + kColumns +
+                   " FROM batch FORCE INDEX (batch_cleanup) WHERE files_deleted = 1 AND state = ? AND NOT "
+                   "EXISTS (SELECT 1 FROM workunit w FORCE INDEX (wu_batch) WHERE w.batch = batch.id) "
+                   "ORDER BY id LIMIT ?",
+               BatchState::Retired, limit));
+}
+
+int64_t delete_batches(Database& db, const std::vector<int64_t>& ids) {
+  if (ids.empty()) return 0;
+  db.exec(
+      "DELETE a FROM " + kIdListTable + " STRAIGHT_JOIN batch_file_assoc a ON a.batch_id = wanted.wanted_id",
+      id_list_json(ids));
+  return db.exec("DELETE b FROM " + kIdListTable + " STRAIGHT_JOIN batch b ON b.id = wanted.wanted_id",
+                 id_list_json(ids));
 }
 
 void add_batch_progress(Database& db, int64_t batch_id, int done, int errors, double credit, int64_t now) {

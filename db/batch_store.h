@@ -55,6 +55,23 @@ bool mark_batch_aborted(Database& db, int64_t batch_id, int64_t now);
 bool mark_batch_retired(Database& db, int64_t batch_id);
 void set_batch_expire_time(Database& db, int64_t batch_id, double expire_time);
 
+// The file deleter's batch lifecycle (daemons/file_deleter/lib/batch_cleanup.h), each one
+// statement over a list of batches:
+// up to `limit` batches not retired whose expire_time (> 0) is at or before `now`;
+std::vector<int64_t> fetch_expired_batches(Database& db, double now, int limit);
+// these batches RETIRED (those not retired yet; returns how many changed);
+int64_t mark_batches_retired(Database& db, const std::vector<int64_t>& ids);
+// up to `limit` retired batches whose files are not deleted yet and whose jobs are all
+// assimilated (nothing more will be written to the results store for them);
+std::vector<int64_t> fetch_retired_batches_to_clean(Database& db, int limit);
+// files_deleted = 1 for these batches.
+void mark_batch_files_deleted(Database& db, const std::vector<int64_t>& ids);
+
+// db_purge: up to `limit` retired batches whose files are deleted and whose workunits are
+// all purged, by id; and their deletion with their sandbox associations.
+std::vector<BatchRow> fetch_purgeable_batches(Database& db, int limit);
+int64_t delete_batches(Database& db, const std::vector<int64_t>& ids);
+
 // The assimilator's update, in its transaction: `done` more jobs finished with a
 // canonical result (granting `credit`), `errors` more in error. fraction_done follows;
 // an IN_PROGRESS batch whose jobs are all finished becomes COMPLETED at `now`.

@@ -12,14 +12,19 @@ void record_workunit_inputs(Database& db, int64_t wu_id, const std::vector<std::
   }
 }
 
-std::map<std::string, std::set<int64_t>> live_file_users(Database& db, const std::vector<std::string>& file_names) {
+std::map<std::string, std::set<int64_t>> live_file_users(Database& db,
+                                                         const std::vector<std::string>& file_names) {
   std::map<std::string, std::set<int64_t>> users;
   if (file_names.empty()) return users;
   auto rows = db.query("SELECT i.file_name, i.workunitid FROM " + kNameListTable +
                            " STRAIGHT_JOIN workunit_input i FORCE INDEX (workunit_input_file) "
                            "ON i.file_name = wanted.wanted_name "
-                           "STRAIGHT_JOIN workunit w ON w.id = i.workunitid WHERE w.file_delete_state = ?",
-                       name_list_json(file_names), FileDeleteState::Init);
+                           "STRAIGHT_JOIN workunit w ON w.id = i.workunitid WHERE w.file_delete_state = ? "
+                           "UNION ALL SELECT jf.name, 0 FROM " +
+                           kNameListTable +
+                           " STRAIGHT_JOIN job_file jf FORCE INDEX (job_file_name) "
+                           "ON jf.name = wanted.wanted_name",
+                       name_list_json(file_names), FileDeleteState::Init, name_list_json(file_names));
   while (rows->next()) users[rows->getString("file_name")].insert(rows->getInt64("workunitid"));
   return users;
 }
@@ -28,7 +33,8 @@ std::vector<ResultRow> fetch_unmarked_over_results(Database& db, const std::vect
   std::vector<ResultRow> results;
   if (wu_ids.empty()) return results;
   auto rows = db.query(
-      "SELECT r.id, r.workunitid, r.server_state, r.outcome, r.file_delete_state, r.xml_doc_in FROM " + kIdListTable +
+      "SELECT r.id, r.workunitid, r.server_state, r.outcome, r.file_delete_state, r.xml_doc_in FROM " +
+          kIdListTable +
           " STRAIGHT_JOIN result r FORCE INDEX (res_wuid) ON r.workunitid = wanted.wanted_id "
           "WHERE r.file_delete_state = ? AND r.server_state = ?",
       id_list_json(wu_ids), FileDeleteState::Init, ServerState::Over);

@@ -16,9 +16,11 @@ namespace tharsis {
 void record_workunit_inputs(Database& db, int64_t wu_id, const std::vector<std::string>& file_names);
 
 // Of `file_names`, each one named by a workunit whose file_delete_state is still INIT (it
-// may still be sent or run), with the ids of those workunits: one statement for a whole
-// batch of rows' files (a caller excludes the row's own workunit).
-std::map<std::string, std::set<int64_t>> live_file_users(Database& db, const std::vector<std::string>& file_names);
+// may still be sent or run), with the ids of those workunits, or held in a submitter's
+// sandbox (a job_file row, db/job_file_store.h; id 0 stands for the sandbox): one
+// statement for a whole batch of rows' files (a caller excludes the row's own workunit).
+std::map<std::string, std::set<int64_t>> live_file_users(Database& db,
+                                                         const std::vector<std::string>& file_names);
 
 // The results of these workunits that are OVER with file_delete_state still INIT — those
 // the law never marks for deletion (NO_REPLY, DIDNT_NEED, ...) — with only id, workunitid,

@@ -384,9 +384,11 @@ CREATE TABLE IF NOT EXISTS batch (
   app_id        INT NOT NULL DEFAULT 0,
   project_state INT NOT NULL DEFAULT 0,
   description   VARCHAR(254) NOT NULL DEFAULT '',
-  expire_time   DOUBLE NOT NULL DEFAULT 0,
+  expire_time   DOUBLE NOT NULL DEFAULT 0,     -- > 0: retired by the file deleter at this time
+  files_deleted TINYINT NOT NULL DEFAULT 0,  -- 1: retired, and its jobs' results/ dirs removed
   UNIQUE KEY batch_name (name),
-  KEY batch_user_state (user_id, state)      -- query_batches, jobs in progress per user
+  KEY batch_user_state (user_id, state),     -- query_batches, jobs in progress per user
+  KEY batch_cleanup (files_deleted, state, expire_time)  -- the file deleter's expiry and cleanup
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- query_batch lists a batch's jobs through this index (an index range, never a scan).
@@ -410,4 +412,29 @@ CREATE TABLE IF NOT EXISTS user_submit_app (
   app_id        INT NOT NULL,
   manage        TINYINT NOT NULL DEFAULT 0,
   PRIMARY KEY (user_id, app_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- A submitter's sandbox (BOINC's job_file, per account): the files an account uploaded
+-- through job_file.php, named jf_<md5 of the content> in download/. A row says this
+-- account holds the file until delete_time (default 30 days after the upload); only the
+-- holder may name the file in a job, and query_files tells an account only about its own
+-- rows. Two accounts uploading the same content share one file and hold a row each.
+CREATE TABLE IF NOT EXISTS job_file (
+  id            INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  user_id       INT NOT NULL,
+  name          VARCHAR(254) NOT NULL,
+  create_time   BIGINT NOT NULL DEFAULT 0,
+  delete_time   BIGINT NOT NULL DEFAULT 0,
+  UNIQUE KEY job_file_user_name (user_id, name),
+  KEY job_file_name (name),
+  KEY job_file_delete_time (delete_time)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- Sandbox files a batch uses (BOINC's batch_file_assoc): a job_file row is kept past its
+-- delete_time while a batch not yet retired uses it.
+CREATE TABLE IF NOT EXISTS batch_file_assoc (
+  batch_id      INT NOT NULL,
+  job_file_id   INT NOT NULL,
+  PRIMARY KEY (batch_id, job_file_id),
+  KEY batch_file_assoc_file (job_file_id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

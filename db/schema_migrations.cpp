@@ -2,6 +2,7 @@
 #include "db/schema_migrations.h"
 
 #include <cctype>
+#include <set>
 #include <stdexcept>
 
 #include "db/schema_loader.h"
@@ -35,7 +36,13 @@ std::vector<Migration> build_migrations() {
                  "remote job submission: tables batch, user_submit, user_submit_app; workunit index wu_batch",
                  {create_table("batch"), create_table("user_submit"), create_table("user_submit_app"),
                   add_index("workunit", "wu_batch", "(batch)")}});
-  // Next: {7, "...", {create_table("..."), add_index("workunit", "...", "(...)")}},
+  all.push_back({7,
+                 "remote submission files: tables job_file, batch_file_assoc; batch.files_deleted and index "
+                 "batch_cleanup",
+                 {create_table("job_file"), create_table("batch_file_assoc"),
+                  add_column("batch", "files_deleted", "TINYINT NOT NULL DEFAULT 0"),
+                  add_index("batch", "batch_cleanup", "(files_deleted, state, expire_time)")}});
+  // Next: {8, "...", {create_table("..."), add_index("workunit", "...", "(...)")}},
   return all;
 }
 
@@ -79,11 +86,17 @@ int64_t version_row(Database& db) {
   }
 }
 
-UpgradePlan::Pending pending_of(Database& db, const Migration& m) {
+// `created`: the tables an earlier pending step creates. create_table copies today's
+// definition from schema.sql, so a later step that adds to such a table will find its
+// change in place when the upgrade runs: the dry run leaves it out too.
+UpgradePlan::Pending pending_of(Database& db, const Migration& m, std::set<std::string>& created) {
   UpgradePlan::Pending p{m.version, m.summary, {}};
   for (const auto& step : m.steps) {
+    if (created.count(step.table)) continue;
     std::string statement = step.pending(db);
-    if (!statement.empty()) p.statements.push_back(statement);
+    if (statement.empty()) continue;
+    p.statements.push_back(statement);
+    if (step.creates_table) created.insert(step.table);
   }
   return p;
 }
@@ -118,40 +131,47 @@ int current_schema_version(Database& db) {
 
 MigrationStep create_table(const std::string& table) {
   checked_identifier(table);
-  return {"create table " + table, [table](Database& db) {
+  return {"create table " + table,
+          [table](Database& db) {
             return table_exists(db, table) ? std::string() : create_statement_in_schema(table);
-          }};
+          },
+          table, true};
 }
 
 MigrationStep add_column(const std::string& table, const std::string& column, const std::string& definition) {
   checked_identifier(table);
   checked_identifier(column);
-  return {table + ": add column " + column, [=](Database& db) {
+  return {table + ": add column " + column,
+          [=](Database& db) {
             bool has = db.query_int(
                            "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() "
                            "AND TABLE_NAME = ? AND COLUMN_NAME = ?",
                            table, column) > 0;
             return has ? std::string()
                        : "ALTER TABLE `" + table + "` ADD COLUMN `" + column + "` " + definition;
-          }};
+          },
+          table};
 }
 
 MigrationStep add_index(const std::string& table, const std::string& index, const std::string& columns) {
   checked_identifier(table);
   checked_identifier(index);
-  return {table + ": add index " + index + " " + columns, [=](Database& db) {
+  return {table + ": add index " + index + " " + columns,
+          [=](Database& db) {
             bool has = db.query_int(
                            "SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = "
                            "DATABASE() AND TABLE_NAME = ? AND INDEX_NAME = ?",
                            table, index) > 0;
             return has ? std::string() : "ALTER TABLE `" + table + "` ADD KEY `" + index + "` " + columns;
-          }};
+          },
+          table};
 }
 
 MigrationStep convert_to_utf8mb4(const std::string& table) {
   checked_identifier(table);
   return {
-      table + ": convert to utf8mb4", [table](Database& db) {
+      table + ": convert to utf8mb4",
+      [table](Database& db) {
         int64_t other = db.query_int(
             "SELECT (SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND "
             "TABLE_NAME = ? AND TABLE_COLLATION NOT LIKE 'utf8mb4%') + (SELECT COUNT(*) FROM "
@@ -174,15 +194,17 @@ MigrationStep convert_to_utf8mb4(const std::string& table) {
                        (std::string(texts->getString(3)) == "YES" ? " NULL" : " NOT NULL");
         }
         return statement;
-      }};
+      },
+      table};
 }
 
 UpgradePlan plan_schema_upgrade(Database& db) {
   UpgradePlan plan;
   plan.from_version = checked_version(db);
   plan.to_version = latest_schema_version();
+  std::set<std::string> created;
   for (const auto& m : schema_migrations()) {
-    if (m.version > plan.from_version) plan.migrations.push_back(pending_of(db, m));
+    if (m.version > plan.from_version) plan.migrations.push_back(pending_of(db, m, created));
   }
   return plan;
 }

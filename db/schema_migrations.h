@@ -37,6 +37,8 @@ namespace tharsis {
 struct MigrationStep {
   std::string description;  // e.g. "result: add index res_wu_host (workunitid, hostid)"
   std::function<std::string(Database&)> pending;
+  std::string table = "";      // the table it creates or changes
+  bool creates_table = false;  // create_table: today's definition, later additions included
 };
 
 struct Migration {

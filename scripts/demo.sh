@@ -8,7 +8,9 @@
 # 400x400 tensors in 100x100 chunks, run by faulty volunteers and verified element by
 # element against a direct computation; then 200 clustered tasks packed into jobs by the
 # clusterer (DR) and run by 10 volunteers whose task app injects task and job failures,
-# every task done exactly once (tools/check --settled). Everything lives under one temp
+# every task done exactly once (tools/check --settled); then a batch of 40 jobs submitted
+# over HTTP by a scientist's account with tharsis-submit (sandbox upload, submit, query,
+# outputs, retire: BOINC's remote submission). Everything lives under one temp
 # dir, removed at the end unless --keep.
 #   scripts/demo.sh BUILD_DIR [--keep] [--port N]
 set -euo pipefail
@@ -236,14 +238,57 @@ set +e
 check_status=${PIPESTATUS[0]}
 set -e
 
+step "remote submission: a scientist submits a batch over HTTP (BOINC's submit RPCs)"
+cat <<'TEXT'
+  the account has a grant and only the project's URL and its key: no config.xml, no database;
+  it uploads two input files to its sandbox (job_file.php), submits 40 jobs (half inline,
+  half sandbox files) to submit_rpc_handler.php, watches the batch, downloads every output
+  (get_output.php) and retires the batch
+TEXT
+"$build_dir/create_account" --project_dir "$project" --name scientist --email scientist@example.org \
+  > "$base/scientist.key" 2>/dev/null
+"$build_dir/grant_submit" --project_dir "$project" --email scientist@example.org --all | sed 's/^/  /'
+submitter=("$build_dir/tharsis-submit" --url "http://127.0.0.1:$port/demo/" --authenticator "$(cat "$base/scientist.key")")
+remote="$base/remote"
+mkdir -p "$remote"
+for i in 0 1; do printf 'seed sandbox%d\niterations 2000\nterms 20000\n' "$i" > "$remote/sandbox$i.in"; done
+"${submitter[@]}" upload "$remote/sandbox0.in" "$remote/sandbox1.in" > "$remote/uploaded" 2>/dev/null
+sed 's/^/  /' "$remote/uploaded"
+for i in $(seq 0 39); do
+  if [ $((i % 2)) -eq 0 ]; then
+    printf 'seed remote%d\niterations 2000\nterms 20000\n' "$i" > "$remote/job$i.in"
+    echo "$remote/job$i.in"
+  else
+    awk -v n=$((i / 2 % 2)) 'NR == n + 1 { print $2 }' "$remote/uploaded"
+  fi
+done > "$remote/jobs.txt"
+start_volunteers remotehost 120 "ncpus=2" "ncpus=2" "ncpus=2"
+remote_client=$volunteers
+batch=$( ("${submitter[@]}" submit --app example --batch_name demo_remote "$remote/jobs.txt" || true) | awk '{print $2}')
+echo "  submitted batch $batch"
+remote_state=""
+for _ in $(seq 1 300); do
+  remote_state=$("${submitter[@]}" query "$batch" 2>&1 || true)
+  printf '\r  %s   ' "$remote_state"
+  case "$remote_state" in *completed*) break ;; esac
+  sleep 0.2
+done
+echo
+kill "$remote_client" 2>/dev/null; wait "$remote_client" 2>/dev/null || true
+"${submitter[@]}" outputs "$batch" "$remote/outputs.zip" | sed 's/^/  /'
+remote_outputs=$( (unzip -Z1 "$remote/outputs.zip" 2>/dev/null || true) | wc -l)
+echo "  outputs.zip holds $remote_outputs outputs"
+"${submitter[@]}" retire "$batch" | sed 's/^/  /'
+case "$remote_state" in *completed*) remote_ok=1 ;; *) remote_ok=0 ;; esac
+
 step "status"
 "$build_dir/status" --project_dir "$project"
 
 # The demo's exit status says whether everything it showed was right.
 if [ "$client_status" -ne 0 ] || [ "$wrong" -ne 0 ] || [ "$graph_status" -ne 0 ] ||
-   [ "$tasks_done" -ne 200 ] || [ "$check_status" -ne 0 ]; then
+   [ "$tasks_done" -ne 200 ] || [ "$check_status" -ne 0 ] || [ "$remote_ok" -ne 1 ]; then
   echo "demo: FAILED (client $client_status, wrong outputs $wrong, graph $graph_status," \
-    "clustered tasks done $tasks_done/200, check $check_status)" >&2
+    "clustered tasks done $tasks_done/200, check $check_status, remote batch completed $remote_ok)" >&2
   exit 1
 fi
 echo "demo: all outputs verified, every clustered task done exactly once"

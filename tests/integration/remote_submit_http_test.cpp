@@ -445,10 +445,115 @@ TEST_F(RemoteSubmitHttp, JobFilesUploadedAheadThenSubmittedAsStaged) {
   auto again = post_multipart(url, "<query_files>" + key + names + "</query_files>", {});
   EXPECT_FALSE(again->root().child("absent_files").child("file")) << again->text;
 
+  // Held by the account for BOINC's default 30 days, and by the batch that uses them.
+  int64_t hold =
+      db_->query_int("SELECT MIN(delete_time) - UNIX_TIMESTAMP() FROM job_file WHERE user_id = ?", owner_);
+  EXPECT_NEAR(static_cast<double>(hold), 30 * 86400, 600);
+
   int64_t id =
       submit_ok("owner_key_0123456789", job("up0", staged_input(name_a)) + job("up1", staged_input(name_b)));
   EXPECT_GT(id, 0);
   EXPECT_NE(fetch_workunit_by_name(*db_, "up1")->xml_doc.find("<nbytes>100001</nbytes>"), std::string::npos);
+  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM batch_file_assoc WHERE batch_id = ?", id), 2);
+}
+
+// One account's sandbox is its own: another learns nothing of its files and cannot use
+// them, until it uploads the same content itself (which proves it has it).
+TEST_F(RemoteSubmitHttp, SandboxIsPerAccount) {
+  std::string url = server_->url(project_.config().name + "/job_file.php");
+  std::string a = "owner's private input\n";
+  std::string name_a = "jf_" + md5_hex(a);
+  auto owner_key = "<authenticator>owner_key_0123456789</authenticator>";
+  auto other_key = "<authenticator>other_key_0123456789</authenticator>";
+  std::string names = "<phys_name>" + name_a + "</phys_name>";
+  auto up = post_multipart(url, "<upload_files>" + std::string(owner_key) + names + "</upload_files>", {a});
+  ASSERT_TRUE(up->root().child("success")) << up->text;
+
+  auto asked = post_multipart(url, "<query_files>" + std::string(other_key) + names + "</query_files>", {});
+  EXPECT_EQ(asked->root().child("absent_files").child("file").text().as_int(-1), 0) << asked->text;
+  std::string before = snapshot();
+  auto sandbox_input = [](const std::string& name) {
+    return "<input_file><mode>sandbox</mode><source>" + name + "</source></input_file>";
+  };
+  expect_error(submit("other_key_0123456789", job("steal0", staged_input(name_a))), "not in your sandbox");
+  expect_error(submit("other_key_0123456789", job("steal1", sandbox_input(name_a))), "not in your sandbox");
+  EXPECT_EQ(snapshot(), before);
+  // A jf_ file another account's job staged inline is no sandbox file either.
+  std::string b = "inline content of the owner\n";
+  submit_ok("owner_key_0123456789", job("inl", inline_input(b)));
+  before = snapshot();
+  expect_error(submit("other_key_0123456789", job("steal2", staged_input("jf_" + md5_hex(b)))),
+               "not in your sandbox");
+  // Names that leave the sandbox.
+  for (const char* name : {"../../secret", "/etc/passwd", "jf_../x", "f", "jf_0123"}) {
+    expect_error(submit("owner_key_0123456789", job("leave", sandbox_input(name))), "jf_<md5>");
+  }
+  EXPECT_EQ(snapshot(), before);
+  // Another account's batch cannot take the owner's files.
+  int64_t theirs = submit_ok("other_key_0123456789", job("theirs", inline_input("x")));
+  auto tied = post_multipart(url,
+                             "<upload_files>" + std::string(owner_key) + "<batch_id>" +
+                                 std::to_string(theirs) + "</batch_id>" + names + "</upload_files>",
+                             {a});
+  EXPECT_NE(tied->error().find("not owner"), std::string::npos) << tied->text;
+  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM job_file WHERE user_id = ?", other_), 0);
+
+  // The same content uploaded by the other account: now it holds the file too.
+  auto own = post_multipart(url, "<upload_files>" + std::string(other_key) + names + "</upload_files>", {a});
+  ASSERT_TRUE(own->root().child("success")) << own->text;
+  auto again = post_multipart(url, "<query_files>" + std::string(other_key) + names + "</query_files>", {});
+  EXPECT_FALSE(again->root().child("absent_files").child("file")) << again->text;
+  int64_t id = submit_ok("other_key_0123456789", job("mine", sandbox_input(name_a)));
+  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM batch_file_assoc a JOIN job_file f ON f.id = a.job_file_id "
+                           "WHERE a.batch_id = ? AND f.user_id = ?",
+                           id, other_),
+            1);
+  EXPECT_NE(fetch_workunit_by_name(*db_, "mine")->xml_doc.find("<name>" + name_a + "</name>"),
+            std::string::npos);
+}
+
+// semilocal (the server fetches a URL) is refused until config.xml enables it, then
+// fetched with its size limit, into download/ under its content's name.
+TEST_F(RemoteSubmitHttp, SemilocalOnlyWhenEnabledAndWithinItsLimit) {
+  const ProjectConfig& c = project_.config();
+  std::string small(1000, 's'), big(5000, 'b');
+  ASSERT_TRUE(write_text_file(c.download_dir + "/semi_small.dat", small).ok());
+  ASSERT_TRUE(write_text_file(c.download_dir + "/semi_big.dat", big).ok());
+  auto semilocal = [&](const std::string& file) {
+    return "<input_file><mode>semilocal</mode><source>" + server_->url(c.name + "/download/" + file) +
+           "</source></input_file>";
+  };
+  std::string before = snapshot();
+  expect_error(submit("owner_key_0123456789", job("semi0", semilocal("semi_small.dat"))), "not enabled");
+  EXPECT_EQ(snapshot(), before);
+
+  auto config_text = read_text_file(c.project_dir + "/config.xml");
+  ASSERT_TRUE(config_text.ok());
+  std::string enabled = *config_text;
+  size_t end = enabled.find("</config>");
+  ASSERT_NE(end, std::string::npos);
+  enabled.insert(
+      end, "<submit_semilocal_allow/>\n<submit_semilocal_max_bytes>4096</submit_semilocal_max_bytes>\n");
+  ASSERT_TRUE(write_text_file(c.project_dir + "/config.xml", enabled).ok());
+
+  expect_error(submit("owner_key_0123456789", job("semi1", semilocal("semi_big.dat"))), "larger than");
+  expect_error(submit("owner_key_0123456789", job("semi2", semilocal("not_there.dat"))), "404");
+  expect_error(submit("owner_key_0123456789",
+                      job("semi3",
+                          "<input_file><mode>semilocal</mode><source>file:///etc/passwd</source>"
+                          "</input_file>")),
+               "http");
+  EXPECT_EQ(snapshot(), before);
+  EXPECT_FALSE(std::filesystem::exists(fanout_path(c.download_dir, "jf_" + md5_hex(big), c.uldl_dir_fanout)));
+
+  submit_ok("owner_key_0123456789", job("semi4", semilocal("semi_small.dat")));
+  std::string name = "jf_" + md5_hex(small);
+  auto staged = read_text_file(fanout_path(c.download_dir, name, c.uldl_dir_fanout));
+  ASSERT_TRUE(staged.ok());
+  EXPECT_EQ(*staged, small);
+  std::string doc = fetch_workunit_by_name(*db_, "semi4")->xml_doc;
+  EXPECT_NE(doc.find("<name>" + name + "</name>"), std::string::npos) << doc;
+  EXPECT_NE(doc.find("<nbytes>1000</nbytes>"), std::string::npos) << doc;
 }
 
 // server_status.php?counts=1, which BOINC's Python client posts to (get_job_counts).
@@ -565,9 +670,9 @@ TEST_F(RemoteSubmitHttp, FileNamesThatLeaveDownloadAreRefused) {
   expect_error(submit("owner_key_0123456789", job("missing", staged_input("not_there"))), "not in download/");
   expect_error(submit("owner_key_0123456789", job("../evil", inline_input("a"))), "name must be");
   expect_error(submit("owner_key_0123456789", job("sb",
-                                                  "<input_file><mode>sandbox</mode><source>f</source>"
+                                                  "<input_file><mode>sandbox</mode><source>../secret</source>"
                                                   "</input_file>")),
-               "not supported");
+               "jf_<md5>");
   expect_error(submit("owner_key_0123456789",
                       job("rm",
                           "<input_file><mode>remote</mode><url>file:///etc/passwd</url><nbytes>1</nbytes>"

@@ -135,25 +135,69 @@ TEST(SubmitRequest, TooManyJobsUnknownModeAndMissingAppAreErrors) {
 }
 
 TEST(SubmitPlan, InputRules) {
+  const SubmitLimits limits;
   SubmitInput staged{InputMode::LocalStaged, "data_1.bin"};
-  EXPECT_TRUE(check_input(staged, 1, 1).ok());
+  EXPECT_TRUE(check_input(staged, 1, 1, limits).ok());
   for (const char* bad : {"../x", "/etc/passwd", ".x", "a/b", "", "a b"}) {
     staged.source = bad;
-    EXPECT_FALSE(check_input(staged, 1, 1).ok()) << bad;
+    EXPECT_FALSE(check_input(staged, 1, 1, limits).ok()) << bad;
   }
   SubmitInput remote{InputMode::Remote, "", "https://example.org/f", 10, "0123456789abcdef0123456789abcdef"};
-  EXPECT_TRUE(check_input(remote, 1, 1).ok());
+  EXPECT_TRUE(check_input(remote, 1, 1, limits).ok());
   SubmitInput file_url = remote;
   file_url.url = "file:///etc/passwd";
-  EXPECT_FALSE(check_input(file_url, 1, 1).ok());
+  EXPECT_FALSE(check_input(file_url, 1, 1, limits).ok());
   SubmitInput bad_md5 = remote;
   bad_md5.md5 = "xyz";
-  EXPECT_FALSE(check_input(bad_md5, 1, 1).ok());
+  EXPECT_FALSE(check_input(bad_md5, 1, 1, limits).ok());
   SubmitInput fraction = remote;
   fraction.nbytes = 1.5;
-  EXPECT_FALSE(check_input(fraction, 1, 1).ok());
-  EXPECT_FALSE(check_input(SubmitInput{InputMode::Sandbox, "f"}, 1, 1).ok());
-  EXPECT_FALSE(check_input(SubmitInput{InputMode::Semilocal, "http://x/y"}, 1, 1).ok());
+  EXPECT_FALSE(check_input(fraction, 1, 1, limits).ok());
+  EXPECT_FALSE(check_input(SubmitInput{InputMode::Local, "/etc/passwd"}, 1, 1, limits).ok());
+}
+
+TEST(SubmitPlan, SandboxInputNamesAnUploadedJobFile) {
+  const SubmitLimits limits;
+  const std::string jf = "jf_0123456789abcdef0123456789abcdef";
+  EXPECT_TRUE(check_input(SubmitInput{InputMode::Sandbox, jf}, 1, 1, limits).ok());
+  for (const char* bad :
+       {"f", "../jf_0123456789abcdef0123456789abcdef", "jf_0123456789ABCDEF0123456789ABCDEF", "jf_0123",
+        "/etc/passwd", "jf_0123456789abcdef0123456789abcdex"}) {
+    EXPECT_FALSE(check_input(SubmitInput{InputMode::Sandbox, bad}, 1, 1, limits).ok()) << bad;
+  }
+  // The account must hold the file: mode sandbox, and local_staged with a job file name.
+  EXPECT_TRUE(uses_sandbox(SubmitInput{InputMode::Sandbox, jf}));
+  EXPECT_TRUE(uses_sandbox(SubmitInput{InputMode::LocalStaged, jf}));
+  EXPECT_FALSE(uses_sandbox(SubmitInput{InputMode::LocalStaged, "data_1.bin"}));
+  EXPECT_FALSE(uses_sandbox(SubmitInput{InputMode::Inline, jf}));
+}
+
+TEST(SubmitPlan, SemilocalOnlyWhenTheProjectEnablesIt) {
+  SubmitLimits limits;
+  SubmitInput fetch{InputMode::Semilocal, "http://files.example.org/in.dat"};
+  auto off = check_input(fetch, 2, 1, limits);
+  ASSERT_FALSE(off.ok());
+  EXPECT_NE(off.error().find("submit_semilocal_allow"), std::string::npos) << off.error();
+  limits.semilocal_allow = true;
+  EXPECT_TRUE(check_input(fetch, 2, 1, limits).ok());
+  for (const char* bad :
+       {"file:///etc/passwd", "ftp://x.org/f", "gopher://x/1", "http://a b/c", "/etc/passwd"}) {
+    EXPECT_FALSE(check_input(SubmitInput{InputMode::Semilocal, bad}, 1, 1, limits).ok()) << bad;
+  }
+}
+
+TEST(SubmitLimits, SemilocalSettingsFromConfig) {
+  ProjectConfig config;
+  EXPECT_FALSE(submit_limits(config).semilocal_allow);
+  EXPECT_EQ(submit_limits(config).semilocal_max_bytes, size_t{100} << 20);
+  config.other["submit_semilocal_allow"] = "";  // <submit_semilocal_allow/>
+  config.other["submit_semilocal_max_bytes"] = "4096";
+  EXPECT_TRUE(submit_limits(config).semilocal_allow);
+  EXPECT_EQ(submit_limits(config).semilocal_max_bytes, 4096u);
+  config.other["submit_semilocal_allow"] = "0";
+  config.other["submit_semilocal_max_bytes"] = "-5";
+  EXPECT_FALSE(submit_limits(config).semilocal_allow);
+  EXPECT_EQ(submit_limits(config).semilocal_max_bytes, size_t{100} << 20);
 }
 
 TEST(SubmitPlan, NamesAndStatus) {

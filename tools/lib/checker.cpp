@@ -12,6 +12,7 @@
 #include "db/assimilation_store.h"
 #include "db/file_store.h"
 #include "db/graph_store.h"
+#include "db/job_file_store.h"
 #include "db/result_store.h"
 #include "db/workunit_store.h"
 #include "lib/fanout.h"
@@ -261,8 +262,9 @@ class Checker {
     }
   }
 
+  // Still needed: named by another workunit still to run, or held in a submitter's sandbox.
   bool shared_live(const std::string& name, int64_t wu_id) {
-    return input_used_by_other_live_workunit(db_, name, wu_id);
+    return input_used_by_other_live_workunit(db_, name, wu_id) || held_in_a_sandbox(db_, name);
   }
 
   void check_output_files(const WorkunitRow& wu, const ResultRow& r) {

@@ -8,6 +8,10 @@
 // Each archive is a sequence of <workunit> elements, each with its <result>s: the columns
 // of ArchivedWorkunit and ArchivedResult below (numbers in full precision, text escaped);
 // read_archive_records reads one back (db_purge --read FILE prints it).
+// Then retired batches (remote submission) whose files the file deleter removed and whose
+// workunits are all purged go the same way: <archive_dir>/<YYYY-MM-DD of the purge>/
+// batch_<first id>_<last id>.xml.gz, a sequence of <batch> elements (ArchivedBatch),
+// written before the rows are deleted; read_batch_records reads one back.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +32,7 @@ struct PurgeOptions {
 struct PurgeSummary {
   int64_t workunits = 0;
   int64_t results = 0;
+  int64_t batches = 0;
   int files = 0;
 };
 
@@ -64,5 +69,19 @@ Result<std::vector<ArchivedWorkunit>> read_archive_records(const std::string& pa
 
 // One line per workunit and per result, tab-separated, for admins (db_purge --read).
 std::string render_archive_records(const std::vector<ArchivedWorkunit>& workunits);
+
+// An archived batch: its row's columns as they were.
+struct ArchivedBatch {
+  int64_t id = 0, user_id = 0, app_id = 0, create_time = 0, completion_time = 0;
+  std::string name;
+  int njobs = 0, njobs_done = 0, nerror_jobs = 0, state = 0;
+  double expire_time = 0, credit_canonical = 0;
+};
+// The <batch> elements of an archive's text; an error names what is malformed.
+Result<std::vector<ArchivedBatch>> parse_batch_archive(const std::string& text);
+// read_archive + parse_batch_archive.
+Result<std::vector<ArchivedBatch>> read_batch_records(const std::string& path);
+// One tab-separated line per batch (db_purge --read).
+std::string render_batch_records(const std::vector<ArchivedBatch>& batches);
 
 }  // namespace tharsis

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "daemons/file_deleter/file_deleter_rules.h"
+#include "daemons/file_deleter/lib/batch_cleanup.h"
 #include "db/file_store.h"
 #include "db/result_store.h"
 #include "db/workunit_store.h"
@@ -52,7 +53,8 @@ FileSelection select_for(const WorkunitRow& wu, const std::vector<StoredFile>& f
                          const std::set<std::string>& live) {
   return select_input_files(wu, files, live);
 }
-FileSelection select_for(const ResultRow& r, const std::vector<StoredFile>& files, const std::set<std::string>& live) {
+FileSelection select_for(const ResultRow& r, const std::vector<StoredFile>& files,
+                         const std::set<std::string>& live) {
   return select_output_files(r, files, live);
 }
 const std::string& dir_for(const WorkunitRow&, const ProjectConfig& config) { return config.download_dir; }
@@ -159,6 +161,8 @@ int FileDeleterPass::do_pass(Database& db, const DaemonContext& context, int64_t
   };
   int done = in_chunks(fetch_file_delete_ready_workunits(db, context.shard, context.batch, now));
   done += in_chunks(fetch_file_delete_ready_results(db, context.shard, context.batch, now));
+  if (context.shard.id == 0)
+    done += static_cast<int>(clean_batches_and_sandboxes(db, config_, now, context.batch).total());
   return done;
 }
 

@@ -12,6 +12,8 @@
 // rows go ahead (issue 18: more than --batch failing rows used to fill every batch). Unlinking before the
 // commit makes a crash harmless: the re-run finds the files already gone. DONE is written
 // only where the row is still READY, so a row another deleter finished is left alone.
+// Shard 0 also retires expired batches, cleans retired ones and empties sandboxes past
+// their time (batch_cleanup.h).
 #pragma once
 
 #include <map>

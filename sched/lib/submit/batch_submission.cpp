@@ -2,6 +2,7 @@
 #include "sched/lib/submit/batch_submission.h"
 
 #include <sys/stat.h>
+#include <sys/time.h>
 
 #include <atomic>
 #include <filesystem>
@@ -13,6 +14,7 @@
 
 #include "db/app_store.h"
 #include "db/batch_store.h"
+#include "db/job_file_store.h"
 #include "db/mariadb_errors.h"
 #include "db/project_speed.h"
 #include "db/submit_grant_store.h"
@@ -20,6 +22,7 @@
 #include "lib/crypto/md5.h"
 #include "lib/fanout.h"
 #include "lib/text_file.h"
+#include "sched/lib/submit/semilocal_fetch.h"
 #include "sched/lib/submit/submit_access.h"
 #include "sched/lib/submit/submit_plan.h"
 #include "sched/lib/submit/submit_reply.h"
@@ -62,10 +65,13 @@ Result<std::string> output_template(const ProjectConfig& config, const BatchDesc
 // Input files as the workunits will describe them, staged once per distinct file. Inline
 // contents are only planned by stage() (named by their md5); write_inline() then writes
 // the new ones with several threads, as creating many small files is dominated by the
-// file system's latency per file, not by CPU.
+// file system's latency per file, not by CPU. A file already in download/ that a job
+// reuses is touched: the sandbox cleanup leaves recently touched files alone
+// (daemons/file_deleter/lib/batch_cleanup.h), so it cannot remove one while this
+// submission is being written.
 class InputStager {
  public:
-  explicit InputStager(const ProjectConfig& config) : config_(config) {}
+  InputStager(const ProjectConfig& config, const SubmitLimits& limits) : config_(config), limits_(limits) {}
 
   Result<StagedInput> stage(const SubmitInput& input, const std::string& open_name) {
     switch (input.mode) {
@@ -79,19 +85,36 @@ class InputStager {
         if (inline_names_.insert(name).second) pending_.push_back(&input.source);
         return StagedInput{name, open_name, md5, static_cast<int64_t>(input.source.size()), false, ""};
       }
-      case InputMode::LocalStaged: {
+      case InputMode::LocalStaged:
+      case InputMode::Sandbox: {
         auto found = known_.find(input.source);
         if (found == known_.end()) {
           std::string path = fanout_path(config_.download_dir, input.source, config_.uldl_dir_fanout);
           struct stat info {};
           if (stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
-            return make_error("local_staged file '" + input.source + "' is not in download/");
+            return make_error(std::string(input_mode_name(input.mode)) + " file '" + input.source +
+                              "' is not in download/");
           }
+          utimes(path.c_str(), nullptr);
           auto md5 = md5_file_hex(path);
           if (!md5.ok()) return make_error(md5.error());
           found = known_.emplace(input.source, Known{*md5, static_cast<int64_t>(info.st_size)}).first;
         }
         return StagedInput{input.source, open_name, found->second.md5, found->second.nbytes, false, ""};
+      }
+      case InputMode::Semilocal: {
+        auto found = fetched_.find(input.source);
+        if (found == fetched_.end()) {
+          if (fetched_.size() == limits_.semilocal_max_urls) {
+            return make_error("more than " + std::to_string(limits_.semilocal_max_urls) +
+                              " distinct semilocal URLs in one request");
+          }
+          auto fetched = fetch_semilocal(input.source, config_, limits_.semilocal_max_bytes);
+          if (!fetched.ok()) return make_error(fetched.error());
+          found = fetched_.emplace(input.source, Known{fetched->md5, fetched->nbytes}).first;
+        }
+        return StagedInput{
+            job_file_name(found->second.md5), open_name, found->second.md5, found->second.nbytes, false, ""};
       }
       default:
         return make_error(std::string("input mode ") + input_mode_name(input.mode) + " is not supported");
@@ -112,7 +135,11 @@ class InputStager {
                                        config_.uldl_dir_fanout);
         Status written = path.ok() ? Status::success() : Status(make_error(path.error()));
         struct stat info {};
-        if (path.ok() && stat(path->c_str(), &info) != 0) written = write_text_file(*path, content);
+        if (path.ok() && stat(path->c_str(), &info) != 0) {
+          written = write_text_file(*path, content);
+        } else if (path.ok()) {
+          utimes(path->c_str(), nullptr);
+        }
         if (!written.ok()) {
           std::lock_guard<std::mutex> lock(failed);
           if (failure.empty()) failure = written.error();
@@ -135,10 +162,43 @@ class InputStager {
     int64_t nbytes = 0;
   };
   const ProjectConfig& config_;
-  std::unordered_map<std::string, Known> known_;  // local_staged files, by name
-  std::unordered_set<std::string> inline_names_;  // inline files planned, by name
-  std::vector<const std::string*> pending_;       // their contents, to write
+  const SubmitLimits& limits_;
+  std::unordered_map<std::string, Known> known_;    // local_staged and sandbox files, by name
+  std::unordered_map<std::string, Known> fetched_;  // semilocal files, by URL
+  std::unordered_set<std::string> inline_names_;    // inline files planned, by name
+  std::vector<const std::string*> pending_;         // their contents, to write
 };
+
+// The distinct sandbox files the batch's jobs name.
+std::vector<std::string> sandbox_files_used(const BatchDescription& batch) {
+  std::unordered_set<std::string> names;
+  for (const auto& job : batch.jobs) {
+    for (const auto& input : job.inputs) {
+      if (uses_sandbox(input)) names.insert(input.source);
+    }
+  }
+  return std::vector<std::string>(names.begin(), names.end());
+}
+
+// Every sandbox file of the batch is held by the account; the error names the first job
+// and input that uses one it does not hold (whether the file exists for someone else is
+// not said).
+Status check_sandbox_held(Database& db, int64_t user_id, const std::vector<std::string>& names,
+                          const BatchDescription& batch) {
+  if (names.empty()) return Status::success();
+  auto held = held_job_files(db, user_id, names);
+  if (held.size() == names.size()) return Status::success();
+  for (size_t j = 0; j < batch.jobs.size(); ++j) {
+    for (size_t i = 0; i < batch.jobs[j].inputs.size(); ++i) {
+      const SubmitInput& input = batch.jobs[j].inputs[i];
+      if (uses_sandbox(input) && !held.count(input.source)) {
+        return make_error("job " + std::to_string(j + 1) + ", input " + std::to_string(i + 1) + ": file '" +
+                          input.source + "' is not in your sandbox (upload it through job_file.php first)");
+      }
+    }
+  }
+  return Status::success();
+}
 
 double batch_fpops(const BatchDescription& batch) {
   double total = 0;
@@ -200,10 +260,14 @@ Result<std::string> submit_batch_operation(SubmitDocument& doc, SubmitSession& s
       return make_error("job " + std::to_string(j + 1) + ": name must be letters, digits, '_', '-', '.'");
     }
     for (size_t i = 0; i < job.inputs.size(); ++i) {
-      if (Status ok = check_input(job.inputs[i], j + 1, i + 1); !ok) return make_error(ok.error());
+      if (Status ok = check_input(job.inputs[i], j + 1, i + 1, s.limits); !ok) return make_error(ok.error());
     }
   }
   doc.release();  // everything needed is in `batch` now: free the request's tree and text
+  std::vector<std::string> sandbox_names = sandbox_files_used(batch);
+  if (Status held = check_sandbox_held(s.db, user->id, sandbox_names, batch); !held.ok()) {
+    return make_error(held.error());
+  }
   auto grant = fetch_submit_grant(s.db, user->id);
   if (grant) {
     int64_t in_progress = grant->max_jobs_in_progress > 0 ? count_user_jobs_in_progress(s.db, user->id) : 0;
@@ -217,7 +281,7 @@ Result<std::string> submit_batch_operation(SubmitDocument& doc, SubmitSession& s
 
   // Stage every input before the transaction (files are not transactional, and the
   // transaction may be re-run): staged inputs are content-addressed or checked in place.
-  InputStager stager(s.config);
+  InputStager stager(s.config, s.limits);
   std::vector<std::vector<StagedInput>> staged(batch.jobs.size());
   for (size_t j = 0; j < batch.jobs.size(); ++j) {
     for (size_t i = 0; i < batch.jobs[j].inputs.size(); ++i) {
@@ -286,6 +350,13 @@ Result<std::string> submit_batch_operation(SubmitDocument& doc, SubmitSession& s
         }
       }
       if (!chunk.empty()) insert_prepared_workunits(d, chunk);
+      // The sandbox files stay while the batch does; locked, so the file deleter cannot
+      // remove a row between the check above and this commit.
+      auto held = held_job_files(d, user->id, sandbox_names, /*lock=*/true);
+      if (held.size() != sandbox_names.size()) throw SubmitFailure{"a sandbox file was removed meanwhile"};
+      std::vector<int64_t> held_ids;
+      for (const auto& [name, file_id] : held) held_ids.push_back(file_id);
+      associate_batch_files(d, id, held_ids);
       if (!start_batch(d, id, static_cast<int>(batch.jobs.size()), credit_estimate)) {
         throw SubmitFailure{"batch " + std::to_string(id) + " changed state meanwhile"};
       }

@@ -2,7 +2,12 @@
 #include "sched/lib/submit/job_files.h"
 
 #include <sys/stat.h>
+#include <sys/time.h>
 
+#include <algorithm>
+
+#include "db/batch_store.h"
+#include "db/job_file_store.h"
 #include "lib/crypto/md5.h"
 #include "lib/fanout.h"
 #include "lib/log.h"
@@ -16,7 +21,48 @@
 namespace tharsis {
 namespace {
 
-constexpr size_t kMaxFiles = 10000;  // names per request
+constexpr size_t kMaxFiles = 10000;           // names per request
+constexpr int64_t kDefaultHold = 30 * 86400;  // an upload is held this long by default (BOINC: 30 days)
+constexpr int64_t kMaxHold = 365 * 86400;     // and at most this long ahead
+
+// What a request asks besides its names (BOINC's optional fields): until when the files
+// are held, and the batch (the account's, not retired) that uses them.
+struct HoldRequest {
+  int64_t delete_time = 0;
+  int64_t batch_id = 0;
+};
+
+Result<HoldRequest> hold_request(const SubmitDocument& doc, Database& db, const UserRow& user, int64_t now) {
+  auto delete_time = optional_integer(doc, "delete_time");
+  if (!delete_time.ok()) return make_error(delete_time.error());
+  auto batch_id = optional_integer(doc, "batch_id");
+  if (!batch_id.ok()) return make_error(batch_id.error());
+  HoldRequest hold{*delete_time > now ? std::min(*delete_time, now + kMaxHold) : now + kDefaultHold,
+                   *batch_id};
+  if (hold.batch_id != 0) {
+    auto batch = fetch_batch(db, hold.batch_id);
+    if (!batch || batch->user_id != user.id) return make_error("not owner of batch");
+    if (batch->state == BatchState::Retired) return make_error("batch is retired");
+  }
+  return hold;
+}
+
+// The account holds `names` until hold.delete_time (and hold.batch uses them): one transaction.
+void record_hold(Database& db, const UserRow& user, const std::vector<std::string>& names,
+                 const HoldRequest& hold, int64_t now, bool create) {
+  if (names.empty()) return;
+  db.transaction([&](Database& d) {
+    if (create) {
+      hold_job_files(d, user.id, names, now, hold.delete_time);
+    } else {
+      extend_job_files(d, user.id, names, hold.delete_time);
+    }
+    if (hold.batch_id == 0) return;
+    std::vector<int64_t> ids;
+    for (const auto& [name, id] : held_job_files(d, user.id, names)) ids.push_back(id);
+    associate_batch_files(d, hold.batch_id, ids);
+  });
+}
 
 Result<std::vector<std::string>> phys_names(const SubmitDocument& doc) {
   auto names = repeated_names(doc, "phys_name", kMaxFiles);
@@ -27,31 +73,52 @@ Result<std::vector<std::string>> phys_names(const SubmitDocument& doc) {
   return names;
 }
 
+// Whether the file is in download/; one that is gets touched (the sandbox cleanup leaves
+// recently touched files alone, so a file just reported present is not removed under the
+// submitter who is about to use it).
 bool in_download(const ProjectConfig& config, const std::string& name) {
+  std::string path = fanout_path(config.download_dir, name, config.uldl_dir_fanout);
   struct stat info {};
-  return stat(fanout_path(config.download_dir, name, config.uldl_dir_fanout).c_str(), &info) == 0 &&
-         S_ISREG(info.st_mode);
+  if (stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return false;
+  utimes(path.c_str(), nullptr);
+  return true;
 }
 
-Result<std::string> query_files(const SubmitDocument& doc, Database& db, const ProjectConfig& config) {
+Result<std::string> query_files(const SubmitDocument& doc, Database& db, const ProjectConfig& config,
+                                int64_t now) {
   auto user = authenticate_with_grant(doc, db);
   if (!user.ok()) return make_error(user.error());
   auto names = phys_names(doc);
   if (!names.ok()) return make_error(names.error());
+  auto hold = hold_request(doc, db, *user, now);
+  if (!hold.ok()) return make_error(hold.error());
+  // Present only in this account's sandbox: another account's upload of the same content
+  // is reported absent, so nobody learns what others uploaded (uploading it proves the
+  // content and adds this account's row).
+  auto held = held_job_files(db, user->id, *names);
+  std::vector<std::string> present;
   std::string out = "<absent_files>\n";
   for (size_t i = 0; i < names->size(); ++i) {
-    if (!in_download(config, (*names)[i])) add_field(out, "file", static_cast<int64_t>(i));
+    const std::string& name = (*names)[i];
+    if (held.count(name) && in_download(config, name)) {
+      present.push_back(name);
+    } else {
+      add_field(out, "file", static_cast<int64_t>(i));
+    }
   }
   out += "</absent_files>\n";
+  record_hold(db, *user, present, *hold, now, /*create=*/false);
   return out;
 }
 
 Result<std::string> upload_files(const SubmitDocument& doc, std::string_view body, Database& db,
-                                 const ProjectConfig& config) {
+                                 const ProjectConfig& config, int64_t now) {
   auto user = authenticate_with_grant(doc, db);
   if (!user.ok()) return make_error(user.error());
   auto names = phys_names(doc);
   if (!names.ok()) return make_error(names.error());
+  auto hold = hold_request(doc, db, *user, now);
+  if (!hold.ok()) return make_error(hold.error());
   auto parts = multipart_parts(body, kMaxFiles + 1);
   if (!parts.ok()) return make_error(parts.error());
   std::vector<std::string_view> files;
@@ -74,6 +141,9 @@ Result<std::string> upload_files(const SubmitDocument& doc, std::string_view bod
     if (!path.ok()) return make_error(path.error());
     if (Status written = write_text_file(*path, files[i]); !written.ok()) return make_error(written.error());
   }
+  // Files first, rows second: a row always has its file unless the file deleter removed
+  // both, and the files written or touched just now are too fresh for its cleanup.
+  record_hold(db, *user, *names, *hold, now, /*create=*/true);
   return std::string("<success/>\n");
 }
 
@@ -84,7 +154,7 @@ bool names_its_content(std::string_view name, std::string_view content) {
 }
 
 std::string handle_job_file_rpc(std::string_view body, Database& db, const ProjectConfig& config,
-                                const SubmitLimits& limits) {
+                                const SubmitLimits& limits, int64_t now) {
   auto text = extract_request_document(body);
   if (!text.ok()) return render_submit_error("", "can't parse request message: " + text.error());
   SubmitLimits small = limits;
@@ -94,9 +164,9 @@ std::string handle_job_file_rpc(std::string_view body, Database& db, const Proje
   const std::string& op = (*doc)->operation;
   Result<std::string> reply = make_error("no such action");
   if (op == "query_files") {
-    reply = query_files(**doc, db, config);
+    reply = query_files(**doc, db, config, now);
   } else if (op == "upload_files") {
-    reply = upload_files(**doc, body, db, config);
+    reply = upload_files(**doc, body, db, config, now);
   } else {
     return render_submit_error("", "no such action");
   }

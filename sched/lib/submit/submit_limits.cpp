@@ -19,6 +19,11 @@ SubmitLimits submit_limits(const ProjectConfig& config) {
   SubmitLimits limits;
   read_positive(config, "submit_max_request_bytes", limits.max_request_bytes);
   read_positive(config, "submit_max_jobs", limits.max_jobs);
+  read_positive(config, "submit_semilocal_max_bytes", limits.semilocal_max_bytes);
+  auto allow = config.other.find("submit_semilocal_allow");
+  // BOINC's flag style: <submit_semilocal_allow/> or <submit_semilocal_allow>1</...> turn it on.
+  limits.semilocal_allow = allow != config.other.end() &&
+                           (allow->second.empty() || allow->second == "1" || allow->second == "true");
   return limits;
 }
 

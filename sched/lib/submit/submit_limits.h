@@ -1,7 +1,8 @@
 // Hard limits of the remote submission endpoint (docs/remote_submission.md#limits): a
 // request over any of them gets a well-formed <error>, never a crash or an unbounded
-// allocation. Read from config.xml's optional <submit_max_request_bytes> and
-// <submit_max_jobs> (ProjectConfig::other); the rest are fixed.
+// allocation. Read from config.xml's optional <submit_max_request_bytes>,
+// <submit_max_jobs>, <submit_semilocal_allow> and <submit_semilocal_max_bytes>
+// (ProjectConfig::other); the rest are fixed.
 #pragma once
 
 #include <cstddef>
@@ -22,6 +23,11 @@ struct SubmitLimits {
   size_t max_text_bytes = 4096;          // command lines and other free text
   size_t max_inputs_per_job = 64;        // <input_file>s of one job
   size_t max_names = 100000;             // <job_name>s in abort_jobs
+  // semilocal inputs (the server fetches a URL: an SSRF risk, so off unless the project
+  // says so): at most this many bytes per file, and this many distinct URLs per request.
+  bool semilocal_allow = false;
+  size_t semilocal_max_bytes = 100u << 20;
+  size_t semilocal_max_urls = 100;
 };
 
 // The limits for `config` (defaults where config.xml says nothing or something invalid).

@@ -25,7 +25,32 @@ bool is_md5(std::string_view text) {
   return true;
 }
 
-Status check_input(const SubmitInput& input, size_t job_index, size_t input_index) {
+bool is_job_file_name(std::string_view name) {
+  if (name.size() != 35 || name.substr(0, 3) != "jf_") return false;
+  for (char c : name.substr(3)) {
+    if (!std::isdigit(static_cast<unsigned char>(c)) && !(c >= 'a' && c <= 'f')) return false;
+  }
+  return true;
+}
+
+bool uses_sandbox(const SubmitInput& input) {
+  return input.mode == InputMode::Sandbox ||
+         (input.mode == InputMode::LocalStaged && is_job_file_name(input.source));
+}
+
+namespace {
+
+bool is_http_url(const std::string& url) {
+  bool scheme = url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0;
+  bool clean = true;
+  for (unsigned char c : url) clean = clean && c > 0x20 && c != 0x7f;
+  return scheme && clean && url.size() >= 10;
+}
+
+}  // namespace
+
+Status check_input(const SubmitInput& input, size_t job_index, size_t input_index,
+                   const SubmitLimits& limits) {
   std::string where = "job " + std::to_string(job_index) + ", input " + std::to_string(input_index) + ": ";
   switch (input.mode) {
     case InputMode::LocalStaged:
@@ -36,11 +61,26 @@ Status check_input(const SubmitInput& input, size_t job_index, size_t input_inde
       return Status::success();
     case InputMode::Inline:
       return Status::success();
+    case InputMode::Sandbox:
+      if (!is_job_file_name(input.source)) {
+        return make_error(where +
+                          "sandbox source must be the jf_<md5> name of a file uploaded through "
+                          "job_file.php, found '" +
+                          input.source.substr(0, 80) + "'");
+      }
+      return Status::success();
+    case InputMode::Semilocal:
+      if (!limits.semilocal_allow) {
+        return make_error(where +
+                          "input mode 'semilocal' is not enabled on this project (config.xml "
+                          "<submit_semilocal_allow>)");
+      }
+      if (!is_http_url(input.source)) {
+        return make_error(where + "semilocal source must be an http:// or https:// URL without spaces");
+      }
+      return Status::success();
     case InputMode::Remote: {
-      bool scheme = input.url.rfind("http://", 0) == 0 || input.url.rfind("https://", 0) == 0;
-      bool clean = true;
-      for (unsigned char c : input.url) clean = clean && c > 0x20 && c != 0x7f;
-      if (!scheme || !clean || input.url.size() < 10) {
+      if (!is_http_url(input.url)) {
         return make_error(where + "remote url must be an http:// or https:// URL without spaces");
       }
       if (!is_md5(input.md5)) return make_error(where + "remote md5 must be 32 hex digits");
@@ -49,11 +89,8 @@ Status check_input(const SubmitInput& input, size_t job_index, size_t input_inde
       }
       return Status::success();
     }
-    case InputMode::Sandbox:
-    case InputMode::Semilocal:
     case InputMode::Local:
-      return make_error(where + "input mode '" + input_mode_name(input.mode) +
-                        "' is not supported by this server");
+      return make_error(where + "input mode 'local' (a path on the server) is not supported by this server");
   }
   return make_error(where + "unknown input mode");
 }

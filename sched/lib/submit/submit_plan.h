@@ -23,11 +23,20 @@ bool is_plain_file_name(std::string_view name);
 // 32 hex digits.
 bool is_md5(std::string_view text);
 
+// An uploaded file's name: "jf_" and 32 lower-case hex digits (BOINC's job file name).
+bool is_job_file_name(std::string_view name);
+// Whether the input names a file of the submitter's sandbox, which the account must
+// hold (db/job_file_store.h): mode sandbox, or local_staged with a job file name (so no
+// account can use another's upload, or a jf_ file another job staged inline).
+bool uses_sandbox(const SubmitInput& input);
+
 // Whether `input` (job number `job_index`, 1-based, input `input_index`) is acceptable
-// before anything is staged: local_staged names a safe file; remote has an http(s) URL
-// without spaces or control characters, an md5 and a whole nbytes >= 0; sandbox,
-// semilocal and local are not served (yet).
-Status check_input(const SubmitInput& input, size_t job_index, size_t input_index);
+// before anything is staged: local_staged names a safe file; sandbox a job file name;
+// remote has an http(s) URL without spaces or control characters, an md5 and a whole
+// nbytes >= 0; semilocal an http(s) URL, and only when `limits` allow semilocal; local is
+// not served (a path on the server).
+Status check_input(const SubmitInput& input, size_t job_index, size_t input_index,
+                   const SubmitLimits& limits);
 
 // BOINC's content-addressed name of an inline or remote input: "jf_<md5>".
 std::string job_file_name(std::string_view md5);
