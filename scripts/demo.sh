@@ -291,4 +291,4 @@ if [ "$client_status" -ne 0 ] || [ "$wrong" -ne 0 ] || [ "$graph_status" -ne 0 ]
     "clustered tasks done $tasks_done/200, check $check_status, remote batch completed $remote_ok)" >&2
   exit 1
 fi
-echo "demo: all outputs verified, every clustered task done exactly once"
+echo "demo: all outputs verified, every clustered task done exactly once, the remote batch completed"

@@ -151,6 +151,24 @@ Result<std::string> read_archive(const std::string& path) {
 
 namespace {
 
+// The archive's text as one document: it is a sequence of elements, wrapped in <archive>.
+Status load_archive_text(pugi::xml_document& doc, const std::string& text) {
+  const std::string wrapped = "<archive>" + text + "</archive>";
+  pugi::xml_parse_result parsed = doc.load_buffer(wrapped.data(), wrapped.size(), pugi::parse_default);
+  if (!parsed) return make_error(std::string("malformed archive: ") + parsed.description());
+  return Status::success();
+}
+
+// read_archive, then `parse`; an error names the path.
+template <class Parse>
+auto read_and_parse(const std::string& path, Parse parse) -> decltype(parse(std::string())) {
+  auto text = read_archive(path);
+  if (!text.ok()) return make_error(text.error());
+  auto records = parse(*text);
+  if (!records.ok()) return make_error(path + ": " + records.error());
+  return records;
+}
+
 // The text of child `name` as a number; false when missing or not a number.
 template <class T>
 bool number_of(const pugi::xml_node& node, const char* name, T& out) {
@@ -164,11 +182,8 @@ bool number_of(const pugi::xml_node& node, const char* name, T& out) {
 }  // namespace
 
 Result<std::vector<ArchivedWorkunit>> parse_archive(const std::string& text) {
-  // The archive is a sequence of elements; wrap it so it is one document.
   pugi::xml_document doc;
-  const std::string wrapped = "<archive>" + text + "</archive>";
-  pugi::xml_parse_result parsed = doc.load_buffer(wrapped.data(), wrapped.size(), pugi::parse_default);
-  if (!parsed) return make_error(std::string("malformed archive: ") + parsed.description());
+  if (Status loaded = load_archive_text(doc, text); !loaded.ok()) return make_error(loaded.error());
   std::vector<ArchivedWorkunit> out;
   for (pugi::xml_node w : doc.child("archive").children("workunit")) {
     ArchivedWorkunit wu;
@@ -199,11 +214,7 @@ Result<std::vector<ArchivedWorkunit>> parse_archive(const std::string& text) {
 }
 
 Result<std::vector<ArchivedWorkunit>> read_archive_records(const std::string& path) {
-  auto text = read_archive(path);
-  if (!text.ok()) return make_error(text.error());
-  auto records = parse_archive(*text);
-  if (!records.ok()) return make_error(path + ": " + records.error());
-  return records;
+  return read_and_parse(path, parse_archive);
 }
 
 std::string render_archive_records(const std::vector<ArchivedWorkunit>& workunits) {
@@ -227,9 +238,7 @@ std::string render_archive_records(const std::vector<ArchivedWorkunit>& workunit
 
 Result<std::vector<ArchivedBatch>> parse_batch_archive(const std::string& text) {
   pugi::xml_document doc;
-  const std::string wrapped = "<archive>" + text + "</archive>";
-  pugi::xml_parse_result parsed = doc.load_buffer(wrapped.data(), wrapped.size(), pugi::parse_default);
-  if (!parsed) return make_error(std::string("malformed archive: ") + parsed.description());
+  if (Status loaded = load_archive_text(doc, text); !loaded.ok()) return make_error(loaded.error());
   std::vector<ArchivedBatch> out;
   for (pugi::xml_node n : doc.child("archive").children("batch")) {
     ArchivedBatch b;
@@ -247,11 +256,7 @@ Result<std::vector<ArchivedBatch>> parse_batch_archive(const std::string& text) 
 }
 
 Result<std::vector<ArchivedBatch>> read_batch_records(const std::string& path) {
-  auto text = read_archive(path);
-  if (!text.ok()) return make_error(text.error());
-  auto records = parse_batch_archive(*text);
-  if (!records.ok()) return make_error(path + ": " + records.error());
-  return records;
+  return read_and_parse(path, parse_batch_archive);
 }
 
 std::string render_batch_records(const std::vector<ArchivedBatch>& batches) {
