@@ -3,12 +3,17 @@
 // as lib/submit_api.py, multipart as lib/remote_submit.cpp), at the URL they build:
 // <master_url>submit_rpc_handler.php. Each hostile request gets a well-formed <error>
 // and changes nothing (rows counted before and after).
+#include <arpa/inet.h>
 #include <curl/curl.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <filesystem>
 #include <pugixml.hpp>
+#include <thread>
 
 #include "db/batch_store.h"
 #include "db/submit_grant_store.h"
@@ -543,6 +548,35 @@ TEST_F(RemoteSubmitHttp, SemilocalOnlyWhenEnabledAndWithinItsLimit) {
                           "<input_file><mode>semilocal</mode><source>file:///etc/passwd</source>"
                           "</input_file>")),
                "http");
+  // A server that redirects to a file:// URL: the fetch does not follow it.
+  {
+    int listener = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    ASSERT_EQ(listen(listener, 4), 0);
+    ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
+    std::thread redirector([listener] {
+      int connection = accept(listener, nullptr, nullptr);
+      if (connection < 0) return;
+      char request[4096];
+      (void)!read(connection, request, sizeof request);
+      const std::string reply =
+          "HTTP/1.1 302 Found\r\nLocation: file:///etc/passwd\r\nContent-Length: 0\r\nConnection: "
+          "close\r\n\r\n";
+      (void)!write(connection, reply.data(), reply.size());
+      close(connection);
+    });
+    std::string url = "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/moved";
+    expect_error(submit("owner_key_0123456789", job("semi5", "<input_file><mode>semilocal</mode><source>" +
+                                                                 url + "</source></input_file>")),
+                 "semilocal " + url + ": Protocol \"file\"");
+    shutdown(listener, SHUT_RDWR);
+    close(listener);
+    redirector.join();
+  }
   EXPECT_EQ(snapshot(), before);
   EXPECT_FALSE(std::filesystem::exists(fanout_path(c.download_dir, "jf_" + md5_hex(big), c.uldl_dir_fanout)));
 
