@@ -6,7 +6,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <vector>
+
+#include "db/database.h"
 
 namespace tharsis {
 
@@ -34,8 +38,25 @@ size_t next_statement_rows(size_t left, const RowBytes& row_bytes) {
   return rows;
 }
 
-inline size_t next_statement_rows(size_t left) {
-  return next_statement_rows(left, [](size_t) { return size_t{0}; });
+// Inserts `rows` in as few statements as the rules above allow: `head` as for
+// multi_row_insert, `bind(statement, index, row)` binds one row's `fields` values from
+// `index` on (advancing it), `row_bytes(row)` is the text a row binds. Returns the rows
+// the server reports inserted.
+template <class Row, class Bind, class RowBytes>
+int64_t insert_rows(Database& db, const std::string& head, int fields, const std::vector<Row>& rows,
+                    const Bind& bind, const RowBytes& row_bytes) {
+  int64_t inserted = 0;
+  size_t done = 0;
+  while (done < rows.size()) {
+    const size_t n =
+        next_statement_rows(rows.size() - done, [&](size_t i) { return row_bytes(rows[done + i]); });
+    inserted += db.exec_bound(multi_row_insert(head, fields, n), [&](sql::PreparedStatement& st) {
+      int index = 1;
+      for (size_t r = 0; r < n; ++r) bind(st, index, rows[done + r]);
+    });
+    done += n;
+  }
+  return inserted;
 }
 
 }  // namespace tharsis

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "db/app_store.h"
 #include "db/result_store.h"
 #include "db/stale_row.h"
 #include "db/workunit_store.h"
@@ -13,7 +14,10 @@ bool write_as_set(Database& db, const PlannedWrites& w) {
   const auto all = [](int64_t matched, size_t planned) { return matched == static_cast<int64_t>(planned); };
   if (!all(update_results_guarded(db, w.result_updates), w.result_updates.size())) return false;
   insert_result_rows(db, w.new_results);
-  return all(update_workunits_guarded(db, w.workunit_updates), w.workunit_updates.size());
+  if (!all(record_assimilations(db, w.assimilations), w.assimilations.size())) return false;
+  if (!all(update_workunits_guarded(db, w.workunit_updates), w.workunit_updates.size())) return false;
+  add_credits(db, w.credits);
+  return true;
 }
 
 void write_row_by_row(Database& db, const PlannedWrites& w) {
@@ -21,9 +25,14 @@ void write_row_by_row(Database& db, const PlannedWrites& w) {
     require_written(update_result_guarded(db, u), "result " + std::to_string(u.after.id));
   }
   for (const auto& r : w.new_results) insert_result_row(db, r);
+  for (const auto& a : w.assimilations) {
+    require_written(record_assimilation(db, a.wu_id, a.time, a.canonical_resultid, a.error_mask),
+                    "assimilation record of workunit " + std::to_string(a.wu_id));
+  }
   for (const auto& u : w.workunit_updates) {
     require_written(update_workunit_guarded(db, u.before, u.after), "workunit " + std::to_string(u.after.id));
   }
+  for (const auto& c : w.credits) add_credit(db, c.host_id, c.user_id, c.credit);
 }
 
 }  // namespace tharsis

@@ -1,12 +1,14 @@
 // The writes a daemon's rules planned for a batch of units, gathered so that the batch is
-// written as a set — new results in multi-row INSERTs, the result updates in one
-// statement and the workunit updates in another, every update still guarded per row on
-// the state it was planned on — or, when a set write finds a row changed under it, row by
-// row, each guarded, to find which unit is stale (lib/daemon/batch_commit.h).
+// written as a set — new results and assimilation records in multi-row INSERTs, the
+// result updates in one statement and the workunit updates in another, every update still
+// guarded per row on the state it was planned on, credit summed per host and per user —
+// or, when a set write finds a row changed under it, row by row, each guarded, to find
+// which unit is stale (lib/daemon/batch_commit.h).
 #pragma once
 
 #include <vector>
 
+#include "db/assimilation_store.h"
 #include "db/database.h"
 #include "db/row_changes.h"
 #include "db/rows.h"
@@ -16,15 +18,16 @@ namespace tharsis {
 struct PlannedWrites {
   std::vector<ResultUpdate> result_updates;      // distinct rows
   std::vector<ResultRow> new_results;            // id 0; ids are not read back
-  std::vector<WorkunitUpdate> workunit_updates;  // distinct rows
-
-  bool empty() const { return result_updates.empty() && new_results.empty() && workunit_updates.empty(); }
+  std::vector<AssimilationRecord> assimilations;  // distinct workunits; each must be new
+  std::vector<WorkunitUpdate> workunit_updates;   // distinct rows
+  std::vector<CreditChange> credits;              // increments, not guarded
 };
 
-// In order: result updates, new results, workunit updates; a few statements whatever the
-// batch's size. Returns false as soon as a set of updates matched fewer rows than it
-// holds (some row changed since it was read): the transaction then holds part of the
-// writes, and the caller must roll it back.
+// In order: result updates, new results, assimilation records, workunit updates, credit;
+// a few statements whatever the batch's size. Returns false as soon as a set write matched
+// fewer rows than it holds (some row changed since it was read, or a workunit already has
+// its assimilation record): the transaction then holds part of the writes, and the caller
+// must roll it back.
 bool write_as_set(Database& db, const PlannedWrites& writes);
 
 // The same writes, one statement per row; throws StaleRow naming the first row found changed.

@@ -98,18 +98,9 @@ int64_t insert_result(Database& db, const ResultRow& x) {
 void insert_result_row(Database& db, const ResultRow& x) { insert_result_rows(db, {x}); }
 
 void insert_result_rows(Database& db, const std::vector<ResultRow>& rows) {
-  size_t done = 0;
-  while (done < rows.size()) {
-    const size_t n = next_statement_rows(rows.size() - done, [&](size_t i) {
-      const ResultRow& r = rows[done + i];
-      return r.name.size() + r.xml_doc_in.size() + r.xml_doc_out.size() + r.stderr_out.size();
-    });
-    db.exec_bound(multi_row_insert(kInsertHead, kInsertFields, n), [&](sql::PreparedStatement& st) {
-      int index = 1;
-      for (size_t r = 0; r < n; ++r) bind_insert(st, index, rows[done + r]);
-    });
-    done += n;
-  }
+  insert_rows(db, kInsertHead, kInsertFields, rows, bind_insert, [](const ResultRow& r) {
+    return r.name.size() + r.xml_doc_in.size() + r.xml_doc_out.size() + r.stderr_out.size();
+  });
 }
 
 std::optional<ResultRow> fetch_result(Database& db, int64_t id, bool for_update) {

@@ -4,6 +4,8 @@
 // row changed meanwhile by another process is not overwritten blindly.
 #pragma once
 
+#include <cstdint>
+
 #include "db/rows.h"
 
 namespace tharsis {
@@ -11,6 +13,13 @@ namespace tharsis {
 struct ResultUpdate {
   ResultRow before;  // as loaded
   ResultRow after;   // as it should be written (same id)
+};
+
+// Credit granted (or, negative, taken back) to a host and its owner; 0 = none.
+struct CreditChange {
+  int64_t host_id = 0;
+  int64_t user_id = 0;
+  double credit = 0;
 };
 
 struct WorkunitUpdate {

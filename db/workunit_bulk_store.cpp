@@ -63,16 +63,8 @@ void bind_workunit(sql::PreparedStatement& st, int& index, const WorkunitRow& wu
 
 void insert_workunits_bulk(Database& db, const std::vector<WorkunitRow>& workunits) {
   // Multi-row VALUES: three times faster in MariaDB than the same rows through JSON_TABLE.
-  size_t done = 0;
-  while (done < workunits.size()) {
-    size_t rows = next_statement_rows(workunits.size() - done,
-                                      [&](size_t i) { return workunits[done + i].xml_doc.size(); });
-    db.exec_bound(multi_row_insert(kWorkunitColumns, kWorkunitFields, rows), [&](sql::PreparedStatement& st) {
-      int index = 1;
-      for (size_t r = 0; r < rows; ++r) bind_workunit(st, index, workunits[done + r]);
-    });
-    done += rows;
-  }
+  insert_rows(db, kWorkunitColumns, kWorkunitFields, workunits, bind_workunit,
+              [](const WorkunitRow& wu) { return wu.xml_doc.size(); });
 }
 
 void record_workunit_inputs_bulk(Database& db,

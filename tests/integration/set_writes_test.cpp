@@ -3,7 +3,8 @@
 // state they were planned on and says how many matched; a batch costs a fixed number of
 // statements whatever its size; a batch whose set write finds a changed row (or whose read
 // times out on a lock) is rolled back and written unit by unit, only the stale unit
-// skipped; and the transitioner's set-based pass makes the same rows as its rules say.
+// skipped; credit is summed per host and user; and the transitioner's set-based pass
+// makes the same rows as its rules say.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,6 +15,8 @@
 #include <vector>
 
 #include "daemons/transitioner/lib/transitioner_pass.h"
+#include "db/app_store.h"
+#include "db/assimilation_store.h"
 #include "db/locked_workunits.h"
 #include "db/planned_writes.h"
 #include "db/result_store.h"
@@ -196,6 +199,40 @@ TEST_F(SetWrites, ABatchWhoseReadTimesOutIsWrittenUnitByUnitAndOnlyTheLockedUnit
   EXPECT_EQ(written, 4);
   EXPECT_EQ(done(), 4);
   EXPECT_EQ(fetch_workunit(*db_, wus_[3].id)->transition_time, 1000);
+}
+
+TEST_F(SetWrites, CreditIsSummedPerHostAndUserAndAssimilationRecordsAreCountedAsInserted) {
+  db_->exec("INSERT INTO user (id, email_addr, name, authenticator) VALUES (7, 'a@b', 'a', 'auth7')");
+  db_->exec("INSERT INTO host (id, userid) VALUES (3, 7), (4, 7)");
+  add_credits(*db_, {{3, 7, 1.5}, {4, 7, 2.0}, {3, 0, 0.25}, {0, 7, -1.0}});
+  EXPECT_EQ(db_->query_int("SELECT ROUND(total_credit * 100) FROM host WHERE id = 3"), 175);
+  EXPECT_EQ(db_->query_int("SELECT ROUND(total_credit * 100) FROM host WHERE id = 4"), 200);
+  EXPECT_EQ(db_->query_int("SELECT ROUND(total_credit * 100) FROM user WHERE id = 7"), 250);
+
+  ASSERT_TRUE(record_assimilation(*db_, wus_[1].id, 5, 0, 0));
+  std::vector<AssimilationRecord> records;
+  for (const auto& wu : wus_) records.push_back(AssimilationRecord{wu.id, 9, 0, 0});
+  EXPECT_EQ(record_assimilations(*db_, records), 4);  // the one already recorded is left as it was
+  EXPECT_EQ(count("SELECT COUNT(*) FROM assimilation"), 5);
+  EXPECT_EQ(db_->query_int("SELECT time FROM assimilation WHERE workunitid = ?", wus_[1].id), 5);
+}
+
+TEST_F(SetWrites, AUnitWhoseAssimilationIsAlreadyRecordedIsSkippedAloneWithItsCredit) {
+  ASSERT_TRUE(record_assimilation(*db_, wus_[2].id, 5, 0, 0));  // assimilated meanwhile
+  db_->exec("INSERT INTO host (id, userid) VALUES (3, 0)");
+  LockedWorkunits locked;
+  int written = commit_workunit_sets(*db_, ids(), 50, locked, [&](Database& d, int64_t id, PlannedWrites& w) {
+    if (!plan(d, locked, id, w)) return false;
+    w.assimilations.push_back(AssimilationRecord{id, 9, 0, 0});
+    w.credits.push_back(CreditChange{3, 0, 1.0});
+    return true;
+  });
+  EXPECT_EQ(written, 4);
+  EXPECT_EQ(done(), 4);
+  EXPECT_EQ(fetch_workunit(*db_, wus_[2].id)->transition_time, 1000);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM assimilation"), 5);
+  EXPECT_EQ(db_->query_int("SELECT ROUND(total_credit) FROM host WHERE id = 3"),
+            4);  // not 5: its unit rolled back
 }
 
 TEST(SetWritesTransitioner, ABatchOfWorkunitsGetsItsResultsInAFewStatementsAndARerunIsANoOp) {

@@ -7,8 +7,6 @@
 #include "daemons/assimilator/lib/results_store.h"
 #include "db/app_store.h"
 #include "db/assimilation_store.h"
-#include "db/result_store.h"
-#include "db/stale_row.h"
 #include "db/workunit_store.h"
 #include "lib/daemon/batch_commit.h"
 #include "lib/log.h"
@@ -79,7 +77,7 @@ AssimilationHandler results_store_handler(const ProjectConfig& config) {
   };
 }
 
-bool AssimilatorPass::assimilate_in_transaction(Database& d, int64_t wu_id, int64_t now) {
+bool AssimilatorPass::plan_in_transaction(Database& d, int64_t wu_id, int64_t now, PlannedWrites& writes) {
   batches_.forget(wu_id);  // this unit may be running again after a rollback
   auto [wu, results] = locked_.load(d, wu_id);
   if (!wu || wu->assimilate_state != AssimilateState::Ready) return false;
@@ -101,12 +99,13 @@ bool AssimilatorPass::assimilate_in_transaction(Database& d, int64_t wu_id, int6
       log_warning("workunit ", wu_id, " (", wu->name, "): ", why);
       for (const auto& note : plan.notes) log_warning(note);
       for (const auto& update : plan.result_updates) {
-        require_written(update_result_guarded(d, update), "result " + std::to_string(update.after.id));
+        writes.result_updates.push_back(update);
         // The validator grants credit again to the results it finds valid.
         const double taken_back = update.before.granted_credit - update.after.granted_credit;
-        if (taken_back > 0) add_credit(d, update.before.hostid, update.before.userid, -taken_back);
+        if (taken_back > 0)
+          writes.credits.push_back(CreditChange{update.before.hostid, update.before.userid, -taken_back});
       }
-      require_written(update_workunit_guarded(d, *wu, plan.workunit), "workunit " + std::to_string(wu_id));
+      writes.workunit_updates.push_back(WorkunitUpdate{*wu, std::move(plan.workunit)});
       return true;
     case AssimilationAction::Assimilate:
       break;
@@ -117,19 +116,18 @@ bool AssimilatorPass::assimilate_in_transaction(Database& d, int64_t wu_id, int6
               "; left READY for the next pass");
     return false;
   }
-  require_written(record_assimilation(d, wu_id, now, wu->canonical_resultid, wu->error_mask),
-                  "assimilation record of workunit " + std::to_string(wu_id));
-  require_written(update_workunit_guarded(d, *wu, plan.workunit), "workunit " + std::to_string(wu_id));
-  batches_.note(*wu);
+  writes.assimilations.push_back(AssimilationRecord{wu_id, now, wu->canonical_resultid, wu->error_mask});
+  writes.workunit_updates.push_back(WorkunitUpdate{*wu, std::move(plan.workunit)});
+  batches_.note(*wu);  // counted only if it commits (flush is given the units that ran)
   return true;
 }
 
 int AssimilatorPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
   std::vector<int64_t> ids = fetch_assimilate_ready_ids(db, context.shard, context.batch);
   // Units read and copy files: stop between batches.
-  return commit_workunit_batches(
+  return commit_workunit_sets(
       db, ids, context.options.units_per_commit, locked_,
-      [&](Database& d, int64_t id) { return assimilate_in_transaction(d, id, now); },
+      [&](Database& d, int64_t id, PlannedWrites& writes) { return plan_in_transaction(d, id, now, writes); },
       [&] { return context.stop_requested(); },
       [&](Database& d, const std::vector<int64_t>& batch) { batches_.flush(d, batch, now); });
 }

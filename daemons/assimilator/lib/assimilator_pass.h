@@ -1,7 +1,8 @@
 // The assimilator's shell: for each workunit with assimilate_state READY in its shard,
-// inside a transaction shared by up to --units_per_commit workunits (batch_commit.h; a
-// workunit whose row changed meanwhile is skipped alone, its handler's files kept, as
-// they are idempotent), lock it and its results (locked_workunits.h), check the canonical
+// inside a transaction shared by up to --units_per_commit workunits (batch_commit.h,
+// commit_workunit_sets: the batch's writes made as a set; a workunit whose row changed
+// meanwhile is skipped alone, its handler's files kept, as they are idempotent), lock it
+// and its results (locked_workunits.h), check the canonical
 // result's output files against the sizes and md5s it reported (lib/output_check.h), and
 // apply plan_assimilation (assimilator_rules.h):
 //  - they match: run the handler — by default the results store (results_store.h:
@@ -23,6 +24,7 @@
 #include "daemons/assimilator/assimilator_rules.h"
 #include "daemons/assimilator/lib/batch_progress.h"
 #include "db/locked_workunits.h"
+#include "db/planned_writes.h"
 #include "db/rows.h"
 #include "lib/daemon/daemon_loop.h"
 
@@ -48,7 +50,9 @@ class AssimilatorPass final : public DaemonWork {
       : config_(config), handler_(std::move(handler)) {}
   int do_pass(Database& db, const DaemonContext& context, int64_t now) override;
  private:
-  bool assimilate_in_transaction(Database& d, int64_t wu_id, int64_t now);
+  // Plans (and hands to the handler) one workunit of the open batch; false when nothing
+  // is to be written.
+  bool plan_in_transaction(Database& d, int64_t wu_id, int64_t now, PlannedWrites& writes);
   const ProjectConfig& config_;
   AssimilationHandler handler_;
   LockedWorkunits locked_;  // the open batch's rows (the canonical result among them)

@@ -5,8 +5,6 @@
 #include "daemons/validator/lib/report_checking_comparator.h"
 #include "daemons/validator/validator_rules.h"
 #include "db/app_store.h"
-#include "db/result_store.h"
-#include "db/stale_row.h"
 #include "db/workunit_store.h"
 #include "lib/daemon/batch_commit.h"
 #include "lib/log.h"
@@ -30,33 +28,37 @@ ResultComparator& ValidatorPass::comparator_for(Database& db, int64_t appid) {
   return *comparators_.emplace(appid, std::move(checked)).first->second;
 }
 
-bool ValidatorPass::validate_in_transaction(Database& d, int64_t wu_id, int64_t now) {
+bool ValidatorPass::plan_in_transaction(Database& d, int64_t wu_id, int64_t now, PlannedWrites& writes) {
   auto [wu, results] = locked_.load(d, wu_id);
   if (!wu || !wu->need_validate) return false;
   ValidationPlan plan = plan_validation(*wu, results, comparator_for(d, wu->appid), now);
-  for (const auto& update : plan.result_updates) {
-    require_written(update_result_guarded(d, update), "result " + std::to_string(update.after.id));
-  }
+  writes.result_updates.insert(writes.result_updates.end(), plan.result_updates.begin(),
+                               plan.result_updates.end());
   // need_validate is not in the guard: it is this daemon's own flag.
-  WorkunitRow before = *wu;
-  require_written(update_workunit_guarded(d, before, plan.workunit), "workunit " + std::to_string(wu_id));
-  for (const auto& grant : plan.credit_grants) add_credit(d, grant.host_id, grant.user_id, grant.credit);
+  writes.workunit_updates.push_back(WorkunitUpdate{*wu, std::move(plan.workunit)});
+  for (const auto& grant : plan.credit_grants) {
+    writes.credits.push_back(CreditChange{grant.host_id, grant.user_id, grant.credit});
+  }
   for (const auto& note : plan.notes) log_debug("workunit ", wu_id, ": ", note);
   return true;
 }
 
+int ValidatorPass::validate_batch(Database& db, const std::vector<int64_t>& wu_ids, int64_t now,
+                                  int per_commit, const std::function<bool()>& stop) {
+  return commit_workunit_sets(
+      db, wu_ids, per_commit, locked_,
+      [&](Database& d, int64_t id, PlannedWrites& writes) { return plan_in_transaction(d, id, now, writes); },
+      stop);
+}
+
 bool ValidatorPass::validate_one(Database& db, int64_t wu_id, int64_t now) {
-  return commit_workunit_batches(db, {wu_id}, 1, locked_,
-                                 [&](Database& d, int64_t id) { return validate_in_transaction(d, id, now); }) == 1;
+  return validate_batch(db, {wu_id}, now, 1, {}) == 1;
 }
 
 int ValidatorPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
-  std::vector<int64_t> ids = fetch_need_validate_ids(db, context.shard, context.batch);
   // Units read and compare files: stop between batches.
-  return commit_workunit_batches(
-      db, ids, context.options.units_per_commit, locked_,
-      [&](Database& d, int64_t id) { return validate_in_transaction(d, id, now); },
-      [&] { return context.stop_requested(); });
+  return validate_batch(db, fetch_need_validate_ids(db, context.shard, context.batch), now,
+                        context.options.units_per_commit, [&] { return context.stop_requested(); });
 }
 
 }  // namespace tharsis

@@ -1,17 +1,22 @@
-// The validator's shell: for each need_validate workunit of its shard, inside a
-// transaction shared by up to --units_per_commit workunits (batch_commit.h; a workunit
-// whose rows changed meanwhile is skipped alone), lock the workunit and its results, runs plan_validation
-// with the app's file comparator (app.comparator: bitwise, numeric or trivial) behind the report check
-// (report_checking_comparator.h: an output whose size or md5 differs from what its result
-// reported makes that result VALIDATE_ERROR), and writes the plan guarded on the loaded
-// state, with the credit it grants.
+// The validator's shell: need_validate workunits of its shard in transactions of up to
+// --units_per_commit workunits (batch_commit.h, commit_workunit_sets): the batch's
+// workunits and results locked in two statements, plan_validation run per workunit with
+// the app's file comparator (app.comparator: bitwise, numeric or trivial) behind the
+// report check (report_checking_comparator.h: an output whose size or md5 differs from
+// what its result reported makes that result VALIDATE_ERROR), and the batch's writes made
+// as a set, guarded on the loaded state, with the credit granted summed per host and user;
+// a batch whose rows changed meanwhile is written again unit by unit, the stale workunit
+// skipped alone.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include "daemons/validator/comparator.h"
 #include "db/locked_workunits.h"
+#include "db/planned_writes.h"
 #include "lib/daemon/daemon_loop.h"
 
 namespace tharsis {
@@ -24,7 +29,10 @@ class ValidatorPass final : public DaemonWork {
   bool validate_one(Database& db, int64_t wu_id, int64_t now);
 
  private:
-  bool validate_in_transaction(Database& d, int64_t wu_id, int64_t now);
+  // Plans one workunit of the open batch into `writes`; false when it needs no validation.
+  bool plan_in_transaction(Database& d, int64_t wu_id, int64_t now, PlannedWrites& writes);
+  int validate_batch(Database& db, const std::vector<int64_t>& wu_ids, int64_t now, int per_commit,
+                     const std::function<bool()>& stop);
   ResultComparator& comparator_for(Database& db, int64_t appid);
   const ProjectConfig& config_;
   std::map<int64_t, std::unique_ptr<ResultComparator>> comparators_;
