@@ -5,7 +5,8 @@ namespace tharsis {
 namespace {
 
 const std::string kTaskColumns =
-    "id, workunitid, task_key, task_index, state, attempts, appid, payload, retry_of, output, done_time";
+    "id, workunitid, task_key, task_index, state, attempts, appid, payload, retry_of, output, done_time, "
+    "user_id";
 const std::string kJobColumns =
     "workunitid, appid, k, create_time, state, failed_tasks, job_failed, run_time, turnaround, settle_time";
 
@@ -22,6 +23,7 @@ ClusterTaskRow read_task(sql::ResultSet& r) {
   t.retry_of = r.getInt64("retry_of");
   t.output = r.getString("output");
   t.done_time = r.getInt64("done_time");
+  t.user_id = r.getInt64("user_id");
   return t;
 }
 
@@ -57,9 +59,9 @@ std::vector<ClusterJobRow> read_jobs(std::unique_ptr<sql::ResultSet> rows) {
 int64_t insert_cluster_task(Database& db, const ClusterTaskRow& t) {
   db.exec(
       "INSERT INTO cluster_task (workunitid, task_key, task_index, state, attempts, appid, payload, "
-      "retry_of, output, done_time) VALUES (?,?,?,?,?,?,?,?,?,?)",
+      "retry_of, output, done_time, user_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
       t.workunitid, t.task_key, t.task_index, t.state, t.attempts, t.appid, t.payload, t.retry_of, t.output,
-      t.done_time);
+      t.done_time, t.user_id);
   return db.last_insert_id();
 }
 

@@ -1,12 +1,14 @@
 // Implementation of db/graph_store.h.
 #include "db/graph_store.h"
 
+#include "db/id_list.h"
 #include "db/states.h"
 
 namespace tharsis {
 namespace {
 
-const std::string kGraphColumns = "id, create_time, name, state, expression, result_path, finish_time";
+const std::string kGraphColumns =
+    "id, create_time, name, state, expression, result_path, finish_time, user_id";
 
 const std::string kOperandColumns =
     "o.id, o.graph_id, o.name, o.workunitid, o.runs, o.state, o.state_time, o.depth, o.priority, "
@@ -22,6 +24,7 @@ GraphRow read_graph(sql::ResultSet& r) {
   g.expression = r.getString("expression");
   g.result_path = r.getString("result_path");
   g.finish_time = r.getInt64("finish_time");
+  g.user_id = r.getInt64("user_id");
   return g;
 }
 
@@ -66,9 +69,9 @@ std::vector<OperandRow> operands_where(Database& db, OperandState state, const s
 
 int64_t insert_graph(Database& db, const GraphRow& g) {
   db.exec(
-      "INSERT INTO graph (create_time, name, state, expression, result_path, finish_time) "
-      "VALUES (?,?,?,?,?,?)",
-      g.create_time, g.name, g.state, g.expression, g.result_path, g.finish_time);
+      "INSERT INTO graph (create_time, name, state, expression, result_path, finish_time, user_id) "
+      "VALUES (?,?,?,?,?,?,?)",
+      g.create_time, g.name, g.state, g.expression, g.result_path, g.finish_time, g.user_id);
   return db.last_insert_id();
 }
 
@@ -181,6 +184,37 @@ std::map<OperandState, int64_t> count_operand_states(Database& db, int64_t graph
   return out;
 }
 
+std::map<int64_t, std::map<OperandState, int64_t>> count_operand_states_of_graphs(
+    Database& db, const std::vector<int64_t>& graph_ids) {
+  std::map<int64_t, std::map<OperandState, int64_t>> out;
+  if (graph_ids.empty()) return out;
+  auto rows =
+      db.query("SELECT o.graph_id, o.state, COUNT(*) FROM " + kIdListTable +
+                   " STRAIGHT_JOIN operand o ON o.graph_id = wanted.wanted_id GROUP BY o.graph_id, o.state",
+               id_list_json(graph_ids));
+  while (rows->next()) out[rows->getInt64(1)][static_cast<OperandState>(rows->getInt(2))] = rows->getInt64(3);
+  return out;
+}
+
+std::vector<GraphRow> fetch_graphs_of_user(Database& db, int64_t user_id, int limit) {
+  auto rows = db.query(
+      "SELECT id, create_time, name, state, '' AS expression, result_path, finish_time, user_id FROM graph "
+      "WHERE user_id = ? ORDER BY id DESC LIMIT ?",
+      user_id, limit);
+  std::vector<GraphRow> out;
+  while (rows->next()) out.push_back(read_graph(*rows));
+  return out;
+}
+
+std::optional<OperandRow> fetch_first_operand_in_state(Database& db, int64_t graph_id, OperandState state) {
+  auto rows =
+      read_operands(db.query("SELECT " + kOperandColumns +
+                                 " FROM operand o WHERE o.graph_id = ? AND o.state = ? ORDER BY o.id LIMIT 1",
+                             graph_id, state));
+  if (rows.empty()) return std::nullopt;
+  return rows.front();
+}
+
 std::vector<OperandRow> fetch_operands_inputs_done(Database& db, Shard shard, int limit) {
   return operands_where(
       db, OperandState::Unscheduled,
@@ -249,6 +283,12 @@ std::vector<OperandRow> fetch_operands_download_failed(Database& db, Shard shard
 int64_t staged_output_bytes(Database& db, int64_t graph_id) {
   return db.query_int("SELECT SUM(output_nbytes) FROM operand WHERE graph_id = ? AND state = ?", graph_id,
                       OperandState::Finished);
+}
+
+int64_t result_chunk_bytes(Database& db, int64_t graph_id) {
+  return db.query_int(
+      "SELECT COALESCE(SUM(output_bytes), 0) FROM operand WHERE graph_id = ? AND result_chunk >= 0",
+      graph_id);
 }
 
 std::vector<ReservedOperand> fetch_reserved_operands(Database& db, Shard shard, int64_t now, int64_t after_id,

@@ -48,6 +48,15 @@ std::vector<DependencyEdge> fetch_edges_of_graph(Database& db, int64_t graph_id)
 
 // Operand counts by state for one graph.
 std::map<OperandState, int64_t> count_operand_states(Database& db, int64_t graph_id);
+// The same for several graphs in one statement (index operand_graph_state), by graph id.
+std::map<int64_t, std::map<OperandState, int64_t>> count_operand_states_of_graphs(
+    Database& db, const std::vector<int64_t>& graph_ids);
+
+// A submitter's graphs (graph.user_id), newest first, at most `limit`; `expression` is
+// left empty (it can be large; fetch_graph reads it).
+std::vector<GraphRow> fetch_graphs_of_user(Database& db, int64_t user_id, int limit);
+// The graph's first operand (by id) in `state`, if any (why a graph failed: its FATAL one).
+std::optional<OperandRow> fetch_first_operand_in_state(Database& db, int64_t graph_id, OperandState state);
 
 // Work lists of the graph scheduler (sharded by operand id, at most `limit`, by id):
 // UNSCHEDULED operands whose predecessors are all FINISHED or FREED (FREED only after a
@@ -85,6 +94,8 @@ std::vector<OperandRow> fetch_operands_download_failed(Database& db, Shard shard
 
 // Bytes of operand outputs the server holds for the graph (FINISHED operands' outputs).
 int64_t staged_output_bytes(Database& db, int64_t graph_id);
+// The size of the graph's result tensor's data: the result chunks' output_bytes.
+int64_t result_chunk_bytes(Database& db, int64_t graph_id);
 
 // Every graph's id, in id order (tools/check, graph_status).
 std::vector<int64_t> fetch_graph_ids(Database& db);

@@ -128,6 +128,7 @@ struct GraphRow {
   std::string expression;   // what the submitter handed in
   std::string result_path;  // where submit_graph --wait writes the result
   int64_t finish_time = 0;
+  int64_t user_id = 0;      // the submitter (0: submitted on the server by an admin)
 };
 
 // One chunk operand of a graph (table operand); see db/schema.sql for each column.
@@ -165,6 +166,7 @@ struct ClusterTaskRow {
   int64_t retry_of = 0;    // WAITING after a failure: the job it failed in (regroup key)
   std::string output;      // DONE: what the app reported for it
   int64_t done_time = 0;
+  int64_t user_id = 0;     // the submitter (0: submitted on the server by an admin)
 };
 
 // A clustered job: the workunit carrying k tasks, and how it ended (table cluster_job).

@@ -202,8 +202,10 @@ CREATE TABLE IF NOT EXISTS graph (
   expression    MEDIUMTEXT NOT NULL,
   result_path   VARCHAR(1024) NOT NULL DEFAULT '',
   finish_time   BIGINT NOT NULL DEFAULT 0,
+  user_id       INT NOT NULL DEFAULT 0,        -- the submitter's account (0: an admin on the server)
   UNIQUE KEY graph_name (name),
-  KEY graph_state (state)
+  KEY graph_state (state),
+  KEY graph_user (user_id)                     -- query_graphs: a submitter's graphs
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- One chunk operand of a graph. Each run of it is one workunit (workunitid: the current
@@ -259,6 +261,7 @@ CREATE TABLE IF NOT EXISTS cluster_task (
   retry_of      INT NOT NULL DEFAULT 0,
   output        VARCHAR(254) NOT NULL DEFAULT '',   -- the task's output as the app reported it
   done_time     BIGINT NOT NULL DEFAULT 0,
+  user_id       INT NOT NULL DEFAULT 0,        -- the submitter's account (0: an admin on the server)
   UNIQUE KEY cluster_task_key (appid, task_key),
   KEY cluster_task_wu (workunitid),
   KEY cluster_task_state (appid, state, retry_of)

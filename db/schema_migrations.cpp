@@ -42,7 +42,13 @@ std::vector<Migration> build_migrations() {
                  {create_table("job_file"), create_table("batch_file_assoc"),
                   add_column("batch", "files_deleted", "TINYINT NOT NULL DEFAULT 0"),
                   add_index("batch", "batch_cleanup", "(files_deleted, state, expire_time)")}});
-  // Next: {8, "...", {create_table("..."), add_index("workunit", "...", "(...)")}},
+  all.push_back({8,
+                 "owners of operand graphs and clustered tasks: graph.user_id (index graph_user), "
+                 "cluster_task.user_id",
+                 {add_column("graph", "user_id", "INT NOT NULL DEFAULT 0"),
+                  add_index("graph", "graph_user", "(user_id)"),
+                  add_column("cluster_task", "user_id", "INT NOT NULL DEFAULT 0")}});
+  // Next: {9, "...", {create_table("..."), add_index("workunit", "...", "(...)")}},
   return all;
 }
 

@@ -10,6 +10,9 @@
 //   tharsis-submit --url URL --authenticator KEY retire BATCH_ID
 //   tharsis-submit --url URL --authenticator KEY upload FILE...        (job_file.php)
 //   tharsis-submit --url URL --authenticator KEY outputs BATCH_ID ZIP  (get_output.php)
+//   tharsis-submit --url URL --authenticator KEY graph (submit|query|output|abort) ...
+//   tharsis-submit --url URL --authenticator KEY tasks --app APP TASKS_FILE
+//   (operand graphs and clustered tasks: client/tharsis-submit/graph_commands.h)
 // `upload` sends the files the project lacks, named jf_<md5>, and prints for each the
 // job-file word that names it (staged:jf_<md5>); `outputs` saves the batch's outputs.
 // URL is the project's master URL (…/<name>/); --authenticator may instead come from
@@ -25,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "client/tharsis-submit/graph_commands.h"
 #include "client/tharsis-submit/job_file.h"
 #include "lib/crypto/md5.h"
 
@@ -162,7 +166,8 @@ int upload(const std::string& url, const std::string& key, const std::vector<std
 int usage() {
   std::cerr
       << "usage: tharsis-submit --url URL [--authenticator KEY] (ping | submit --app APP [--batch_name N] "
-         "JOB_FILE | query [BATCH_ID] [--jobs] | abort BATCH_ID | abort_jobs NAME... | retire BATCH_ID)\n";
+         "JOB_FILE | query [BATCH_ID] [--jobs] | abort BATCH_ID | abort_jobs NAME... | retire BATCH_ID | "
+         "graph ... | tasks ...)\n";
   return 2;
 }
 
@@ -210,6 +215,18 @@ int main(int argc, char** argv) {
     }
     std::cout << "saved " << words[2] << "\n";
     return 0;
+  }
+  if (command == "graph" || command == "tasks") {  // Tharsis's extensions: graph_commands.h
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    GraphTransport transport{[&](const std::string& xml, pugi::xml_document& reply) -> Status {
+                               auto answered = post(url, xml, reply);
+                               return answered.ok() ? Status::success()
+                                                    : Status(make_error(answered.error()));
+                             },
+                             [&](const std::string& page, const std::string& path) {
+                               return download(endpoint_of(url, page), path);
+                             }};
+    return run_graph_command(words, key, app, transport);
   }
   std::string request;
   if (command == "ping") {

@@ -6,9 +6,6 @@ namespace tharsis::operand {
 
 namespace {
 
-// Bounds the work one submission can create.
-constexpr size_t kMaxOperands = 1000000;
-
 // A tensor node's chunks: operand ids in C order over the chunk grid.
 struct Tiled {
   Shape grid;
@@ -33,14 +30,14 @@ class Tiler {
     }
     for (const TensorNode& node : tensors_.nodes) {
       // Checked before tiling: one matmul alone can ask for grid^3 block products.
-      if (graph_.operands.size() + operand_bound(node) > kMaxOperands) {
-        return make_error("tiling: more than " + std::to_string(kMaxOperands) +
+      if (graph_.operands.size() + operand_bound(node) > options_.max_operands) {
+        return make_error("tiling: more than " + std::to_string(options_.max_operands) +
                           " chunk operands; use larger chunks");
       }
       tiled_.push_back(tile_node(node));
       ++current_node_;
-      if (graph_.operands.size() > kMaxOperands) {
-        return make_error("tiling: more than " + std::to_string(kMaxOperands) +
+      if (graph_.operands.size() > options_.max_operands) {
+        return make_error("tiling: more than " + std::to_string(options_.max_operands) +
                           " chunk operands; use larger chunks");
       }
     }

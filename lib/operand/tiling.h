@@ -13,7 +13,8 @@
 namespace tharsis::operand {
 
 struct TileOptions {
-  int fan_in = 4;  // inputs per AddN operand in tree reductions, >= 2
+  int fan_in = 4;                 // inputs per AddN operand in tree reductions, >= 2
+  size_t max_operands = 1000000;  // chunk operands before fusion: bounds the work of one submission
 };
 
 Result<ChunkGraph> tile(const TensorGraph& tensors, const TileOptions& options = {});

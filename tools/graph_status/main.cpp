@@ -33,6 +33,8 @@ int main(int argc, char** argv) {
                          std::cout << "graph " << id << " " << progress->graph.name << "  "
                                    << progress_line(*progress, 20) << "  staged " << progress->staged_bytes
                                    << " bytes\n";
+                         if (!progress->failure_reason.empty())
+                           std::cout << "  " << progress->failure_reason << "\n";
                          if (!vm.count("graph_id")) continue;
                          for (OperandState state : kAllOperandStates) {
                            auto it = progress->operands_by_state.find(state);

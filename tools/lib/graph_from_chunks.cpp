@@ -44,9 +44,15 @@ Result<int64_t> submit_expression(Database& db, const ProjectConfig& config, con
   GraphSubmission graph;
   graph.name = name;
   graph.expression = expression;
-  graph.operands = operands_from_chunks(compiled->chunks, hosts);
   graph.job = job;
   graph.prefer_seconds = prefer_seconds;
+  return submit_chunk_graph(db, config, std::move(graph), compiled->chunks, hosts, now);
+}
+
+Result<int64_t> submit_chunk_graph(Database& db, const ProjectConfig& config, GraphSubmission graph,
+                                   const operand::ChunkGraph& chunks, const std::vector<int64_t>& hosts,
+                                   int64_t now) {
+  graph.operands = operands_from_chunks(chunks, hosts);
   return submit_graph(db, config, graph, now);
 }
 

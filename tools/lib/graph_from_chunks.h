@@ -18,6 +18,12 @@ namespace tharsis {
 std::vector<OperandSubmission> operands_from_chunks(const operand::ChunkGraph& chunks,
                                                     const std::vector<int64_t>& hosts);
 
+// Fills `graph.operands` from `chunks` (sources placed over `hosts`) and submits it
+// (graph_submit.h). Returns the graph id.
+Result<int64_t> submit_chunk_graph(Database& db, const ProjectConfig& config, GraphSubmission graph,
+                                   const operand::ChunkGraph& chunks, const std::vector<int64_t>& hosts,
+                                   int64_t now);
+
 // Compiles `expression` (lib/operand/graph_compiler.h) and submits it as graph `name`
 // with the job parameters of `job` (app, output template, quorum, bounds), sources placed
 // over `hosts`. Returns the graph id; errors from the parser or submit_graph.

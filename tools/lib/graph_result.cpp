@@ -23,7 +23,32 @@ Result<GraphProgress> graph_progress(Database& db, int64_t graph_id) {
     if (state == OperandState::Finished || state == OperandState::Freed) p.finished += n;
   }
   p.staged_bytes = staged_output_bytes(db, graph_id);
+  if (graph->state == GraphState::Failed) {
+    // The graph scheduler fails a graph when an operand's job ends in error (FATAL).
+    auto fatal = fetch_first_operand_in_state(db, graph_id, OperandState::Fatal);
+    auto wu = fatal ? fetch_workunit(db, fatal->workunitid) : std::nullopt;
+    p.failure_reason = !fatal ? "an operand failed"
+                              : "operand " + fatal->name + " failed: its job " + (wu ? wu->name : "?") +
+                                    " ended in error (" + error_mask_words(wu ? wu->error_mask : 0) + ")";
+  } else if (graph->state == GraphState::Cancelling || graph->state == GraphState::Cancelled) {
+    p.failure_reason = "cancelled";
+  }
   return p;
+}
+
+std::string error_mask_words(int error_mask) {
+  static constexpr std::pair<int, const char*> kBits[] = {
+      {kWuErrorCouldntSendResult, "couldn't send a result"},
+      {kWuErrorTooManyErrorResults, "too many error results"},
+      {kWuErrorTooManySuccessResults, "too many success results without agreement"},
+      {kWuErrorTooManyTotalResults, "too many total results"},
+      {kWuErrorCancelled, "cancelled"},
+  };
+  std::string words;
+  for (const auto& [bit, text] : kBits) {
+    if ((error_mask & bit) != 0) words += (words.empty() ? "" : ", ") + std::string(text);
+  }
+  return words.empty() ? "error mask " + std::to_string(error_mask) : words;
 }
 
 std::string progress_line(const GraphProgress& progress, int width) {
@@ -33,7 +58,8 @@ std::string progress_line(const GraphProgress& progress, int width) {
          "/" + std::to_string(progress.total) + " operands  " + graph_state_name(progress.graph.state);
 }
 
-Result<operand::NdArray> collect_graph_result(Database& db, const ProjectConfig& config, int64_t graph_id) {
+Result<operand::NdArray> collect_graph_result(Database& db, const ProjectConfig& config, int64_t graph_id,
+                                              int64_t max_bytes) {
   auto graph = fetch_graph(db, graph_id);
   if (!graph) return make_error("no graph " + std::to_string(graph_id));
   if (graph->state != GraphState::Done) {
@@ -42,6 +68,10 @@ Result<operand::NdArray> collect_graph_result(Database& db, const ProjectConfig&
   }
   auto compiled = operand::compile_graph(graph->expression);
   if (!compiled.ok()) return make_error("graph " + std::to_string(graph_id) + ": " + compiled.error());
+  if (int64_t bytes = result_chunk_bytes(db, graph_id); max_bytes > 0 && bytes > max_bytes) {
+    return make_error("graph " + std::to_string(graph_id) + ": the result of " + std::to_string(bytes) +
+                      " bytes is over the limit of " + std::to_string(max_bytes) + " bytes here");
+  }
   std::map<int64_t, OperandRow> operand_of_chunk;
   for (auto& o : fetch_operands_of_graph(db, graph_id))
     operand_of_chunk[chunk_index_of(o.name)] = std::move(o);
@@ -71,6 +101,13 @@ Result<operand::NdArray> collect_graph_result(Database& db, const ProjectConfig&
     outputs[chunk.operand] = std::move(*array);
   }
   return operand::assemble_result(compiled->chunks, outputs);
+}
+
+Result<std::string> graph_result_npy(Database& db, const ProjectConfig& config, int64_t graph_id,
+                                     int64_t max_bytes) {
+  auto result = collect_graph_result(db, config, graph_id, max_bytes);
+  if (!result.ok()) return make_error(result.error());
+  return operand::encode_npy(*result);
 }
 
 }  // namespace tharsis

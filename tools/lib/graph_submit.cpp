@@ -21,12 +21,7 @@ namespace {
 
 Status check_submission(const GraphSubmission& graph) {
   if (graph.operands.empty()) return make_error("submit_graph: graph '" + graph.name + "' has no operands");
-  if (graph.name.empty() || graph.name.size() > 200) return make_error("submit_graph: bad graph name");
-  for (char c : graph.name) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) {
-      return make_error("submit_graph: unsafe graph name '" + graph.name + "'");
-    }
-  }
+  if (Status named = check_graph_name(graph.name); !named.ok()) return named;
   std::set<std::string> names;
   for (size_t i = 0; i < graph.operands.size(); ++i) {
     const auto& o = graph.operands[i];
@@ -79,6 +74,19 @@ Result<std::map<std::string, UploadFacts>> check_uploads(const ProjectConfig& co
 
 }  // namespace
 
+Status check_graph_name(const std::string& name) {
+  if (name.empty() || name.size() > 200) {
+    return make_error("submit_graph: expected a graph name of 1..200 characters, found " +
+                      std::to_string(name.size()));
+  }
+  for (char c : name) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) {
+      return make_error("submit_graph: unsafe graph name '" + name + "' (letters, digits, _ - . only)");
+    }
+  }
+  return Status::success();
+}
+
 Result<int64_t> submit_graph(Database& db, const ProjectConfig& config, const GraphSubmission& graph,
                              int64_t now) {
   if (Status ok = check_submission(graph); !ok.ok()) return make_error(ok.error());
@@ -91,6 +99,7 @@ Result<int64_t> submit_graph(Database& db, const ProjectConfig& config, const Gr
       row.name = graph.name;
       row.expression = graph.expression;
       row.result_path = graph.result_path;
+      row.user_id = graph.user_id;
       int64_t graph_id = insert_graph(d, row);
       std::vector<int64_t> ids;
       for (const auto& o : graph.operands) {

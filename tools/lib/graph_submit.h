@@ -41,7 +41,11 @@ struct GraphSubmission {
   std::vector<OperandSubmission> operands;  // topological order: inputs refer to earlier entries
   JobSpec job;                              // app, output template, quorum, bounds (name/inputs unused)
   int64_t prefer_seconds = 60;              // how long an initial placement holds
+  int64_t user_id = 0;                      // the owner (0: an admin on the server)
 };
+
+// A graph name is 1..200 letters, digits, '_', '-', '.'; the error says what was found.
+Status check_graph_name(const std::string& name);
 
 // Errors: unsafe or duplicate graph name, duplicate operand names, an input that is not an
 // earlier operand, no operands, an uploaded chunk missing from download/, its content not

@@ -2,42 +2,11 @@
 #include "tools/lib/submit_tasks.h"
 
 #include <set>
-#include <sstream>
 
 #include "db/cluster_store.h"
 #include "db/mariadb_errors.h"
 
 namespace tharsis {
-namespace {
-
-Status check_task(const TaskSubmission& t, const std::string& where) {
-  if (t.key.empty() || t.key.size() > 254 || t.key.find_first_of(" \t\r\n") != std::string::npos) {
-    return make_error(where + ": expected a task key of 1..254 characters without spaces, found '" +
-                      t.key.substr(0, 60) + "'");
-  }
-  if (t.payload.size() > 1024 || t.payload.find_first_of("\r\n") != std::string::npos) {
-    return make_error(where + ": task '" + t.key + "' payload must be one line of at most 1024 bytes");
-  }
-  return Status::success();
-}
-
-}  // namespace
-
-Result<std::vector<TaskSubmission>> parse_task_file(const std::string& text) {
-  std::vector<TaskSubmission> tasks;
-  std::istringstream in(text);
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty() || line[0] == '#') continue;
-    const size_t space = line.find(' ');
-    TaskSubmission t{line.substr(0, space), space == std::string::npos ? "" : line.substr(space + 1)};
-    if (Status s = check_task(t, "tasks file line " + std::to_string(number)); !s.ok())
-      return make_error(s.error());
-    tasks.push_back(std::move(t));
-  }
-  return tasks;
-}
 
 std::vector<TaskSubmission> generated_tasks(const std::string& prefix, int64_t count, int64_t iterations) {
   std::vector<TaskSubmission> tasks;
@@ -48,7 +17,9 @@ std::vector<TaskSubmission> generated_tasks(const std::string& prefix, int64_t c
   return tasks;
 }
 
-Result<int64_t> submit_cluster_tasks(Database& db, int64_t appid, const std::vector<TaskSubmission>& tasks) {
+Result<int64_t> submit_cluster_tasks(Database& db, int64_t appid, const std::vector<TaskSubmission>& tasks,
+                                     int64_t user_id) {
+  if (tasks.empty()) return make_error("submit_tasks: no tasks given");
   std::set<std::string> keys;
   for (const auto& t : tasks) {
     if (Status s = check_task(t, "submit_tasks"); !s.ok()) return make_error(s.error());
@@ -63,6 +34,7 @@ Result<int64_t> submit_cluster_tasks(Database& db, int64_t appid, const std::vec
         row.task_key = t.key;
         row.task_index = index++;
         row.payload = t.payload;
+        row.user_id = user_id;
         insert_cluster_task(d, row);
       }
     });

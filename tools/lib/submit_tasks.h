@@ -1,6 +1,6 @@
 // The core of tools/submit_tasks: hand n plain tasks of an app to the clusterer (DESIGN
 // §7). Tasks go into cluster_task as WAITING, all in one transaction; the clusterer forms
-// the jobs. A task is a key (unique within the app) and a one-line payload the app reads.
+// the jobs. Tasks and the tasks file are lib/task_file.h's.
 #pragma once
 
 #include <cstdint>
@@ -9,24 +9,18 @@
 
 #include "db/database.h"
 #include "lib/result.h"
+#include "lib/task_file.h"  // TaskSubmission, parse_task_file
 
 namespace tharsis {
-
-struct TaskSubmission {
-  std::string key;      // 1..254 characters, no whitespace
-  std::string payload;  // one line, at most 1024 bytes
-};
-
-// Tasks file: one task per non-empty line, "KEY PAYLOAD..."; lines starting '#' are
-// comments. Errors name the line.
-Result<std::vector<TaskSubmission>> parse_task_file(const std::string& text);
 
 // `count` tasks "<prefix><i>" (i from 0) for the task app: payload "<iterations> <key>"
 // (task_runner.h: hash the key `iterations` times).
 std::vector<TaskSubmission> generated_tasks(const std::string& prefix, int64_t count, int64_t iterations);
 
-// Inserts every task or none; returns how many. Errors: a bad key or payload, a key
-// already submitted for this app (named).
-Result<int64_t> submit_cluster_tasks(Database& db, int64_t appid, const std::vector<TaskSubmission>& tasks);
+// Inserts every task or none, owned by `user_id` (0: an admin on the server); returns how
+// many. Shared by tools/submit_tasks and submit_rpc's submit_tasks. Errors: no tasks, a
+// bad key or payload, a key given twice or already submitted for this app (named).
+Result<int64_t> submit_cluster_tasks(Database& db, int64_t appid, const std::vector<TaskSubmission>& tasks,
+                                     int64_t user_id = 0);
 
 }  // namespace tharsis

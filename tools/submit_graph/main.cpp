@@ -13,12 +13,11 @@
 #include <iostream>
 #include <thread>
 
-#include "db/app_store.h"
 #include "lib/operand/direct_evaluator.h"
 #include "lib/operand/graph_compiler.h"
 #include "lib/operand/npy.h"
 #include "lib/text_file.h"
-#include "tools/lib/graph_from_chunks.h"
+#include "tools/lib/graph_request.h"
 #include "tools/lib/graph_result.h"
 #include "tools/lib/tool_main.h"
 
@@ -105,7 +104,7 @@ int wait_for(Database& db, const ProjectConfig& config, int64_t graph_id, const 
 
 int main(int argc, char** argv) {
   po::options_description options("submit_graph --name N (--expression TEXT | --file PATH)");
-  JobSpec job;
+  JobSpec job = default_graph_job();
   int64_t prefer_seconds = 60;
   double poll = 1;
   options.add_options()("name", po::value<std::string>()->required(), "graph name (letters, digits, _ - .)")(
@@ -116,55 +115,46 @@ int main(int argc, char** argv) {
       "verify", "with --wait: check the result against a direct computation (1e-9 relative)")(
       "out", po::value<std::string>(), "result file for --wait (default <name>.npy)")(
       "poll", po::value(&poll)->default_value(1), "seconds between progress checks")(
-      "min_quorum", po::value(&job.min_quorum)->default_value(1), "")(
-      "target_nresults", po::value(&job.target_nresults)->default_value(1), "")(
-      "max_error_results", po::value(&job.max_error_results)->default_value(3), "")(
-      "max_total_results", po::value(&job.max_total_results)->default_value(10), "")(
-      "delay_bound", po::value(&job.delay_bound)->default_value(3600), "seconds")(
-      "rsc_fpops_est", po::value(&job.rsc_fpops_est)->default_value(1e9), "")(
+      "min_quorum", po::value(&job.min_quorum)->default_value(job.min_quorum), "")(
+      "target_nresults", po::value(&job.target_nresults)->default_value(job.target_nresults), "")(
+      "max_error_results", po::value(&job.max_error_results)->default_value(job.max_error_results), "")(
+      "max_total_results", po::value(&job.max_total_results)->default_value(job.max_total_results), "")(
+      "delay_bound", po::value(&job.delay_bound)->default_value(job.delay_bound), "seconds")(
+      "rsc_fpops_est", po::value(&job.rsc_fpops_est)->default_value(job.rsc_fpops_est), "")(
       "prefer_seconds", po::value(&prefer_seconds)->default_value(60),
       "how long a source operand waits for the host placement chose");
-  return run_db_tool(
-      "submit_graph", options, argc, argv,
-      [&](const ProjectConfig& config, Database& db, const po::variables_map& vm) {
-        std::string expression;
-        if (vm.count("expression") == vm.count("file")) {
-          std::cerr << "submit_graph: give either --expression or --file\n";
-          return 2;
-        }
-        if (vm.count("expression")) {
-          expression = vm["expression"].as<std::string>();
-        } else {
-          auto text = read_text_file(vm["file"].as<std::string>());
-          if (!text.ok()) {
-            std::cerr << "submit_graph: " << text.error() << "\n";
-            return 2;
-          }
-          expression = *text;
-        }
-        auto app = fetch_app_by_name(db, vm["app"].as<std::string>());
-        if (!app) {
-          std::cerr << "submit_graph: no app named '" << vm["app"].as<std::string>() << "'\n";
-          return 1;
-        }
-        auto templ = write_output_template(config, app->name + "_out1.xml", 1, config.max_upload_size);
-        if (!templ.ok()) {
-          std::cerr << "submit_graph: " << templ.error() << "\n";
-          return 1;
-        }
-        job.appid = app->id;
-        job.output_template_file = *templ;
-        int64_t now = std::time(nullptr);
-        std::string name = vm["name"].as<std::string>();
-        auto id = submit_expression(db, config, name, expression, job, active_host_ids(db, now - 86400),
-                                    prefer_seconds, now);
-        if (!id.ok()) {
-          std::cerr << id.error() << "\n";
-          return 1;
-        }
-        std::cout << *id << "\n" << std::flush;
-        if (!vm.count("wait")) return 0;
-        return wait_for(db, config, *id, vm.count("out") ? vm["out"].as<std::string>() : name + ".npy", poll,
-                        vm.count("verify") ? &expression : nullptr);
-      });
+  return run_db_tool("submit_graph", options, argc, argv,
+                     [&](const ProjectConfig& config, Database& db, const po::variables_map& vm) {
+                       std::string expression;
+                       if (vm.count("expression") == vm.count("file")) {
+                         std::cerr << "submit_graph: give either --expression or --file\n";
+                         return 2;
+                       }
+                       if (vm.count("expression")) {
+                         expression = vm["expression"].as<std::string>();
+                       } else {
+                         auto text = read_text_file(vm["file"].as<std::string>());
+                         if (!text.ok()) {
+                           std::cerr << "submit_graph: " << text.error() << "\n";
+                           return 2;
+                         }
+                         expression = *text;
+                       }
+                       GraphRequest request;
+                       request.name = vm["name"].as<std::string>();
+                       request.expression = expression;
+                       request.app_name = vm["app"].as<std::string>();
+                       request.job = job;
+                       request.prefer_seconds = prefer_seconds;
+                       auto submitted = submit_graph_request(db, config, request, std::time(nullptr));
+                       if (!submitted.ok()) {
+                         std::cerr << submitted.error() << "\n";
+                         return 1;
+                       }
+                       std::cout << submitted->id << "\n" << std::flush;
+                       if (!vm.count("wait")) return 0;
+                       return wait_for(db, config, submitted->id,
+                                       vm.count("out") ? vm["out"].as<std::string>() : request.name + ".npy",
+                                       poll, vm.count("verify") ? &expression : nullptr);
+                     });
 }

@@ -11,6 +11,7 @@
 #include "lib/output_files.h"
 #include "lib/text_file.h"
 #include "lib/web/cgi_request.h"
+#include "sched/lib/submit/graph_output_download.h"
 #include "sched/lib/submit/zip_writer.h"
 
 namespace tharsis {
@@ -99,7 +100,8 @@ HttpResponse handle_get_output(std::string_view query_string, Database& db, cons
   std::string cmd = q->get_string_or("cmd", "");
   if (cmd == "result_file") return result_file(*q, db, config);
   if (cmd == "batch_files") return batch_files(*q, db, config);
-  return failure(400, "expected cmd=result_file or cmd=batch_files");
+  if (cmd == "graph_output") return graph_output_response(*q, db, config);
+  return failure(400, "expected cmd=result_file, cmd=batch_files or cmd=graph_output");
 }
 
 }  // namespace tharsis

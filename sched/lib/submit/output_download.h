@@ -4,7 +4,9 @@
 //     store, where the assimilator keeps it; others from upload/ while they last);
 //   ?cmd=batch_files&batch_id=B&auth_str=md5(authenticator + B)
 //     the canonical outputs of every finished job of the batch as one zip, each stored
-//     as "<job name>/<file name>".
+//     as "<job name>/<file name>";
+//   ?cmd=graph_output&graph_id=G&auth_str=md5(authenticator + "graph" + G)
+//     an operand graph's result as .npy (graph_output_download.h).
 // The authenticator is the batch owner's: only the owner can form auth_str. Errors are
 // "ERROR: <why>" in text/plain with status 400 (bad request), 403 (auth) or 404.
 #pragma once

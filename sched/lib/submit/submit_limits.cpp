@@ -24,6 +24,7 @@ SubmitLimits submit_limits(const ProjectConfig& config) {
   // BOINC's flag style: <submit_semilocal_allow/> or <submit_semilocal_allow>1</...> turn it on.
   limits.semilocal_allow = allow != config.other.end() &&
                            (allow->second.empty() || allow->second == "1" || allow->second == "true");
+  read_positive(config, "submit_max_graph_operands", limits.max_graph_operands);
   return limits;
 }
 

@@ -1,8 +1,8 @@
 // Hard limits of the remote submission endpoint (docs/remote_submission.md#limits): a
 // request over any of them gets a well-formed <error>, never a crash or an unbounded
 // allocation. Read from config.xml's optional <submit_max_request_bytes>,
-// <submit_max_jobs>, <submit_semilocal_allow> and <submit_semilocal_max_bytes>
-// (ProjectConfig::other); the rest are fixed.
+// <submit_max_jobs>, <submit_max_graph_operands>, <submit_semilocal_allow> and
+// <submit_semilocal_max_bytes> (ProjectConfig::other); the rest are fixed.
 #pragma once
 
 #include <cstddef>
@@ -28,6 +28,8 @@ struct SubmitLimits {
   bool semilocal_allow = false;
   size_t semilocal_max_bytes = 100u << 20;
   size_t semilocal_max_urls = 100;
+  size_t max_graph_operands = 20000;     // chunk operands of one submit_graph (after fusion)
+  size_t max_graph_bytes = 1u << 20;     // its <expression> or <graph_json>
 };
 
 // The limits for `config` (defaults where config.xml says nothing or something invalid).

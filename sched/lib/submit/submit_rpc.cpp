@@ -8,8 +8,10 @@
 #include "sched/lib/submit/batch_queries.h"
 #include "sched/lib/submit/batch_submission.h"
 #include "sched/lib/submit/form_body.h"
+#include "sched/lib/submit/graph_operations.h"
 #include "sched/lib/submit/submit_reply.h"
 #include "sched/lib/submit/submit_request.h"
+#include "sched/lib/submit/task_operations.h"
 
 namespace tharsis {
 namespace {
@@ -33,6 +35,13 @@ constexpr std::pair<const char*, SubmitOperation> kOperations[] = {
     {"abort_jobs", abort_jobs_operation},
     {"retire_batch", retire_batch_operation},
     {"set_expire_time", set_expire_time_operation},
+    // Tharsis extensions: operand graphs and clustered tasks.
+    {"submit_graph", submit_graph_operation},
+    {"query_graph", query_graph_operation},
+    {"query_graphs", query_graphs_operation},
+    {"get_graph_output", get_graph_output_operation},
+    {"abort_graph", abort_graph_operation},
+    {"submit_tasks", submit_tasks_operation},
 };
 
 SubmitOperation find_operation(std::string_view name) {
