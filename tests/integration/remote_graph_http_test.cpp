@@ -31,7 +31,7 @@ const char* kNoGrantKey = "graph_nogrant_key_0123456789";
 const char* kSum =
     "a = rand(seed=1, shape=(40,40), chunk=(20,20))\n"
     "b = rand(seed=2, shape=(40,40), chunk=(20,20))\n"
-    "result = (a @ b).sum()\n";
+    "result = (a @ b).sum()";
 
 class RemoteGraphHttp : public ::testing::Test {
  protected:
