@@ -9,13 +9,12 @@
 #include <filesystem>
 #include <pugixml.hpp>
 
-#include "db/cluster_store.h"
 #include "db/graph_store.h"
 #include "db/submit_grant_store.h"
-#include "db/user_store.h"
 #include "lib/crypto/md5.h"
 #include "lib/operand/graph_compiler.h"
 #include "lib/web/graph_progress.h"
+#include "tests/support/accounts.h"
 #include "tests/support/test_web_server.h"
 #include "tools/lib/app_admin.h"
 
@@ -50,11 +49,7 @@ class RemoteGraphHttp : public ::testing::Test {
   }
 
   int64_t add_user(const std::string& name, const std::string& key) {
-    UserRow user;
-    user.name = name;
-    user.authenticator = key;
-    user.email_addr = name + "@example.org";
-    return insert_user(*db_, user);
+    return testing::add_account(*db_, name, key);
   }
 
   // Posts the request as the raw document; the reply must be well-formed XML.

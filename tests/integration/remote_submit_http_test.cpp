@@ -22,6 +22,7 @@
 #include "lib/crypto/md5.h"
 #include "lib/fanout.h"
 #include "lib/text_file.h"
+#include "tests/support/accounts.h"
 #include "tests/support/child_process.h"
 #include "tests/support/test_web_server.h"
 
@@ -73,13 +74,7 @@ class RemoteSubmitHttp : public ::testing::Test {
     url_ = server_->url(project_.config().name + "/submit_rpc_handler.php");
   }
 
-  int64_t add_user(const std::string& name, const std::string& key) {
-    UserRow user;
-    user.name = name;
-    user.authenticator = key;
-    user.email_addr = name + "@example.org";
-    return insert_user(*db_, user);
-  }
+  int64_t add_user(const std::string& name, const std::string& key) { return testing::add_account(*db_, name, key); }
 
   std::unique_ptr<Reply> post(const std::string& xml, const std::string& url = "") {
     auto result = http_post(url.empty() ? url_ : url, form(xml));

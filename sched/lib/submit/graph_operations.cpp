@@ -71,15 +71,21 @@ Status read_job_parameters(const SubmitDocument& doc, GraphRequest& request) {
   return Status::success();
 }
 
-// The graph named by <graph_id>, owned by `user`.
-Result<GraphRow> owned_graph(const SubmitDocument& doc, Database& db, const UserRow& user) {
+// The account (with a user_submit row) and the graph named by <graph_id>, which it owns.
+struct OwnedGraph {
+  UserRow user;
+  GraphRow graph;
+};
+Result<OwnedGraph> owned_graph(const SubmitDocument& doc, Database& db) {
+  auto user = authenticate_with_grant(doc, db);
+  if (!user.ok()) return make_error(user.error());
   auto id = optional_integer(doc, "graph_id");
   if (!id.ok()) return make_error(id.error());
   if (*id <= 0) return make_error("graph not specified (expected <graph_id>)");
   auto graph = fetch_graph(db, *id);
   if (!graph) return make_error("no such graph");
-  if (graph->user_id != user.id) return make_error("not owner of graph");
-  return *graph;
+  if (graph->user_id != user->id) return make_error("not owner of graph");
+  return OwnedGraph{std::move(*user), std::move(*graph)};
 }
 
 // The fields of a <graph> (query_graph and query_graphs).
@@ -146,11 +152,9 @@ Result<std::string> submit_graph_operation(SubmitDocument& doc, SubmitSession& s
 }
 
 Result<std::string> query_graph_operation(SubmitDocument& doc, SubmitSession& s) {
-  auto user = authenticate_with_grant(doc, s.db);
-  if (!user.ok()) return make_error(user.error());
-  auto graph = owned_graph(doc, s.db, *user);
-  if (!graph.ok()) return make_error(graph.error());
-  auto progress = graph_progress(s.db, graph->id);
+  auto owned = owned_graph(doc, s.db);
+  if (!owned.ok()) return make_error(owned.error());
+  auto progress = graph_progress(s.db, owned->graph.id);
   if (!progress.ok()) return make_error(progress.error());
   std::string out = "<graph>\n";
   add_graph_fields(out, progress->graph, progress->operands_by_state);
@@ -177,21 +181,20 @@ Result<std::string> query_graphs_operation(SubmitDocument& doc, SubmitSession& s
 }
 
 Result<std::string> get_graph_output_operation(SubmitDocument& doc, SubmitSession& s) {
-  auto user = authenticate_with_grant(doc, s.db);
-  if (!user.ok()) return make_error(user.error());
-  auto graph = owned_graph(doc, s.db, *user);
-  if (!graph.ok()) return make_error(graph.error());
-  if (graph->state != GraphState::Done) {
-    return make_error("graph " + std::to_string(graph->id) + " is " + graph_state_name(graph->state) +
+  auto owned = owned_graph(doc, s.db);
+  if (!owned.ok()) return make_error(owned.error());
+  const GraphRow& graph = owned->graph;
+  if (graph.state != GraphState::Done) {
+    return make_error("graph " + std::to_string(graph.id) + " is " + graph_state_name(graph.state) +
                       ", not done");
   }
   std::string out;
-  add_field(out, "graph_id", graph->id);
-  int64_t bytes = result_chunk_bytes(s.db, graph->id);
+  add_field(out, "graph_id", graph.id);
+  int64_t bytes = result_chunk_bytes(s.db, graph.id);
   add_field(out, "result_bytes", bytes);
-  add_field(out, "output_url", output_url(s.config, graph->id, user->authenticator));
+  add_field(out, "output_url", output_url(s.config, graph.id, owned->user.authenticator));
   if (bytes > kMaxInlineGraphOutputBytes) return out;  // the client fetches output_url
-  auto npy = graph_result_npy(s.db, s.config, graph->id, kMaxInlineGraphOutputBytes);
+  auto npy = graph_result_npy(s.db, s.config, graph.id, kMaxInlineGraphOutputBytes);
   if (!npy.ok()) return make_error(npy.error());
   add_field(out, "md5", md5_hex(*npy));
   add_field(out, "npy_base64", base64_encode(*npy));
@@ -199,11 +202,9 @@ Result<std::string> get_graph_output_operation(SubmitDocument& doc, SubmitSessio
 }
 
 Result<std::string> abort_graph_operation(SubmitDocument& doc, SubmitSession& s) {
-  auto user = authenticate_with_grant(doc, s.db);
-  if (!user.ok()) return make_error(user.error());
-  auto graph = owned_graph(doc, s.db, *user);
-  if (!graph.ok()) return make_error(graph.error());
-  if (Status cancelled = cancel_graph(s.db, graph->id, s.now); !cancelled.ok())
+  auto owned = owned_graph(doc, s.db);
+  if (!owned.ok()) return make_error(owned.error());
+  if (Status cancelled = cancel_graph(s.db, owned->graph.id, s.now); !cancelled.ok())
     return make_error(cancelled.error());
   return std::string("<success>1</success>\n");
 }
