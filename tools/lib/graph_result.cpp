@@ -24,12 +24,19 @@ Result<GraphProgress> graph_progress(Database& db, int64_t graph_id) {
   }
   p.staged_bytes = staged_output_bytes(db, graph_id);
   if (graph->state == GraphState::Failed) {
-    // The graph scheduler fails a graph when an operand's job ends in error (FATAL).
+    // The graph scheduler fails a graph when an operand's job ends in error, or when a
+    // chunk the submitter uploaded is lost (it cannot be computed again): FATAL.
     auto fatal = fetch_first_operand_in_state(db, graph_id, OperandState::Fatal);
-    auto wu = fatal ? fetch_workunit(db, fatal->workunitid) : std::nullopt;
-    p.failure_reason = !fatal ? "an operand failed"
-                              : "operand " + fatal->name + " failed: its job " + (wu ? wu->name : "?") +
-                                    " ended in error (" + error_mask_words(wu ? wu->error_mask : 0) + ")";
+    auto wu = fatal && fatal->workunitid != 0 ? fetch_workunit(db, fatal->workunitid) : std::nullopt;
+    if (!fatal) {
+      p.failure_reason = "an operand failed";
+    } else if (is_uploaded_chunk(*fatal)) {
+      p.failure_reason = "operand " + fatal->name + " failed: its uploaded chunk " + fatal->output_file +
+                         " is gone from the server (upload it again and resubmit)";
+    } else {
+      p.failure_reason = "operand " + fatal->name + " failed: its job " + (wu ? wu->name : "?") +
+                         " ended in error (" + error_mask_words(wu ? wu->error_mask : 0) + ")";
+    }
   } else if (graph->state == GraphState::Cancelling || graph->state == GraphState::Cancelled) {
     p.failure_reason = "cancelled";
   }
