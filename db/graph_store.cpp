@@ -1,7 +1,10 @@
 // Implementation of db/graph_store.h.
 #include "db/graph_store.h"
 
+#include <algorithm>
+
 #include "db/id_list.h"
+#include "db/multi_row_insert.h"
 #include "db/states.h"
 
 namespace tharsis {
@@ -146,6 +149,73 @@ bool update_operand_guarded(Database& db, const OperandRow& before, const Operan
 void insert_dependency(Database& db, int64_t predecessor_id, int64_t successor_id, int input_index) {
   db.exec("INSERT INTO operand_dependency (predecessor_id, successor_id, input_index) VALUES (?,?,?)",
           predecessor_id, successor_id, input_index);
+}
+
+void insert_operands_bulk(Database& db, const std::vector<OperandRow>& operands) {
+  static const std::string kHead =
+      "INSERT INTO operand (graph_id, name, workunitid, runs, state, state_time, depth, priority, "
+      "output_bytes, preferred_host, preferred_until, output_file, output_md5, output_nbytes, output_host, "
+      "result_chunk, spec) VALUES ";
+  insert_rows(
+      db, kHead, 17, operands,
+      [](sql::PreparedStatement& st, int& index, const OperandRow& o) {
+        st.setInt64(index++, o.graph_id);
+        st.setString(index++, o.name);
+        st.setInt64(index++, o.workunitid);
+        st.setInt(index++, o.runs);
+        st.setInt(index++, code(o.state));
+        st.setInt64(index++, o.state_time);
+        st.setInt(index++, o.depth);
+        st.setInt(index++, o.priority);
+        st.setInt64(index++, o.output_bytes);
+        st.setInt64(index++, o.preferred_host);
+        st.setInt64(index++, o.preferred_until);
+        st.setString(index++, o.output_file);
+        st.setString(index++, o.output_md5);
+        st.setInt64(index++, o.output_nbytes);
+        st.setInt64(index++, o.output_host);
+        st.setInt(index++, o.result_chunk);
+        st.setString(index++, o.spec);
+      },
+      [](const OperandRow& o) { return o.name.size() + o.spec.size() + o.output_file.size() + 64; });
+}
+
+std::unordered_map<std::string, int64_t> fetch_operand_ids(Database& db, int64_t graph_id) {
+  auto rows = db.query("SELECT id, name FROM operand WHERE graph_id = ?", graph_id);
+  std::unordered_map<std::string, int64_t> out;
+  while (rows->next()) out.emplace(rows->getString(2), rows->getInt64(1));
+  return out;
+}
+
+int64_t record_first_runs(Database& db, const std::vector<std::pair<int64_t, int64_t>>& runs) {
+  int64_t changed = 0;
+  constexpr size_t kPerStatement = 50000;  // a JSON list of a MB or so
+  for (size_t start = 0; start < runs.size(); start += kPerStatement) {
+    std::string json = "[";
+    for (size_t i = start; i < std::min(runs.size(), start + kPerStatement); ++i) {
+      json += (i > start ? ",[" : "[") + std::to_string(runs[i].first) + "," +
+              std::to_string(runs[i].second) + "]";
+    }
+    json += "]";
+    changed += db.exec(
+        "UPDATE JSON_TABLE(?, '$[*]' COLUMNS (operand_id BIGINT PATH '$[0]', workunit_id BIGINT PATH "
+        "'$[1]')) r "
+        "STRAIGHT_JOIN operand o ON o.id = r.operand_id SET o.workunitid = r.workunit_id, o.runs = 1 "
+        "WHERE o.workunitid = 0 AND o.runs = 0",
+        json);
+  }
+  return changed;
+}
+
+void insert_dependencies_bulk(Database& db, const std::vector<DependencyEdge>& edges) {
+  insert_rows(
+      db, "INSERT INTO operand_dependency (predecessor_id, successor_id, input_index) VALUES ", 3, edges,
+      [](sql::PreparedStatement& st, int& index, const DependencyEdge& e) {
+        st.setInt64(index++, e.predecessor_id);
+        st.setInt64(index++, e.successor_id);
+        st.setInt(index++, e.input_index);
+      },
+      [](const DependencyEdge&) { return size_t{24}; });
 }
 
 std::vector<OperandInput> fetch_inputs(Database& db, int64_t operand_id) {

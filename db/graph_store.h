@@ -8,6 +8,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "db/database.h"
@@ -32,6 +34,16 @@ std::vector<OperandRow> fetch_operands_of_graph(Database& db, int64_t graph_id);
 bool update_operand_guarded(Database& db, const OperandRow& before, const OperandRow& after);
 
 void insert_dependency(Database& db, int64_t predecessor_id, int64_t successor_id, int input_index);
+
+// submit_graph's set-based writes, inside its transaction: a few statements per few
+// hundred operands, never one per operand.
+// The operands (ids assigned by the database; `id` is ignored) in multi-row INSERTs.
+void insert_operands_bulk(Database& db, const std::vector<OperandRow>& operands);
+// The graph's operand ids by name (names are unique within a graph).
+std::unordered_map<std::string, int64_t> fetch_operand_ids(Database& db, int64_t graph_id);
+// Each (operand id, workunit id): the operand's first run, workunitid = it and runs = 1,
+// for an operand with no run yet. Returns the operands changed.
+int64_t record_first_runs(Database& db, const std::vector<std::pair<int64_t, int64_t>>& runs);
 struct OperandInput {
   OperandRow producer;
   int input_index = 0;
@@ -45,6 +57,8 @@ struct DependencyEdge {
   int input_index = 0;
 };
 std::vector<DependencyEdge> fetch_edges_of_graph(Database& db, int64_t graph_id);
+// The edges in multi-row INSERTs.
+void insert_dependencies_bulk(Database& db, const std::vector<DependencyEdge>& edges);
 
 // Operand counts by state for one graph.
 std::map<OperandState, int64_t> count_operand_states(Database& db, int64_t graph_id);

@@ -104,6 +104,13 @@ std::optional<WorkunitRow> fetch_workunit_by_name(Database& db, const std::strin
   return read_row(*rows);
 }
 
+std::unordered_map<std::string, int64_t> fetch_workunit_ids_of_graph(Database& db, int64_t graph_id) {
+  auto rows = db.query("SELECT id, name FROM workunit WHERE graph_id = ?", graph_id);
+  std::unordered_map<std::string, int64_t> out;
+  while (rows->next()) out.emplace(rows->getString(2), rows->getInt64(1));
+  return out;
+}
+
 std::vector<int64_t> fetch_due_workunit_ids(Database& db, int64_t now, Shard shard, int limit) {
   return read_ids(
       db.query("SELECT id FROM workunit WHERE transition_time <= ? AND id % ? = ? "

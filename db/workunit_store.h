@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "db/database.h"
@@ -19,6 +21,8 @@ std::optional<WorkunitRow> fetch_workunit(Database& db, int64_t id, bool for_upd
 // The workunits with these ids (those that still exist), by id, in one statement.
 std::vector<WorkunitRow> fetch_workunits(Database& db, const std::vector<int64_t>& ids, bool for_update = false);
 std::optional<WorkunitRow> fetch_workunit_by_name(Database& db, const std::string& name);
+// The ids of an operand graph's workunits by name (index wu_graph).
+std::unordered_map<std::string, int64_t> fetch_workunit_ids_of_graph(Database& db, int64_t graph_id);
 
 // The ids of the workunits due for the transitioner (transition_time <= now, oldest
 // first), flagged for the validator, and READY for the assimilator: read from their

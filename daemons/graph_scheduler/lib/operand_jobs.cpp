@@ -9,7 +9,6 @@ std::string operand_workunit_name(int64_t graph_id, int64_t operand_id, int run)
   return "g" + std::to_string(graph_id) + "_op" + std::to_string(operand_id) + "_r" + std::to_string(run);
 }
 
-
 JobSpec job_parameters_of(const WorkunitRow& wu) {
   JobSpec job;
   job.appid = wu.appid;
@@ -30,18 +29,25 @@ JobSpec job_parameters_of(const WorkunitRow& wu) {
   return job;
 }
 
-Result<OperandRow> create_operand_run(Database& db, const ProjectConfig& config, const OperandRow& operand,
-                                      const JobSpec& params, int64_t now) {
-  OperandRow next = operand;
-  next.runs = operand.runs + 1;
+Result<PreparedWorkunit> prepare_operand_run(const ProjectConfig& config, const OperandRow& operand,
+                                             const JobSpec& params, int64_t now) {
   JobSpec job = params;
-  job.name = operand_workunit_name(operand.graph_id, operand.id, next.runs);
+  job.name = operand_workunit_name(operand.graph_id, operand.id, operand.runs + 1);
   job.inputs = {InputFile{job.name + ".spec", operand::kSpecOpenName, operand.spec, false}};
   job.graph_id = operand.graph_id;
   job.held = true;
   auto wu = prepare_workunit(config, job, now);
   if (!wu.ok()) return make_error("operand " + std::to_string(operand.id) + ": " + wu.error());
-  next.workunitid = insert_prepared_workunit(db, *wu);
+  return PreparedWorkunit{std::move(*wu), {job.inputs.front().name}};
+}
+
+Result<OperandRow> create_operand_run(Database& db, const ProjectConfig& config, const OperandRow& operand,
+                                      const JobSpec& params, int64_t now) {
+  auto run = prepare_operand_run(config, operand, params, now);
+  if (!run.ok()) return make_error(run.error());
+  OperandRow next = operand;
+  next.runs = operand.runs + 1;
+  next.workunitid = insert_prepared_workunit(db, run->row);
   next.state = OperandState::Unscheduled;
   next.state_time = now;
   next.output_file.clear();

@@ -21,6 +21,11 @@ namespace tharsis {
 
 std::string operand_workunit_name(int64_t graph_id, int64_t operand_id, int run);
 
+// The next run of `operand` as a held workunit ready to insert: its spec staged in
+// download/ and the row built with parameters like `params`. No database access.
+Result<PreparedWorkunit> prepare_operand_run(const ProjectConfig& config, const OperandRow& operand,
+                                             const JobSpec& params, int64_t now);
+
 // Creates the next run of `operand` as a held workunit with parameters like `params`
 // (app, template, quorum, bounds, priority), inside the caller's transaction. Returns
 // the operand as it should be written: runs + 1, workunitid = the new workunit,
