@@ -106,17 +106,6 @@ bool update_graph_state(Database& db, int64_t id, GraphState from, GraphState to
                  final_state ? now : int64_t{0}, id, from) > 0;
 }
 
-int64_t insert_operand(Database& db, const OperandRow& o) {
-  db.exec(
-      "INSERT INTO operand (graph_id, name, workunitid, runs, state, state_time, depth, priority, "
-      "output_bytes, preferred_host, preferred_until, output_file, output_md5, output_nbytes, output_host, "
-      "result_chunk, spec) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-      o.graph_id, o.name, o.workunitid, o.runs, o.state, o.state_time, o.depth, o.priority, o.output_bytes,
-      o.preferred_host, o.preferred_until, o.output_file, o.output_md5, o.output_nbytes, o.output_host,
-      o.result_chunk, o.spec);
-  return db.last_insert_id();
-}
-
 std::optional<OperandRow> fetch_operand(Database& db, int64_t id, bool for_update) {
   auto rows = db.query(
       "SELECT " + kOperandColumns + " FROM operand o WHERE o.id = ?" + (for_update ? " FOR UPDATE" : ""), id);
@@ -144,11 +133,6 @@ bool update_operand_guarded(Database& db, const OperandRow& before, const Operan
              after.preferred_host, after.preferred_until, after.output_file, after.output_md5,
              after.output_nbytes, after.output_host, before.id, before.state, before.workunitid,
              before.runs) > 0;
-}
-
-void insert_dependency(Database& db, int64_t predecessor_id, int64_t successor_id, int input_index) {
-  db.exec("INSERT INTO operand_dependency (predecessor_id, successor_id, input_index) VALUES (?,?,?)",
-          predecessor_id, successor_id, input_index);
 }
 
 void insert_operands_bulk(Database& db, const std::vector<OperandRow>& operands) {

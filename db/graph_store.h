@@ -25,15 +25,12 @@ std::vector<GraphRow> fetch_graphs_in_state(Database& db, GraphState state, Shar
 // state from -> to (finish_time set when `to` is final); false when the graph was not in `from`.
 bool update_graph_state(Database& db, int64_t id, GraphState from, GraphState to, int64_t now);
 
-int64_t insert_operand(Database& db, const OperandRow& operand);  // returns the new id
 std::optional<OperandRow> fetch_operand(Database& db, int64_t id, bool for_update = false);
 std::optional<OperandRow> fetch_operand_of_workunit(Database& db, int64_t wu_id);
 std::vector<OperandRow> fetch_operands_of_graph(Database& db, int64_t graph_id);
 // Writes every mutable column of `after` only if the row still holds `before`'s state,
 // workunitid and runs; returns whether it wrote.
 bool update_operand_guarded(Database& db, const OperandRow& before, const OperandRow& after);
-
-void insert_dependency(Database& db, int64_t predecessor_id, int64_t successor_id, int input_index);
 
 // submit_graph's set-based writes, inside its transaction: a few statements per few
 // hundred operands, never one per operand.

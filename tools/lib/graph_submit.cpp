@@ -128,7 +128,7 @@ Result<int64_t> submit_graph(Database& db, const ProjectConfig& config, const Gr
       row.user_id = graph.user_id;
       const int64_t graph_id = insert_graph(d, row);
       // Set-based: the operands, then their first runs, then the edges, each in a few
-      // multi-row statements (a graph of 10,000 operands took 10 s one row at a time).
+      // multi-row statements, not a round trip per operand and per edge.
       std::vector<OperandRow> operands;
       operands.reserve(graph.operands.size());
       for (const auto& o : graph.operands) operands.push_back(operand_row(graph, o, graph_id, *uploads, now));
