@@ -5,10 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include <future>
 #include <map>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "db/locked_workunits.h"
@@ -16,48 +14,21 @@
 #include "db/stale_row.h"
 #include "db/workunit_store.h"
 #include "tests/support/test_database.h"
+#include "tests/support/workunit_batch.h"
 
 namespace tharsis {
 namespace {
 
 using testing::TestDatabase;
 
-// Holds one workunit row locked from another connection while `body` runs.
-template <class Body>
-void with_workunit_locked_elsewhere(const TestDatabase& tdb, int64_t id, Body body) {
-  std::promise<void> locked, done;
-  std::thread holder([&] {
-    auto other = tdb.open();
-    other->transaction([&](Database& d) {
-      d.query_int("SELECT id FROM workunit WHERE id = ? FOR UPDATE", id);
-      locked.set_value();
-      done.get_future().wait();
-    });
-  });
-  locked.get_future().wait();
-  try {
-    body();
-  } catch (...) {
-    done.set_value();
-    holder.join();
-    throw;
-  }
-  done.set_value();
-  holder.join();
-}
+using testing::with_workunit_locked_elsewhere;
 
 class BatchCommit : public ::testing::Test {
  protected:
   void SetUp() override {
     db_ = tdb_.open();
     // Five workunits planned at transition_time 1000 (the "state the rule saw").
-    for (int i = 1; i <= 5; ++i) {
-      WorkunitRow wu;
-      wu.appid = 1;
-      wu.name = "wu" + std::to_string(i);
-      wu.transition_time = 1000;
-      ids_.push_back(insert_workunit(*db_, wu));
-    }
+    for (const auto& wu : testing::insert_planned_workunits(*db_, 5, 1000)) ids_.push_back(wu.id);
   }
   // The unit of work: move workunit i from 1000 to 2000, guarded like the daemons' writes.
   bool advance(Database& d, int64_t id) {

@@ -8,10 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <future>
 #include <limits>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "daemons/transitioner/lib/transitioner_pass.h"
@@ -24,6 +22,7 @@
 #include "lib/daemon/batch_commit.h"
 #include "tests/support/test_database.h"
 #include "tests/support/test_project.h"
+#include "tests/support/workunit_batch.h"
 #include "tools/lib/create_work.h"
 
 namespace tharsis {
@@ -40,18 +39,13 @@ class SetWrites : public ::testing::Test {
  protected:
   void SetUp() override {
     db_ = tdb_.open();
-    for (int i = 1; i <= 5; ++i) {
-      WorkunitRow wu;
-      wu.appid = 1;
-      wu.name = "wu" + std::to_string(i);
-      wu.transition_time = 1000;
-      wu.id = insert_workunit(*db_, wu);
+    wus_ = testing::insert_planned_workunits(*db_, 5, 1000);
+    for (const auto& wu : wus_) {
       ResultRow r;
       r.workunitid = wu.id;
       r.appid = 1;
       r.name = wu.name + "_0";
       r.id = insert_result(*db_, r);
-      wus_.push_back(wu);
       results_.push_back(r);
     }
   }
@@ -180,22 +174,13 @@ TEST_F(SetWrites, ABatchWithARowChangedUnderItIsWrittenUnitByUnitAndOnlyTheStale
 
 TEST_F(SetWrites, ABatchWhoseReadTimesOutIsWrittenUnitByUnitAndOnlyTheLockedUnitIsSkipped) {
   db_->exec("SET SESSION innodb_lock_wait_timeout = 1");
-  std::promise<void> locked_elsewhere, release;
-  std::thread holder([&] {
-    auto other = tdb_.open();
-    other->transaction([&](Database& d) {
-      d.query_int("SELECT id FROM workunit WHERE id = ? FOR UPDATE", wus_[3].id);
-      locked_elsewhere.set_value();
-      release.get_future().wait();
+  LockedWorkunits locked;
+  int written = 0;
+  testing::with_workunit_locked_elsewhere(tdb_, wus_[3].id, [&] {
+    written = commit_workunit_sets(*db_, ids(), 50, locked, [&](Database& d, int64_t id, PlannedWrites& w) {
+      return plan(d, locked, id, w);
     });
   });
-  locked_elsewhere.get_future().wait();
-  LockedWorkunits locked;
-  int written = commit_workunit_sets(*db_, ids(), 50, locked, [&](Database& d, int64_t id, PlannedWrites& w) {
-    return plan(d, locked, id, w);
-  });
-  release.set_value();
-  holder.join();
   EXPECT_EQ(written, 4);
   EXPECT_EQ(done(), 4);
   EXPECT_EQ(fetch_workunit(*db_, wus_[3].id)->transition_time, 1000);

@@ -1,0 +1,43 @@
+// Rows for the batch-commit tests: workunits all planned at one transition time, and a
+// workunit row held locked by another connection while a batch runs.
+#pragma once
+
+#include <cstdint>
+#include <future>
+#include <thread>
+#include <vector>
+
+#include "db/database.h"
+#include "db/rows.h"
+#include "tests/support/test_database.h"
+
+namespace tharsis::testing {
+
+// Workunits wu1..wu<n> of app 1 at `transition_time`, as inserted (ids filled in).
+std::vector<WorkunitRow> insert_planned_workunits(Database& db, int n, int64_t transition_time);
+
+// Holds workunit `id` locked (FOR UPDATE) from another connection while `body` runs.
+template <class Body>
+void with_workunit_locked_elsewhere(const TestDatabase& tdb, int64_t id, Body body) {
+  std::promise<void> locked, done;
+  std::thread holder([&] {
+    auto other = tdb.open();
+    other->transaction([&](Database& d) {
+      d.query_int("SELECT id FROM workunit WHERE id = ? FOR UPDATE", id);
+      locked.set_value();
+      done.get_future().wait();
+    });
+  });
+  locked.get_future().wait();
+  try {
+    body();
+  } catch (...) {
+    done.set_value();
+    holder.join();
+    throw;
+  }
+  done.set_value();
+  holder.join();
+}
+
+}  // namespace tharsis::testing
