@@ -2,11 +2,18 @@
 // Each loop is a thread with its own account (one authenticator per loop), its own
 // keep-alive HTTP connection and, in report_get mode, its own host: it attaches once,
 // then each RPC reports the result it holds (success, output file listed) and asks for
-// exactly one more, with an (empty) <other_results> as real clients send. In new_host mode each RPC is a fresh host's first contact (new
-// host_cpid, no work asked). Replies are parsed with the client's protocol code and
-// checked: a missing ack, a missing result or an error message counts as an error.
-// Prints one line: rpcs, seconds, rpc_per_s, p50_ms, p99_ms, max_ms, errors.
+// exactly one more, with an (empty) <other_results> as real clients send. In new_host mode each RPC is a
+// fresh host's first contact (new host_cpid, no work asked). Replies are parsed with the client's protocol
+// code and checked: a missing ack, a missing result or an error message counts as an error. Each reported
+// output is the 7 bytes "answer\n" with their real size and md5; with
+// --upload the loop also uploads it (BOINC's upload protocol, to the URL and with the
+// certificate the reply gave) before reporting, so the validator can read and compare
+// the outputs: all hosts agree. With --warmup W, RPCs in the first W seconds are made but
+// not counted (the figures are over the time after them).
+// Prints one line: rpcs, seconds, rpc_per_s, p50_ms, p99_ms, max_ms, errors, and with
+// --upload uploads, upload_p50_ms, upload_p99_ms.
 //   sched_load --url URL --mode new_host|report_get --authenticators A[,B...] --seconds S
+//              [--upload] [--warmup W]
 #include <curl/curl.h>
 #include <unistd.h>
 
@@ -15,13 +22,16 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "lib/crypto/md5.h"
 #include "lib/protocol/client_side.h"
+#include "lib/protocol/upload_protocol.h"
 #include "tools/lib/tool_main.h"
 
 namespace po = boost::program_options;
@@ -33,11 +43,16 @@ namespace {
 struct Options {
   std::string url, mode, platform = "x86_64-pc-linux-gnu";
   std::vector<std::string> authenticators;
-  double seconds = 10;
+  double seconds = 10, warmup = 0;
+  bool upload = false;
 };
 
+// The output every result reports: what the validator reads back when it was uploaded.
+const std::string kOutput = "answer\n";
+
 struct LoopStats {
-  std::vector<double> latencies_ms;
+  Clock::time_point counted_from;  // RPCs and uploads before it are not counted
+  std::vector<double> latencies_ms, upload_ms;
   int64_t errors = 0;
   std::string first_error;
 };
@@ -105,7 +120,8 @@ ReportedResult success(const std::string& name) {
   r.name = name;
   r.state = 5;  // files uploaded
   r.final_cpu_time = r.final_elapsed_time = 1;
-  r.output_files.push_back(ReportedFile{name + "_0", 7, 0, "0123456789abcdef0123456789abcdef"});
+  static const std::string md5 = md5_hex(kOutput);
+  r.output_files.push_back(ReportedFile{name + "_0", static_cast<double>(kOutput.size()), 0, md5});
   return r;
 }
 
@@ -121,7 +137,8 @@ std::optional<SchedulerReply> call(Connection& connection, const SchedulerReques
   std::string body = render_scheduler_request(request), text;
   auto start = Clock::now();
   bool ok = connection.post(body, text);
-  stats.latencies_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+  if (start >= stats.counted_from)
+    stats.latencies_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
   auto fail = [&](const std::string& why) -> std::optional<SchedulerReply> {
     if (stats.errors++ == 0) stats.first_error = why;
     return std::nullopt;
@@ -132,8 +149,50 @@ std::optional<SchedulerReply> call(Connection& connection, const SchedulerReques
   return *reply;
 }
 
+// Uploads kOutput as each output file of the reply's results (the file_info naming an
+// upload URL and certificate), as a client does once the result is computed. One
+// connection per upload URL, kept alive. Returns false (an error recorded) if one failed.
+bool upload_outputs(const SchedulerReply& reply, std::vector<std::unique_ptr<Connection>>& connections,
+                    std::vector<std::string>& urls, LoopStats& stats) {
+  static const std::string md5 = md5_hex(kOutput);
+  for (const auto& result : reply.results) {
+    for (const auto& ref : result.file_refs) {
+      auto info = std::find_if(reply.file_infos.begin(), reply.file_infos.end(),
+                               [&](const ReplyFileInfo& f) { return f.name == ref.file_name; });
+      if (info == reply.file_infos.end() || info->upload_urls.empty()) continue;
+      const std::string& url = info->upload_urls.front();
+      auto known = std::find(urls.begin(), urls.end(), url);
+      if (known == urls.end()) {
+        urls.push_back(url);
+        connections.push_back(std::make_unique<Connection>(url));
+        known = urls.end() - 1;
+      }
+      Connection& connection = *connections[static_cast<size_t>(known - urls.begin())];
+      std::string body =
+          render_file_upload_header(ClientVersion{7, 20, 2}, info->name, info->xml_signature,
+                                    info->max_nbytes, static_cast<double>(kOutput.size()), md5, 0) +
+          kOutput;
+      std::string text;
+      auto start = Clock::now();
+      bool ok = connection.post(body, text);
+      if (start >= stats.counted_from)
+        stats.upload_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+      std::string why = !ok ? text : "";
+      if (ok && parse_data_server_reply(text).status != UploadStatus::Success)
+        why = "upload of " + info->name + " refused: " + parse_data_server_reply(text).message;
+      if (!why.empty()) {
+        if (stats.errors++ == 0) stats.first_error = why;
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 void run_loop(const Options& o, int index, Clock::time_point end, LoopStats& stats) {
   Connection connection(o.url);
+  std::vector<std::unique_ptr<Connection>> upload_connections;
+  std::vector<std::string> upload_urls;
   const std::string& authenticator = o.authenticators[static_cast<size_t>(index)];
   std::string host_cpid = "bench-host-" + std::to_string(index) + "-" + std::to_string(::getpid());
   if (o.mode == "new_host") {
@@ -160,6 +219,7 @@ void run_loop(const Options& o, int index, Clock::time_point end, LoopStats& sta
   r.code_sign_key = first->code_sign_key;  // a real client keeps the key and sends it back
   std::vector<std::string> held;
   for (const auto& result : first->results) held.push_back(result.name);
+  if (o.upload && !upload_outputs(*first, upload_connections, upload_urls, stats)) held.clear();
   while (Clock::now() < end) {
     r.rpc_seqno++;
     r.results.clear();
@@ -172,6 +232,8 @@ void run_loop(const Options& o, int index, Clock::time_point end, LoopStats& sta
     if (!why.empty() && stats.errors++ == 0) stats.first_error = why + ": " + messages_of(*reply);
     held.clear();
     for (const auto& result : reply->results) held.push_back(result.name);
+    // A result whose output could not be uploaded is not reported (it stays in progress).
+    if (o.upload && !upload_outputs(*reply, upload_connections, upload_urls, stats)) held.clear();
   }
 }
 
@@ -192,7 +254,9 @@ int main(int argc, char** argv) {
       "mode", po::value(&o.mode)->required(), "new_host or report_get")(
       "authenticators", po::value(&authenticators)->required(),
       "one account key per concurrent loop, comma-separated")(
-      "seconds", po::value(&o.seconds)->default_value(10), "how long to run")(
+      "seconds", po::value(&o.seconds)->default_value(10), "how long to run, warm-up included")(
+      "warmup", po::value(&o.warmup)->default_value(0), "seconds at the start not counted")(
+      "upload", po::bool_switch(&o.upload), "upload each result's output before reporting it")(
       "platform", po::value(&o.platform), "platform name sent");
   po::variables_map vm;  // (the shared parser also offers --project_dir; unused here)
   if (auto exit_code = parse_tool_options("sched_load", options, argc, argv, vm)) return *exit_code;
@@ -204,6 +268,10 @@ int main(int argc, char** argv) {
   for (std::string a; std::getline(list, a, ',');) {
     if (!a.empty()) o.authenticators.push_back(a);
   }
+  if (!(o.warmup >= 0) || !(o.warmup < o.seconds)) {
+    std::cerr << "sched_load: --warmup must be at least 0 and below --seconds\n";
+    return 2;
+  }
   if (o.authenticators.empty()) {
     std::cerr << "sched_load: --authenticators names no account\n";
     return 2;
@@ -213,23 +281,32 @@ int main(int argc, char** argv) {
   std::vector<std::thread> loops;
   auto start = Clock::now();
   auto end = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.seconds));
+  auto counted_from =
+      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.warmup));
+  for (auto& s : stats) s.counted_from = counted_from;
   for (size_t i = 0; i < o.authenticators.size(); ++i) {
     loops.emplace_back(run_loop, std::cref(o), static_cast<int>(i), end, std::ref(stats[i]));
   }
   for (auto& t : loops) t.join();
-  double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  double elapsed = std::chrono::duration<double>(Clock::now() - counted_from).count();
   curl_global_cleanup();
 
-  std::vector<double> all;
+  std::vector<double> all, uploads;
   int64_t errors = 0;
   for (const auto& s : stats) {
     all.insert(all.end(), s.latencies_ms.begin(), s.latencies_ms.end());
+    uploads.insert(uploads.end(), s.upload_ms.begin(), s.upload_ms.end());
     errors += s.errors;
     if (!s.first_error.empty()) std::cerr << "sched_load: first error: " << s.first_error << "\n";
   }
   std::sort(all.begin(), all.end());
-  std::printf("rpcs=%zu seconds=%.2f rpc_per_s=%.1f p50_ms=%.2f p99_ms=%.2f max_ms=%.2f errors=%lld\n",
+  std::sort(uploads.begin(), uploads.end());
+  std::printf("rpcs=%zu seconds=%.2f rpc_per_s=%.1f p50_ms=%.2f p99_ms=%.2f max_ms=%.2f errors=%lld",
               all.size(), elapsed, static_cast<double>(all.size()) / elapsed, percentile(all, 0.50),
               percentile(all, 0.99), all.empty() ? 0.0 : all.back(), static_cast<long long>(errors));
+  if (o.upload)
+    std::printf(" uploads=%zu upload_p50_ms=%.2f upload_p99_ms=%.2f", uploads.size(),
+                percentile(uploads, 0.50), percentile(uploads, 0.99));
+  std::printf("\n");
   return errors == 0 ? 0 : 1;
 }

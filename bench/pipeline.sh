@@ -1,0 +1,323 @@
+#!/usr/bin/env bash
+# The whole pipeline in steady state, every part real and running at once (issue 16): a
+# private MariaDB; Apache with the FastCGI scheduler (cgi-bin/fcgi) and the upload handler
+# as FastCGI (cgi-bin/file_upload_handler.fcgi, config.xml's <upload_url>); every daemon
+# of make_project's list, started by `start` (their `--sleep` set to DAEMON_SLEEP); a
+# feeder that keeps the unsent queue at LEVEL results by running `create_work --bulk`
+# (quorum 2, two results per workunit, one shared input); and build/sched_load with LOOPS
+# hosts, each its own account, uploading each result's output ("answer\n", through the
+# upload handler) and reporting it while asking for one more (report+get). All hosts
+# return the same output, so the validator passes both results of each workunit.
+# After WARMUP seconds it measures over a window of SECONDS:
+#  - workunit lifecycles/s: workunits whose files were deleted in the window (the last
+#    step of created -> sent twice -> reported -> validated -> assimilated -> deleted);
+#  - scheduler RPC/s with p50/p99 latency, and the uploads' p50/p99 (from sched_load);
+#  - each daemon queue's backlog at the start and end of the window (a growing one means
+#    the rate is not sustained);
+#  - CPU ms per lifecycle by process (mariadbd, Apache, scheduler, upload handler, each
+#    daemon, feeder, load generator; from /proc, utime + stime over the window) and the
+#    total, with what 2 idle cores would carry at that cost;
+#  - statements (server Questions) and commits (Com_commit) per lifecycle;
+#  - the peak RSS of each process (VmHWM; create_work's from /usr/bin/time).
+# FLUSH_AT_COMMIT=1 (durable) or 2 runs one setting; unset, both (2 first). With OLD_BUILD
+# every window also runs against that build's server programs (scheduler, upload handler,
+# daemons, create_work, make_project; the load generator is BUILD's) right after BUILD's,
+# on a fresh project, and a ratio table follows.
+#   [FLUSH_AT_COMMIT=1|2] [WARMUP=15] [LOOPS=8] [LEVEL=4000] [DAEMON_SLEEP=1] \
+#     bench/pipeline.sh BUILD [SECONDS] [OLD_BUILD]
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+usage="usage: pipeline.sh BUILD [SECONDS] [OLD_BUILD]"
+new_build="$(cd "${1:?$usage}" && pwd)"
+seconds="${2:-30}"
+old_build="${3:+$(cd "$3" && pwd)}"
+warmup="${WARMUP:-15}"
+loops="${LOOPS:-8}"
+level="${LEVEL:-4000}"
+daemon_sleep="${DAEMON_SLEEP:-1}"
+flushes="${FLUSH_AT_COMMIT:-2 1}"
+for f in $flushes; do
+  case "$f" in 1|2) ;; *) echo "pipeline: FLUSH_AT_COMMIT must be 1 or 2" >&2; exit 2 ;; esac
+done
+for v in "$seconds" "$warmup" "$loops" "$level"; do
+  [[ "$v" =~ ^[0-9]+$ ]] && [ "$v" -gt 0 ] || { echo "pipeline: SECONDS, WARMUP, LOOPS, LEVEL: positive integers" >&2; exit 2; }
+done
+for b in "$new_build" ${old_build:+"$old_build"}; do
+  for program in scheduler file_upload_handler make_project add_app create_work start stop transitioner validator \
+                 assimilator file_deleter graph_scheduler clusterer census; do
+    [ -x "$b/$program" ] || { echo "pipeline: $b/$program is missing; build it first" >&2; exit 2; }
+  done
+done
+[ -x "$new_build/sched_load" ] || { echo "pipeline: $new_build/sched_load is missing" >&2; exit 2; }
+hz="$(getconf CLK_TCK)"
+
+# The processes of one run, by role, with their CPU ticks (utime + stime; for the feeder,
+# a shell, also its reaped children's) and peak RSS: "role pid ticks hwm_kib" per line.
+# Roles: mariadbd, apache, scheduler, upload_handler, each daemon by program name, feeder,
+# sched_load. Apache's descendants are told apart by the program they run.
+sample_processes() {  # sample_processes PROJECT MYSQLD_PID HTTPD_PID FEEDER_PID LOAD_PID
+  /usr/bin/python3 - "$@" <<'PY'
+import os, sys
+project, mysqld, httpd, feeder, load = sys.argv[1:6]
+procs = {}
+for d in os.listdir('/proc'):
+    if not d.isdigit():
+        continue
+    try:
+        with open(f'/proc/{d}/stat') as f:
+            stat = f.read()
+        with open(f'/proc/{d}/cmdline', 'rb') as f:
+            argv0 = f.read().split(b'\0')[0].decode(errors='replace')
+        hwm = 0
+        with open(f'/proc/{d}/status') as f:
+            for line in f:
+                if line.startswith('VmHWM:'):
+                    hwm = int(line.split()[1])
+    except OSError:
+        continue
+    fields = stat[stat.rindex(')') + 2:].split()
+    procs[d] = (fields[1], int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14]), argv0, hwm)
+def under(pid, root):
+    while pid in procs and pid != '1':
+        if pid == root:
+            return True
+        pid = procs[pid][0]
+    return False
+for pid, (ppid, own, children, argv0, hwm) in procs.items():
+    role = None
+    if pid == mysqld:
+        role = 'mariadbd'
+    elif under(pid, httpd):
+        role = 'scheduler' if argv0 == f'{project}/cgi-bin/fcgi' else \
+               'upload_handler' if argv0 == f'{project}/cgi-bin/file_upload_handler.fcgi' else 'apache'
+    elif argv0.startswith(f'{project}/bin/'):
+        role = argv0[len(project) + 5:]
+    elif pid == feeder:
+        role, own = 'feeder', own + children
+    elif pid == load:
+        role = 'sched_load'
+    if role:
+        print(role, pid, own, hwm)
+PY
+}
+
+run() {  # run BUILD FLUSH: one steady-state window; sets the global `figures` line
+  local build="$1" flush="$2"
+  run_build="$build"
+  base="$(mktemp -d /tmp/tharsis-pipeline-XXXXXX)"
+  port=$((20000 + RANDOM % 20000))
+  local p="$base/p" sock="$base/db/mysqld.sock"
+  trap 'touch "$base/stop_feeder"; "$run_build/stop" --project_dir "$base/p" --grace 5 >/dev/null 2>&1 || true
+        "$here/scripts/private_apache.sh" stop "$base/apache" >/dev/null 2>&1 || true
+        "$here/scripts/private_mariadb.sh" stop "$base/db" >/dev/null 2>&1 || true; rm -rf "$base"' EXIT
+  THARSIS_MARIADB_ARGS="--innodb-buffer-pool-size=512M --innodb-flush-log-at-trx-commit=$flush" \
+    "$here/scripts/private_mariadb.sh" start "$base/db" >/dev/null
+  "$build/make_project" --project_dir "$p" --name bench --url_base "http://127.0.0.1:$port/" \
+    --db_socket "$sock" --db_user root --db_name bench --key_bits 1024 --uldl_dir_fanout 1024 >/dev/null
+  sql() { mariadb --no-defaults -S "$sock" -uroot bench -N -e "$1"; }
+  # Uploads through the FastCGI build of the upload handler; a day's quota far above what
+  # a bench host asks for; daemons paced by DAEMON_SLEEP when idle.
+  sed -i -e "s|<upload_url>[^<]*</upload_url>|<upload_url>http://127.0.0.1:$port/bench_cgi/file_upload_handler.fcgi</upload_url>|" \
+    -e 's|<daily_result_quota>[0-9]*</daily_result_quota>|<daily_result_quota>10000000</daily_result_quota>|' \
+    -e "s|--sleep 5|--sleep $daemon_sleep|" "$p/config.xml"
+  printf '#!/bin/sh\nexit 0\n' > "$base/bench_app"
+  "$build/add_app" --project_dir "$p" --app bench --file "$base/bench_app" >/dev/null
+  sql "INSERT INTO user (create_time, name, authenticator)
+       SELECT UNIX_TIMESTAMP(), CONCAT('loop', seq), CONCAT('bench_key_loop', seq) FROM seq_1_to_$loops"
+  "$here/scripts/install_programs.sh" "$build" "$p" >/dev/null
+  cp "$build/file_upload_handler" "$p/cgi-bin/file_upload_handler.fcgi"
+  echo "seed input" > "$base/in"
+  if [ "$(id -u)" -eq 0 ]; then chmod 755 "$base" && chown -R www-data: "$p"; fi
+  # As many FastCGI processes of each program as hosts: with fewer, mod_fcgid holds a
+  # request it has no free process for about a second before it tries again.
+  printf 'FcgidMaxProcessesPerClass %s\nFcgidMinProcessesPerClass %s\n' "$loops" "$loops" > "$base/fcgid.conf"
+  "$here/scripts/private_apache.sh" start "$base/apache" "$port" "$p/bench.httpd.conf" "$base/fcgid.conf"
+
+  # The feeder: unsent results plus two for each workunit the transitioner has not yet
+  # given results, kept at LEVEL by bulk create_work runs of at least LEVEL/16 workunits.
+  (
+    k=0
+    while [ ! -e "$base/stop_feeder" ]; do
+      queued=$(sql "SELECT (SELECT COUNT(*) FROM result WHERE server_state = 2) + 2 * ((SELECT IFNULL(MAX(id), 0)
+                    FROM workunit) - (SELECT IFNULL(MAX(workunitid), 0) FROM result))")
+      need=$(( (level - queued) / 2 ))
+      if [ "$need" -ge $((level / 8)) ]; then
+        seq -f "w%.0f $base/in" $((k + 1)) $((k + need)) > "$base/jobs"
+        k=$((k + need))
+        /usr/bin/time -a -o "$base/feeder_rss" -f "%M" "$build/create_work" --project_dir "$p" --app bench \
+          --bulk "$base/jobs" --shared --min_quorum 2 --target_nresults 2 >/dev/null
+      else
+        sleep 0.5
+      fi
+    done
+  ) &
+  local feeder=$!
+  "$build/start" --project_dir "$p" > "$base/start.log" 2>&1
+  # The hosts attach once the queue is half full (an attach that gets no work ends its loop).
+  for _ in $(seq 300); do
+    [ "$(sql "SELECT COUNT(*) FROM result WHERE server_state = 2")" -ge $((level / 2)) ] && break
+    sleep 0.2
+  done
+  local keys
+  keys="$(seq -f "bench_key_loop%.0f" 1 "$loops" | paste -sd,)"
+  /usr/bin/time -o "$base/load_rss" -f "%M" "$new_build/sched_load" --url "http://127.0.0.1:$port/bench_cgi/fcgi" \
+    --mode report_get --upload --authenticators "$keys" --seconds $((warmup + seconds)) --warmup "$warmup" \
+    > "$base/load.out" 2> "$base/load.err" &
+  local load_shell=$! load="" load_start
+  load_start=$(date +%s.%N)
+  for _ in $(seq 50); do load="$(pgrep -P "$load_shell" -f sched_load || true)"; [ -n "$load" ] && break; sleep 0.1; done
+
+  backlogs() {  # unsent, transition due, need_validate, assimilate ready, file delete ready (wu+results), in progress
+    sql "SELECT (SELECT COUNT(*) FROM result WHERE server_state = 2), (SELECT COUNT(*) FROM workunit
+           WHERE transition_time <= UNIX_TIMESTAMP()), (SELECT COUNT(*) FROM workunit WHERE need_validate = 1),
+         (SELECT COUNT(*) FROM workunit WHERE assimilate_state = 1), (SELECT COUNT(*) FROM workunit WHERE
+           file_delete_state = 1) + (SELECT COUNT(*) FROM result WHERE file_delete_state = 1),
+         (SELECT COUNT(*) FROM result WHERE server_state = 4)" | tr '\t' ' '
+  }
+  counters() {  # lifecycles done so far, statements, commits, results validated VALID, other outcomes
+    sql "SELECT (SELECT COUNT(*) FROM workunit WHERE file_delete_state = 2),
+           (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'QUESTIONS'),
+           (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'COM_COMMIT'),
+           (SELECT COUNT(*) FROM result WHERE validate_state = 1),
+           (SELECT COUNT(*) FROM result WHERE server_state = 5 AND (outcome <> 1 OR validate_state NOT IN (0, 1)))" |
+      tr '\t' ' '
+  }
+  sleep "$(awk -v s="$load_start" -v w="$warmup" -v now="$(date +%s.%N)" 'BEGIN { d = s + w - now; print (d > 0 ? d : 0) }')"
+  local load0 t0 t1 c0 c1 b0 b1
+  load0="$(cut -d' ' -f1 /proc/loadavg)"
+  t0=$(date +%s.%N); c0="$(counters)"; b0="$(backlogs)"
+  sample_processes "$p" "$(cat "$base/db/mysqld.pid")" "$(cat "$base/apache/httpd.pid")" "$feeder" "$load" > "$base/cpu0"
+  # The last sample before sched_load exits ends the window (sampled often only near it).
+  sleep "$(awk -v s="$load_start" -v w="$((warmup + seconds))" -v now="$(date +%s.%N)" \
+    'BEGIN { d = s + w - 1.5 - now; print (d > 0 ? d : 0) }')"
+  while kill -0 "$load" 2>/dev/null; do
+    sample_processes "$p" "$(cat "$base/db/mysqld.pid")" "$(cat "$base/apache/httpd.pid")" "$feeder" "$load" \
+      > "$base/cpu1.new"
+    # (a sample taken just after it exited lacks it: the one before stands)
+    if grep -q '^sched_load ' "$base/cpu1.new"; then mv "$base/cpu1.new" "$base/cpu1"; fi
+    sleep 0.2
+  done
+  t1=$(date +%s.%N); c1="$(counters)"; b1="$(backlogs)"
+  [ -s "$base/cpu1" ] || { echo "pipeline: the load generator ended early: $(cat "$base/load.err")" >&2; exit 1; }
+  wait "$load_shell" || true
+  local load1; load1="$(cut -d' ' -f1 /proc/loadavg)"
+  touch "$base/stop_feeder"; wait "$feeder" || true
+  "$build/stop" --project_dir "$p" --grace 10 >/dev/null 2>&1 || true
+  [ -s "$base/load.err" ] && sed 's/^/  /' "$base/load.err" | head -3
+
+  # One line of figures: key=value pairs the report below reads.
+  figures="$(/usr/bin/python3 - "$t0" "$t1" "$c0" "$c1" "$b0" "$b1" "$(cat "$base/load.out")" "$base" "$hz" \
+    "$load0" "$load1" <<'PY'
+import sys
+t0, t1, c0, c1, b0, b1, load_out, base, hz, load0, load1 = sys.argv[1:12]
+window = float(t1) - float(t0)
+c0 = [int(x) for x in c0.split()]; c1 = [int(x) for x in c1.split()]
+n = c1[0] - c0[0]
+out = {'window_s': f'{window:.1f}', 'lifecycles': n, 'lifecycles_per_s': f'{n / window:.0f}',
+       'load': f'{load0}-{load1}'}
+for kv in load_out.split():
+    k, v = kv.split('=')
+    out[k] = v
+per = max(n, 1)
+out['statements'] = f'{(c1[1] - c0[1]) / per:.1f}'
+out['commits'] = f'{(c1[2] - c0[2]) / per:.2f}'
+out['valid'] = c1[3] - c0[3]
+out['not_valid'] = c1[4]
+for name, b in (('backlog_start', b0), ('backlog_end', b1)):
+    out[name] = '/'.join(b.split())
+def read(path):
+    rows = {}
+    for line in open(path):
+        role, pid, ticks, hwm = line.split()
+        rows[pid] = (role, int(ticks), int(hwm))
+    return rows
+s0, s1 = read(f'{base}/cpu0'), read(f'{base}/cpu1')
+cpu, rss = {}, {}
+for pid, (role, ticks, hwm) in s1.items():
+    cpu[role] = cpu.get(role, 0) + ticks - (s0[pid][1] if pid in s0 else 0)
+    rss[role] = max(rss.get(role, 0), hwm)
+for line in open(f'{base}/load_rss'):
+    if line.strip().isdigit():
+        rss['sched_load'] = int(line)
+try:
+    rss['create_work'] = max(int(l) for l in open(f'{base}/feeder_rss') if l.strip().isdigit())
+except (OSError, ValueError):
+    pass
+total = server = 0
+for role, ticks in sorted(cpu.items()):
+    ms = ticks / int(hz) * 1000 / per
+    total += ms
+    server += ms if role not in ('feeder', 'sched_load') else 0
+    out[f'cpu_{role}'] = f'{ms:.3f}'
+out['cpu_total'] = f'{total:.3f}'
+out['cpu_server'] = f'{server:.3f}'
+out['capacity_2_cores'] = f'{2000 / server:.0f}' if server else '0'
+for role, kib in sorted(rss.items()):
+    out[f'rss_{role}'] = f'{kib / 1024:.1f}'
+print(' '.join(f'{k}={v}' for k, v in out.items()))
+PY
+)"
+  "$here/scripts/private_apache.sh" stop "$base/apache" >/dev/null 2>&1 || true
+  "$here/scripts/private_mariadb.sh" stop "$base/db" >/dev/null 2>&1 || true
+  rm -rf "$base"
+  trap - EXIT
+}
+
+field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
+
+report() {  # report LABEL FIGURES
+  local f="$2"
+  echo "== $1"
+  printf '  %-28s %s/s (%s in %s s; results VALID in the window %s, not valid so far %s)\n' "workunit lifecycles" \
+    "$(field "$f" lifecycles_per_s)" "$(field "$f" lifecycles)" "$(field "$f" window_s)" "$(field "$f" valid)" \
+    "$(field "$f" not_valid)"
+  printf '  %-28s %s/s, p50 %s ms, p99 %s ms, max %s ms, errors %s\n' "scheduler report+get RPCs" \
+    "$(field "$f" rpc_per_s)" "$(field "$f" p50_ms)" "$(field "$f" p99_ms)" "$(field "$f" max_ms)" "$(field "$f" errors)"
+  printf '  %-28s %s in the window, p50 %s ms, p99 %s ms\n' "uploads" "$(field "$f" uploads)" \
+    "$(field "$f" upload_p50_ms)" "$(field "$f" upload_p99_ms)"
+  printf '  %-28s start %s, end %s\n' "backlogs" "$(field "$f" backlog_start)" "$(field "$f" backlog_end)"
+  echo "    (unsent results / workunits due for transition / need_validate / assimilate ready /"
+  echo "     file deletions ready, workunits + results / results in progress)"
+  printf '  %-28s %s statements, %s commits\n' "per lifecycle" "$(field "$f" statements)" "$(field "$f" commits)"
+  printf '  %-28s' "CPU ms per lifecycle"
+  for role in mariadbd apache scheduler upload_handler transitioner validator assimilator file_deleter \
+              graph_scheduler clusterer census feeder sched_load; do
+    printf ' %s %s' "$role" "$(field "$f" "cpu_$role")"
+  done
+  printf '\n  %-28s %s ms, all %s ms (2 idle cores would carry ~%s lifecycles/s at the server'"'"'s cost)\n' \
+    "  server (all but the last 2)" "$(field "$f" cpu_server)" "$(field "$f" cpu_total)" "$(field "$f" capacity_2_cores)"
+  printf '  %-28s' "peak RSS MiB"
+  for role in mariadbd apache scheduler upload_handler transitioner validator assimilator file_deleter \
+              graph_scheduler clusterer census create_work sched_load; do
+    printf ' %s %s' "$role" "$(field "$f" "rss_$role")"
+  done
+  printf '\n  %-28s %s\n' "load average (start-end)" "$(field "$f" load)"
+}
+
+echo "pipeline: quorum 2, $loops hosts (report+get, uploads), unsent queue kept at $level results," \
+  "daemons --sleep $daemon_sleep, warm-up $warmup s, window $seconds s"
+declare -A all
+for flush in $flushes; do
+  for b in "$new_build" ${old_build:+"$old_build"}; do
+    run "$b" "$flush"
+    all[$b,$flush]="$figures"
+    report "$b, innodb_flush_log_at_trx_commit=$flush" "$figures"
+  done
+done
+if [ -n "$old_build" ]; then
+  echo
+  echo "new ($new_build) / old ($old_build), same run"
+  printf '%-6s | %16s %16s %7s | %18s %7s | %11s %11s | %9s | %9s\n' "flush" "lifecycles/s o/n" "RPC/s o/n" "ratio" \
+    "server CPU ms o/n" "ratio" "stmts o/n" "commits o/n" "p99 o/n" "load"
+  for flush in $flushes; do
+    o="${all[$old_build,$flush]}"; n="${all[$new_build,$flush]}"
+    printf '%-6s | %16s %16s %6.2fx | %18s %6.2fx | %11s %11s | %9s | %9s\n' "$flush" \
+      "$(field "$o" lifecycles_per_s) / $(field "$n" lifecycles_per_s)" \
+      "$(field "$o" rpc_per_s) / $(field "$n" rpc_per_s)" \
+      "$(awk -v a="$(field "$n" lifecycles_per_s)" -v b="$(field "$o" lifecycles_per_s)" 'BEGIN { print b ? a / b : 0 }')" \
+      "$(field "$o" cpu_server) / $(field "$n" cpu_server)" \
+      "$(awk -v a="$(field "$n" cpu_server)" -v b="$(field "$o" cpu_server)" 'BEGIN { print b ? a / b : 0 }')" \
+      "$(field "$o" statements) / $(field "$n" statements)" "$(field "$o" commits) / $(field "$n" commits)" \
+      "$(field "$o" p99_ms) / $(field "$n" p99_ms)" "$(field "$o" load) / $(field "$n" load)"
+  done
+fi
