@@ -49,6 +49,11 @@ start() {
     echo "KeepAlive On"
     echo "MaxRequestWorkers 64"
     echo "ThreadsPerChild 32"
+    # A sanitizer build's options (docs/reliability.md#sanitizers) reach the CGIs too, so
+    # their reports land where the test run collects them.
+    for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS; do
+      if [ -n "${!v:-}" ]; then echo "PassEnv $v"; echo "FcgidInitialEnv $v \"${!v}\""; fi
+    done
     echo "<Directory />"
     echo "  Require all denied"
     echo "  AllowOverride None"
