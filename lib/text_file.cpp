@@ -6,7 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -23,7 +25,10 @@ Result<std::string> read_text_file(const std::string& path) {
 }
 
 Status write_text_file(const std::string& path, std::string_view content, mode_t mode) {
-  std::string temp = path + ".tmp." + std::to_string(::getpid());
+  // Unique per process and call, so threads (or processes) writing one path never share a
+  // temporary file; the last rename wins.
+  static std::atomic<uint64_t> writes{0};
+  std::string temp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(writes++);
   int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
   if (fd < 0) return make_error(temp + ": cannot create: " + std::strerror(errno));
   auto fail = [&](const std::string& what) -> Status {

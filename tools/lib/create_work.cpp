@@ -37,6 +37,13 @@ Result<StagedInput> stage_input_file(const ProjectConfig& config, const InputFil
   if (!input.content.empty() || stat(path->c_str(), &info) != 0) {
     if (Status written = write_text_file(*path, input.content); !written.ok())
       return make_error(written.error());
+    // What was just written needs no second read to describe.
+    return StagedInput{input.name,
+                       input.open_name,
+                       md5_hex(input.content),
+                       static_cast<int64_t>(input.content.size()),
+                       input.no_delete,
+                       ""};
   }
   auto md5 = md5_file_hex(*path);
   if (!md5.ok()) return make_error(md5.error());

@@ -15,6 +15,7 @@
 #include "lib/fanout.h"
 #include "lib/operand/npy.h"
 #include "lib/operand/tensor_graph.h"
+#include "lib/parallel_for.h"
 
 namespace tharsis {
 namespace {
@@ -134,16 +135,23 @@ Result<int64_t> submit_graph(Database& db, const ProjectConfig& config, const Gr
       for (const auto& o : graph.operands) operands.push_back(operand_row(graph, o, graph_id, *uploads, now));
       insert_operands_bulk(d, operands);
       auto id_of = fetch_operand_ids(d, graph_id);
-      std::vector<PreparedWorkunit> runs;
-      for (size_t i = 0; i < operands.size(); ++i) {
-        operands[i].id = id_of.at(operands[i].name);
-        if (operands[i].state == OperandState::Finished) continue;  // an uploaded chunk: no job
-        JobSpec job = graph.job;
-        job.priority = operands[i].priority;
-        auto run = prepare_operand_run(config, operands[i], job, now);
-        if (!run.ok()) throw std::runtime_error(run.error());
-        runs.push_back(std::move(*run));
+      std::vector<const OperandRow*> computed;  // the operands that get a job (not uploaded chunks)
+      for (auto& operand : operands) {
+        operand.id = id_of.at(operand.name);
+        if (operand.state != OperandState::Finished) computed.push_back(&operand);
       }
+      // Each run stages its spec file in download/: thousands of small files, written on
+      // a few threads so their waits overlap.
+      std::vector<PreparedWorkunit> runs(computed.size());
+      Status prepared = parallel_for_each(computed.size(), kFileWriterThreads, [&](size_t k) -> Status {
+        JobSpec job = graph.job;
+        job.priority = computed[k]->priority;
+        auto run = prepare_operand_run(config, *computed[k], job, now);
+        if (!run.ok()) return make_error(run.error());
+        runs[k] = std::move(*run);
+        return Status::success();
+      });
+      if (!prepared.ok()) throw std::runtime_error(prepared.error());
       insert_prepared_workunits(d, runs);
       auto workunit_of = fetch_workunit_ids_of_graph(d, graph_id);
       std::vector<std::pair<int64_t, int64_t>> first_runs;

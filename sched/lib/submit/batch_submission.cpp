@@ -4,11 +4,8 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 
-#include <atomic>
 #include <filesystem>
-#include <mutex>
 #include <random>
-#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -21,6 +18,7 @@
 #include "db/workunit_store.h"
 #include "lib/crypto/md5.h"
 #include "lib/fanout.h"
+#include "lib/parallel_for.h"
 #include "lib/text_file.h"
 #include "sched/lib/submit/semilocal_fetch.h"
 #include "sched/lib/submit/submit_access.h"
@@ -124,36 +122,21 @@ class InputStager {
   // Writes the planned inline files not in download/ yet (content-addressed: a file of
   // that name has that content). The contents must still be alive.
   Status write_inline() {
-    size_t threads = std::min<size_t>(8, pending_.size());
-    std::atomic<size_t> next{0};
-    std::mutex failed;
-    std::string failure;
-    auto work = [&] {
-      for (size_t i = next++; i < pending_.size(); i = next++) {
-        const std::string& content = *pending_[i];
-        auto path = fanout_path_create(config_.download_dir, job_file_name(md5_hex(content)),
-                                       config_.uldl_dir_fanout);
-        Status written = path.ok() ? Status::success() : Status(make_error(path.error()));
-        struct stat info {};
-        if (path.ok() && stat(path->c_str(), &info) != 0) {
-          written = write_text_file(*path, content);
-        } else if (path.ok()) {
-          utimes(path->c_str(), nullptr);
-        }
-        if (!written.ok()) {
-          std::lock_guard<std::mutex> lock(failed);
-          if (failure.empty()) failure = written.error();
-        }
+    Status written = parallel_for_each(pending_.size(), kFileWriterThreads, [&](size_t i) -> Status {
+      const std::string& content = *pending_[i];
+      auto path =
+          fanout_path_create(config_.download_dir, job_file_name(md5_hex(content)), config_.uldl_dir_fanout);
+      if (!path.ok()) return make_error(path.error());
+      struct stat info {};
+      if (stat(path->c_str(), &info) == 0) {
+        utimes(path->c_str(), nullptr);  // there already (content-addressed): touched as reused
+        return Status::success();
       }
-    };
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-    if (threads > 0) work();
-    for (auto& thread : pool) thread.join();
+      return write_text_file(*path, content);
+    });
     std::vector<const std::string*>().swap(pending_);
     std::unordered_set<std::string>().swap(inline_names_);
-    if (!failure.empty()) return make_error(failure);
-    return Status::success();
+    return written;
   }
 
  private:
