@@ -23,7 +23,13 @@
 # every window also runs against that build's server programs (scheduler, upload handler,
 # daemons, create_work, make_project; the load generator is BUILD's) right after BUILD's,
 # on a fresh project, and a ratio table follows.
-#   [FLUSH_AT_COMMIT=1|2] [WARMUP=15] [LOOPS=8] [LEVEL=4000] [DAEMON_SLEEP=1] \
+# NODES=3 runs the database as a 3-node Galera cluster on this machine
+# (scripts/private_galera.sh; config.xml lists the nodes in <db_nodes>) with two scheduler
+# hosts (a second Apache whose CGIs use node 2; the hosts alternate between them; uploads
+# go to the first), and the transitioner, validator, assimilator and file deleter sharded
+# --mod 3, shard i on node i; the other daemons on node 1. Statements and commits are
+# summed over the nodes. NODES="1 3" runs both, one after the other, with their ratio.
+#   [FLUSH_AT_COMMIT=1|2] [NODES=1|3|"1 3"] [WARMUP=15] [LOOPS=8] [LEVEL=4000] [DAEMON_SLEEP=1] \
 #     bench/pipeline.sh BUILD [SECONDS] [OLD_BUILD]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -36,6 +42,10 @@ loops="${LOOPS:-8}"
 level="${LEVEL:-4000}"
 daemon_sleep="${DAEMON_SLEEP:-1}"
 flushes="${FLUSH_AT_COMMIT:-2 1}"
+node_counts="${NODES:-1}"
+for n in $node_counts; do
+  [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] || { echo "pipeline: NODES: node counts of 1 or more" >&2; exit 2; }
+done
 for f in $flushes; do
   case "$f" in 1|2) ;; *) echo "pipeline: FLUSH_AT_COMMIT must be 1 or 2" >&2; exit 2 ;; esac
 done
@@ -55,10 +65,11 @@ hz="$(getconf CLK_TCK)"
 # a shell, also its reaped children's) and peak RSS: "role pid ticks hwm_kib" per line.
 # Roles: mariadbd, apache, scheduler, upload_handler, each daemon by program name, feeder,
 # sched_load. Apache's descendants are told apart by the program they run.
-sample_processes() {  # sample_processes PROJECT MYSQLD_PID HTTPD_PID FEEDER_PID LOAD_PID
+sample_processes() {  # sample_processes PROJECT MYSQLD_PIDS HTTPD_PIDS FEEDER_PID LOAD_PID (lists: a,b,..)
   /usr/bin/python3 - "$@" <<'PY'
 import os, sys
 project, mysqld, httpd, feeder, load = sys.argv[1:6]
+mysqld, httpd = mysqld.split(','), httpd.split(',')
 procs = {}
 for d in os.listdir('/proc'):
     if not d.isdigit():
@@ -77,15 +88,15 @@ for d in os.listdir('/proc'):
         continue
     fields = stat[stat.rindex(')') + 2:].split()
     procs[d] = (fields[1], int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14]), argv0, hwm)
-def under(pid, root):
+def under(pid, roots):
     while pid in procs and pid != '1':
-        if pid == root:
+        if pid in roots:
             return True
         pid = procs[pid][0]
     return False
 for pid, (ppid, own, children, argv0, hwm) in procs.items():
     role = None
-    if pid == mysqld:
+    if pid in mysqld:
         role = 'mariadbd'
     elif under(pid, httpd):
         role = 'scheduler' if argv0 == f'{project}/cgi-bin/fcgi' else \
@@ -101,17 +112,33 @@ for pid, (ppid, own, children, argv0, hwm) in procs.items():
 PY
 }
 
-run() {  # run BUILD FLUSH: one steady-state window; sets the global `figures` line
-  local build="$1" flush="$2"
-  run_build="$build"
+stop_servers() {  # the web servers and the database of the run in $base
+  "$here/scripts/private_apache.sh" stop "$base/apache" >/dev/null 2>&1 || true
+  "$here/scripts/private_apache.sh" stop "$base/apache2" >/dev/null 2>&1 || true
+  if [ "$run_nodes" -gt 1 ]; then "$here/scripts/private_galera.sh" stop "$base/db" >/dev/null 2>&1 || true
+  else "$here/scripts/private_mariadb.sh" stop "$base/db" >/dev/null 2>&1 || true; fi
+}
+
+run() {  # run BUILD FLUSH NODES: one steady-state window; sets the global `figures` line
+  local build="$1" flush="$2" nodes="$3"
+  run_build="$build" run_nodes="$nodes"
   base="$(mktemp -d /tmp/tharsis-pipeline-XXXXXX)"
   port=$((20000 + RANDOM % 20000))
-  local p="$base/p" sock="$base/db/mysqld.sock"
+  local p="$base/p" sock="$base/db/mysqld.sock" sockets mysqld_pids httpd_pids urls
   trap 'touch "$base/stop_feeder"; "$run_build/stop" --project_dir "$base/p" --grace 5 >/dev/null 2>&1 || true
-        "$here/scripts/private_apache.sh" stop "$base/apache" >/dev/null 2>&1 || true
-        "$here/scripts/private_mariadb.sh" stop "$base/db" >/dev/null 2>&1 || true; rm -rf "$base"' EXIT
-  THARSIS_MARIADB_ARGS="--innodb-buffer-pool-size=512M --innodb-flush-log-at-trx-commit=$flush" \
-    "$here/scripts/private_mariadb.sh" start "$base/db" >/dev/null
+        stop_servers; rm -rf "$base"' EXIT
+  if [ "$nodes" -gt 1 ]; then
+    THARSIS_MARIADB_ARGS="--innodb-buffer-pool-size=512M --innodb-flush-log-at-trx-commit=$flush" \
+      "$here/scripts/private_galera.sh" start "$base/db" "$nodes" >/dev/null
+    sockets="$(for i in $(seq "$nodes"); do "$here/scripts/private_galera.sh" socket "$base/db" "$i"; done)"
+    sock="$(head -1 <<<"$sockets")"
+    mysqld_pids="$(for i in $(seq "$nodes"); do cat "$base/db/n$i/mysqld.pid"; done | paste -sd,)"
+  else
+    THARSIS_MARIADB_ARGS="--innodb-buffer-pool-size=512M --innodb-flush-log-at-trx-commit=$flush" \
+      "$here/scripts/private_mariadb.sh" start "$base/db" >/dev/null
+    sockets="$sock"
+    mysqld_pids="$(cat "$base/db/mysqld.pid")"
+  fi
   "$build/make_project" --project_dir "$p" --name bench --url_base "http://127.0.0.1:$port/" \
     --db_socket "$sock" --db_user root --db_name bench --key_bits 1024 --uldl_dir_fanout 1024 >/dev/null
   sql() { mariadb --no-defaults -S "$sock" -uroot bench -N -e "$1"; }
@@ -120,6 +147,24 @@ run() {  # run BUILD FLUSH: one steady-state window; sets the global `figures` l
   sed -i -e "s|<upload_url>[^<]*</upload_url>|<upload_url>http://127.0.0.1:$port/bench_cgi/file_upload_handler.fcgi</upload_url>|" \
     -e 's|<daily_result_quota>[0-9]*</daily_result_quota>|<daily_result_quota>10000000</daily_result_quota>|' \
     -e "s|--sleep 5|--sleep $daemon_sleep|" "$p/config.xml"
+  if [ "$nodes" -gt 1 ]; then  # every node listed; the four pipeline daemons one shard per node
+    /usr/bin/python3 - "$p/config.xml" "$nodes" $sockets <<'PY'
+import re, sys
+path, n, sockets = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+text = open(path).read()
+text = re.sub(r'\s*<db_host>[^<]*</db_host>', '', text)
+nodes = ''.join(f'<node>{s}</node>' for s in sockets)
+text = re.sub(r'<db_socket>[^<]*</db_socket>', f'<db_nodes>{nodes}</db_nodes>', text)
+def shard(m):
+    cmd = m.group(1)
+    if cmd.split()[0] not in ('transitioner', 'validator', 'assimilator', 'file_deleter'):
+        return m.group(0)
+    return ''.join(f'<daemon><cmd>{cmd} --mod {n} --mod_id {i} --db_node {i + 1}</cmd></daemon>'
+                   for i in range(n))
+text = re.sub(r'<daemon>\s*<cmd>([^<]*)</cmd>.*?</daemon>', shard, text, flags=re.S)
+open(path, 'w').write(text)
+PY
+  fi
   printf '#!/bin/sh\nexit 0\n' > "$base/bench_app"
   "$build/add_app" --project_dir "$p" --app bench --file "$base/bench_app" >/dev/null
   sql "INSERT INTO user (create_time, name, authenticator)
@@ -132,6 +177,16 @@ run() {  # run BUILD FLUSH: one steady-state window; sets the global `figures` l
   # request it has no free process for about a second before it tries again.
   printf 'FcgidMaxProcessesPerClass %s\nFcgidMinProcessesPerClass %s\n' "$loops" "$loops" > "$base/fcgid.conf"
   "$here/scripts/private_apache.sh" start "$base/apache" "$port" "$p/bench.httpd.conf" "$base/fcgid.conf"
+  httpd_pids="$(cat "$base/apache/httpd.pid")"
+  urls="http://127.0.0.1:$port/bench_cgi/fcgi"
+  if [ "$nodes" -gt 1 ]; then  # a second scheduler host, its CGIs on node 2
+    local port2=$((port + 1))
+    printf 'SetEnv THARSIS_DB_NODE 2\nFcgidInitialEnv THARSIS_DB_NODE 2\n' > "$base/node2.conf"
+    "$here/scripts/private_apache.sh" start "$base/apache2" "$port2" "$p/bench.httpd.conf" "$base/fcgid.conf" \
+      "$base/node2.conf"
+    httpd_pids="$httpd_pids,$(cat "$base/apache2/httpd.pid")"
+    urls="$urls,http://127.0.0.1:$port2/bench_cgi/fcgi"
+  fi
 
   # The feeder: unsent results plus two for each workunit the transitioner has not yet
   # given results, kept at LEVEL by bulk create_work runs of at least LEVEL/16 workunits.
@@ -160,7 +215,7 @@ run() {  # run BUILD FLUSH: one steady-state window; sets the global `figures` l
   done
   local keys
   keys="$(seq -f "bench_key_loop%.0f" 1 "$loops" | paste -sd,)"
-  /usr/bin/time -o "$base/load_rss" -f "%M" "$new_build/sched_load" --url "http://127.0.0.1:$port/bench_cgi/fcgi" \
+  /usr/bin/time -o "$base/load_rss" -f "%M" "$new_build/sched_load" --url "$urls" \
     --mode report_get --upload --authenticators "$keys" --seconds $((warmup + seconds)) --warmup "$warmup" \
     > "$base/load.out" 2> "$base/load.err" &
   local load_shell=$! load="" load_start
@@ -174,10 +229,15 @@ run() {  # run BUILD FLUSH: one steady-state window; sets the global `figures` l
            file_delete_state = 1) + (SELECT COUNT(*) FROM result WHERE file_delete_state = 1),
          (SELECT COUNT(*) FROM result WHERE server_state = 4)" | tr '\t' ' '
   }
-  counters() {  # lifecycles done so far, statements, commits, results validated VALID, other outcomes
-    sql "SELECT (SELECT COUNT(*) FROM workunit WHERE file_delete_state = 2),
-           (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'QUESTIONS'),
-           (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'COM_COMMIT'),
+  counters() {  # lifecycles done so far, statements, commits (all nodes), results validated VALID, other outcomes
+    local statements=0 commits=0 s c node
+    for node in $sockets; do
+      read -r s c < <(mariadb --no-defaults -S "$node" -uroot -N -e "SELECT
+        (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'QUESTIONS'),
+        (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'COM_COMMIT')")
+      statements=$((statements + s)); commits=$((commits + c))
+    done
+    sql "SELECT (SELECT COUNT(*) FROM workunit WHERE file_delete_state = 2), $statements, $commits,
            (SELECT COUNT(*) FROM result WHERE validate_state = 1),
            (SELECT COUNT(*) FROM result WHERE server_state = 5 AND (outcome <> 1 OR validate_state NOT IN (0, 1)))" |
       tr '\t' ' '
@@ -186,12 +246,12 @@ run() {  # run BUILD FLUSH: one steady-state window; sets the global `figures` l
   local load0 t0 t1 c0 c1 b0 b1
   load0="$(cut -d' ' -f1 /proc/loadavg)"
   t0=$(date +%s.%N); c0="$(counters)"; b0="$(backlogs)"
-  sample_processes "$p" "$(cat "$base/db/mysqld.pid")" "$(cat "$base/apache/httpd.pid")" "$feeder" "$load" > "$base/cpu0"
+  sample_processes "$p" "$mysqld_pids" "$httpd_pids" "$feeder" "$load" > "$base/cpu0"
   # The last sample before sched_load exits ends the window (sampled often only near it).
   sleep "$(awk -v s="$load_start" -v w="$((warmup + seconds))" -v now="$(date +%s.%N)" \
     'BEGIN { d = s + w - 1.5 - now; print (d > 0 ? d : 0) }')"
   while kill -0 "$load" 2>/dev/null; do
-    sample_processes "$p" "$(cat "$base/db/mysqld.pid")" "$(cat "$base/apache/httpd.pid")" "$feeder" "$load" \
+    sample_processes "$p" "$mysqld_pids" "$httpd_pids" "$feeder" "$load" \
       > "$base/cpu1.new"
     # (a sample taken just after it exited lacks it: the one before stands)
     if grep -q '^sched_load ' "$base/cpu1.new"; then mv "$base/cpu1.new" "$base/cpu1"; fi
@@ -257,8 +317,7 @@ for role, kib in sorted(rss.items()):
 print(' '.join(f'{k}={v}' for k, v in out.items()))
 PY
 )"
-  "$here/scripts/private_apache.sh" stop "$base/apache" >/dev/null 2>&1 || true
-  "$here/scripts/private_mariadb.sh" stop "$base/db" >/dev/null 2>&1 || true
+  stop_servers
   rm -rf "$base"
   trap - EXIT
 }
@@ -298,26 +357,48 @@ echo "pipeline: quorum 2, $loops hosts (report+get, uploads), unsent queue kept 
   "daemons --sleep $daemon_sleep, warm-up $warmup s, window $seconds s"
 declare -A all
 for flush in $flushes; do
-  for b in "$new_build" ${old_build:+"$old_build"}; do
-    run "$b" "$flush"
-    all[$b,$flush]="$figures"
-    report "$b, innodb_flush_log_at_trx_commit=$flush" "$figures"
+  for nodes in $node_counts; do
+    for b in "$new_build" ${old_build:+"$old_build"}; do
+      run "$b" "$flush" "$nodes"
+      all[$b,$flush,$nodes]="$figures"
+      report "$b, innodb_flush_log_at_trx_commit=$flush, $nodes database node(s)" "$figures"
+    done
   done
 done
-if [ -n "$old_build" ]; then
+
+ratio_row() {  # ratio_row LABEL A_FIGURES B_FIGURES: B against A
+  local a="$2" b="$3"
+  printf '%-14s | %16s %16s %6.2fx | %18s %6.2fx | %11s %11s | %15s | %s\n' "$1" \
+    "$(field "$a" lifecycles_per_s) / $(field "$b" lifecycles_per_s)" \
+    "$(field "$a" rpc_per_s) / $(field "$b" rpc_per_s)" \
+    "$(awk -v x="$(field "$b" lifecycles_per_s)" -v y="$(field "$a" lifecycles_per_s)" 'BEGIN { print y ? x / y : 0 }')" \
+    "$(field "$a" cpu_server) / $(field "$b" cpu_server)" \
+    "$(awk -v x="$(field "$b" cpu_server)" -v y="$(field "$a" cpu_server)" 'BEGIN { print y ? x / y : 0 }')" \
+    "$(field "$a" statements) / $(field "$b" statements)" "$(field "$a" commits) / $(field "$b" commits)" \
+    "$(field "$a" p99_ms) / $(field "$b" p99_ms)" "$(field "$a" load) / $(field "$b" load)"
+}
+ratio_header() {
   echo
-  echo "new ($new_build) / old ($old_build), same run"
-  printf '%-6s | %16s %16s %7s | %18s %7s | %11s %11s | %9s | %9s\n' "flush" "lifecycles/s o/n" "RPC/s o/n" "ratio" \
-    "server CPU ms o/n" "ratio" "stmts o/n" "commits o/n" "p99 o/n" "load"
+  echo "$1"
+  printf '%-14s | %16s %16s %7s | %18s %7s | %11s %11s | %15s | %s\n' "flush, nodes" "lifecycles/s" "RPC/s" \
+    "ratio" "server CPU ms" "ratio" "stmts" "commits" "RPC p99 ms" "load"
+}
+if [ -n "$old_build" ]; then
+  ratio_header "old ($old_build) / new ($new_build), same run; ratio = new / old"
   for flush in $flushes; do
-    o="${all[$old_build,$flush]}"; n="${all[$new_build,$flush]}"
-    printf '%-6s | %16s %16s %6.2fx | %18s %6.2fx | %11s %11s | %9s | %9s\n' "$flush" \
-      "$(field "$o" lifecycles_per_s) / $(field "$n" lifecycles_per_s)" \
-      "$(field "$o" rpc_per_s) / $(field "$n" rpc_per_s)" \
-      "$(awk -v a="$(field "$n" lifecycles_per_s)" -v b="$(field "$o" lifecycles_per_s)" 'BEGIN { print b ? a / b : 0 }')" \
-      "$(field "$o" cpu_server) / $(field "$n" cpu_server)" \
-      "$(awk -v a="$(field "$n" cpu_server)" -v b="$(field "$o" cpu_server)" 'BEGIN { print b ? a / b : 0 }')" \
-      "$(field "$o" statements) / $(field "$n" statements)" "$(field "$o" commits) / $(field "$n" commits)" \
-      "$(field "$o" p99_ms) / $(field "$n" p99_ms)" "$(field "$o" load) / $(field "$n" load)"
+    for nodes in $node_counts; do
+      ratio_row "$flush, $nodes" "${all[$old_build,$flush,$nodes]}" "${all[$new_build,$flush,$nodes]}"
+    done
+  done
+fi
+first_nodes="${node_counts%% *}"
+if [ "$first_nodes" != "$node_counts" ]; then
+  for b in "$new_build" ${old_build:+"$old_build"}; do
+    ratio_header "$b: $first_nodes node(s) / N nodes, same run; ratio = N nodes / $first_nodes"
+    for flush in $flushes; do
+      for nodes in ${node_counts#* }; do
+        ratio_row "$flush, $nodes" "${all[$b,$flush,$first_nodes]}" "${all[$b,$flush,$nodes]}"
+      done
+    done
   done
 fi

@@ -12,7 +12,7 @@
 // not counted (the figures are over the time after them).
 // Prints one line: rpcs, seconds, rpc_per_s, p50_ms, p99_ms, max_ms, errors, and with
 // --upload uploads, upload_p50_ms, upload_p99_ms.
-//   sched_load --url URL --mode new_host|report_get --authenticators A[,B...] --seconds S
+//   sched_load --url URL[,URL...] --mode new_host|report_get --authenticators A[,B...] --seconds S
 //              [--upload] [--warmup W]
 #include <curl/curl.h>
 #include <unistd.h>
@@ -41,7 +41,8 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 struct Options {
-  std::string url, mode, platform = "x86_64-pc-linux-gnu";
+  std::string mode, platform = "x86_64-pc-linux-gnu";
+  std::vector<std::string> urls;  // loop i uses urls[i % size]: hosts spread over schedulers
   std::vector<std::string> authenticators;
   double seconds = 10, warmup = 0;
   bool upload = false;
@@ -190,7 +191,7 @@ bool upload_outputs(const SchedulerReply& reply, std::vector<std::unique_ptr<Con
 }
 
 void run_loop(const Options& o, int index, Clock::time_point end, LoopStats& stats) {
-  Connection connection(o.url);
+  Connection connection(o.urls[static_cast<size_t>(index) % o.urls.size()]);
   std::vector<std::unique_ptr<Connection>> upload_connections;
   std::vector<std::string> upload_urls;
   const std::string& authenticator = o.authenticators[static_cast<size_t>(index)];
@@ -247,10 +248,11 @@ double percentile(const std::vector<double>& sorted, double p) {
 
 int main(int argc, char** argv) {
   Options o;
-  std::string authenticators;
+  std::string authenticators, urls;
   po::options_description options(
       "sched_load --url URL --mode new_host|report_get --authenticators A[,B...]");
-  options.add_options()("url", po::value(&o.url)->required(), "scheduler URL")(
+  options.add_options()("url", po::value(&urls)->required(),
+                        "scheduler URL, or several comma-separated (loop i uses the (i mod n)-th)")(
       "mode", po::value(&o.mode)->required(), "new_host or report_get")(
       "authenticators", po::value(&authenticators)->required(),
       "one account key per concurrent loop, comma-separated")(
@@ -264,9 +266,15 @@ int main(int argc, char** argv) {
     std::cerr << "sched_load: --mode must be new_host or report_get, found '" << o.mode << "'\n";
     return 2;
   }
-  std::stringstream list(authenticators);
-  for (std::string a; std::getline(list, a, ',');) {
-    if (!a.empty()) o.authenticators.push_back(a);
+  for (auto [text, out] : {std::pair{&authenticators, &o.authenticators}, std::pair{&urls, &o.urls}}) {
+    std::stringstream list(*text);
+    for (std::string item; std::getline(list, item, ',');) {
+      if (!item.empty()) out->push_back(item);
+    }
+  }
+  if (o.urls.empty()) {
+    std::cerr << "sched_load: --url names no scheduler\n";
+    return 2;
   }
   if (!(o.warmup >= 0) || !(o.warmup < o.seconds)) {
     std::cerr << "sched_load: --warmup must be at least 0 and below --seconds\n";
