@@ -39,8 +39,8 @@ class ConfigReader {
     return std::string(source_) + ": <" + std::string(element) + ">";
   }
   Error expected(std::string_view element, std::string_view what, std::string_view found) const {
-    return make_error(where(element) + " expected " + std::string(what) + ", found '" +
-                      std::string(found) + "'");
+    return make_error(where(element) + " expected " + std::string(what) + ", found '" + std::string(found) +
+                      "'");
   }
 
   Result<int64_t> integer(std::string_view element, const std::string& text, int64_t min,
@@ -55,8 +55,8 @@ class ConfigReader {
     return value;
   }
 
-  Result<int> small_integer(std::string_view element, const std::string& text, int min,
-                            int max, std::string_view what) const {
+  Result<int> small_integer(std::string_view element, const std::string& text, int min, int max,
+                            std::string_view what) const {
     Result<int64_t> value = integer(element, text, min, what);
     if (!value) return make_error(value.error());
     if (*value > max) return expected(element, what, text);
@@ -179,11 +179,9 @@ std::map<std::string, FieldSetter, std::less<>> field_setters(const ConfigReader
   s["uldl_dir_fanout"] = positive_int("uldl_dir_fanout", &ProjectConfig::uldl_dir_fanout);
   s["max_upload_size"] = positive_bytes("max_upload_size", &ProjectConfig::max_upload_size);
   s["max_request_size"] = positive_bytes("max_request_size", &ProjectConfig::max_request_size);
-  s["daily_result_quota"] =
-      positive_int("daily_result_quota", &ProjectConfig::daily_result_quota);
+  s["daily_result_quota"] = positive_int("daily_result_quota", &ProjectConfig::daily_result_quota);
   s["max_wus_to_send"] = positive_int("max_wus_to_send", &ProjectConfig::max_wus_to_send);
-  s["initial_cluster_size"] =
-      positive_int("initial_cluster_size", &ProjectConfig::initial_cluster_size);
+  s["initial_cluster_size"] = positive_int("initial_cluster_size", &ProjectConfig::initial_cluster_size);
   auto seconds = [&r](const char* element, double ProjectConfig::*member) {
     return [&r, element, member](ProjectConfig& c, const std::string& v) -> Status {
       Result<double> d = r.non_negative_number(element, v);
@@ -231,26 +229,33 @@ Status finish(ProjectConfig& c, const ConfigReader& r) {
     return r.expected("name", "letters, digits, '_' or '-' only", c.name);
   }
   if (c.long_name.empty()) c.long_name = c.name;
-  for (auto [element, url] : {std::pair{"master_url", &c.master_url},
-                              std::pair{"upload_url", &c.upload_url},
-                              std::pair{"download_url", &c.download_url},
-                              std::pair{"cgi_url", &c.cgi_url}}) {
+  for (auto [element, url] : {std::pair{"master_url", &c.master_url}, std::pair{"upload_url", &c.upload_url},
+                              std::pair{"download_url", &c.download_url}, std::pair{"cgi_url", &c.cgi_url}}) {
     if (!is_http_url(*url)) return r.expected(element, "an http:// or https:// URL", *url);
   }
   if (c.project_dir.front() != '/') {
     return r.expected("project_dir", "an absolute path", c.project_dir);
   }
-  while (c.project_dir.size() > 1 && c.project_dir.back() == '/') c.project_dir.pop_back();
-  for (auto [element, dir, leaf] : {std::tuple{"download_dir", &c.download_dir, "download"},
-                                    std::tuple{"upload_dir", &c.upload_dir, "upload"},
-                                    std::tuple{"key_dir", &c.key_dir, "keys"},
-                                    std::tuple{"log_dir", &c.log_dir, "log"},
-                                    std::tuple{"pid_dir", &c.pid_dir, "pid"},
-                                    std::tuple{"tmp_dir", &c.tmp_dir, "tmp"}}) {
+  // Trailing '/' and the blanks before it go (values are read trimmed, so "/srv/x /"
+  // written back would read as "/srv/x" and its derived directories would move).
+  while (c.project_dir.size() > 1 &&
+         (c.project_dir.back() == '/' || std::isspace(static_cast<unsigned char>(c.project_dir.back())))) {
+    c.project_dir.pop_back();
+  }
+  for (auto [element, dir, leaf] :
+       {std::tuple{"project_dir", &c.project_dir, ""},
+        std::tuple{"download_dir", &c.download_dir, "download"},
+        std::tuple{"upload_dir", &c.upload_dir, "upload"}, std::tuple{"key_dir", &c.key_dir, "keys"},
+        std::tuple{"log_dir", &c.log_dir, "log"}, std::tuple{"pid_dir", &c.pid_dir, "pid"},
+        std::tuple{"tmp_dir", &c.tmp_dir, "tmp"}}) {
     if (dir->empty()) {
       *dir = c.project_dir + "/" + leaf;
     } else if (dir->front() != '/') {
       return r.expected(element, "an absolute path", *dir);
+    }
+    // A line break or other control character in a path is a typo, never a directory.
+    if (std::any_of(dir->begin(), dir->end(), [](unsigned char ch) { return ch < 0x20 || ch == 0x7f; })) {
+      return make_error(r.where(element) + " expected a path without control characters (line breaks, tabs)");
     }
   }
   return Status::success();
@@ -315,8 +320,7 @@ Result<std::vector<std::string>> parse_scheduler_urls(const pugi::xml_node& list
   return urls;
 }
 
-Result<std::vector<DaemonConfig>> parse_daemons(const pugi::xml_node& daemons,
-                                                std::string_view source) {
+Result<std::vector<DaemonConfig>> parse_daemons(const pugi::xml_node& daemons, std::string_view source) {
   std::vector<DaemonConfig> out;
   int index = 0;
   for (const pugi::xml_node& node : daemons.children()) {
@@ -360,9 +364,8 @@ Result<ProjectConfig> parse_project_config(std::string_view xml, std::string_vie
   pugi::xml_document doc;
   pugi::xml_parse_result parsed = doc.load_buffer(xml.data(), xml.size());
   if (!parsed) {
-    return make_error(src + ": malformed XML at offset " + std::to_string(parsed.offset) +
-                      " (line " + std::to_string(line_of_offset(xml, parsed.offset)) +
-                      "): " + parsed.description());
+    return make_error(src + ": malformed XML at offset " + std::to_string(parsed.offset) + " (line " +
+                      std::to_string(line_of_offset(xml, parsed.offset)) + "): " + parsed.description());
   }
   pugi::xml_node root = doc.document_element();
   if (std::string_view(root.name()) != "boinc") {
@@ -408,8 +411,8 @@ Result<ProjectConfig> parse_project_config(std::string_view xml, std::string_vie
   }
 
   std::string missing;
-  for (const char* required : {"name", "master_url", "upload_url", "download_url", "cgi_url",
-                               "project_dir", "db_name", "db_user"}) {
+  for (const char* required :
+       {"name", "master_url", "upload_url", "download_url", "cgi_url", "project_dir", "db_name", "db_user"}) {
     auto it = seen.find(std::string_view(required));
     bool empty = it == seen.end() || trim(config_node.child(required).text().get()).empty();
     if (empty) missing += std::string(missing.empty() ? "" : ", ") + "<" + required + ">";

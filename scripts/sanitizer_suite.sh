@@ -9,7 +9,9 @@
 # (-fno-sanitize-recover=all), and LeakSanitizer checks every process that exits normally.
 # Prints the failed tests and the reports, copied to build-asan/sanitizer-reports/; exits 1
 # if a test failed or any process wrote a report.
-# Environment: THARSIS_ASAN_BUILD_DIR (default build-asan), THARSIS_JOBS (default 2).
+# Environment: THARSIS_ASAN_BUILD_DIR (default build-asan), THARSIS_JOBS (default 2),
+# THARSIS_ASAN_SKIP_BUILD=1 (run what is built, e.g. `cmake --build build-asan --target
+# unit_tests` then `-L unit -E fuzz_replay`).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${THARSIS_ASAN_BUILD_DIR:-$here/build-asan}"
@@ -23,7 +25,9 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
     -DTHARSIS_SANITIZE=ON $launcher >/dev/null || exit 2
 fi
-cmake --build "$build" -j"$jobs" >"$build/build.log" 2>&1 || { tail -20 "$build/build.log" >&2; exit 2; }
+if [ -z "${THARSIS_ASAN_SKIP_BUILD:-}" ]; then
+  cmake --build "$build" -j"$jobs" >"$build/build.log" 2>&1 || { tail -20 "$build/build.log" >&2; exit 2; }
+fi
 
 # Under /tmp and world-writable: Apache runs the CGIs as www-data when the tests run as root.
 reports="$(mktemp -d "${TMPDIR:-/tmp}/tharsis-sanitizer.XXXXXX")"

@@ -84,11 +84,11 @@ TEST(ProjectConfig_Parse, NonIntegerFanoutNamesFieldAndValue) {
 
 TEST(ProjectConfig_Parse, ZeroAndNegativeAndTrailingJunkRejected) {
   for (const char* bad : {"0", "-3", "12x", ""}) {
-    auto c = parse_project_config(config_with(std::string("<max_wus_to_send>") + bad +
-                                              "</max_wus_to_send>"));
+    auto c = parse_project_config(config_with(std::string("<max_wus_to_send>") + bad + "</max_wus_to_send>"));
     ASSERT_FALSE(c.ok()) << bad;
     EXPECT_EQ(c.error(), std::string("config.xml: <max_wus_to_send> expected a positive "
-                                     "integer, found '") + bad + "'");
+                                     "integer, found '") +
+                             bad + "'");
   }
 }
 
@@ -120,8 +120,7 @@ TEST(ProjectConfig_Parse, WrongRootAndDuplicatesAndBadValuesRejected) {
 
   auto policy = parse_project_config(config_with("<recluster_policy>FAST</recluster_policy>"));
   ASSERT_FALSE(policy.ok());
-  EXPECT_EQ(policy.error(),
-            "config.xml: <recluster_policy> expected one of NOOP, DC, SR, DR, found 'FAST'");
+  EXPECT_EQ(policy.error(), "config.xml: <recluster_policy> expected one of NOOP, DC, SR, DR, found 'FAST'");
 
   auto port = parse_project_config(config_with("<db_port>70000</db_port>"));
   ASSERT_FALSE(port.ok());
@@ -136,13 +135,38 @@ TEST(ProjectConfig_Parse, WrongRootAndDuplicatesAndBadValuesRejected) {
   ftp.replace(ftp.find(http_master), http_master.size() - 1, "ftp://x/");
   auto url = parse_project_config(ftp);
   ASSERT_FALSE(url.ok());
-  EXPECT_EQ(url.error(),
-            "config.xml: <master_url> expected an http:// or https:// URL, found 'ftp://x/'");
+  EXPECT_EQ(url.error(), "config.xml: <master_url> expected an http:// or https:// URL, found 'ftp://x/'");
 
-  auto daemon = parse_project_config(
-      config_with("", "<daemons><daemon><disabled>0</disabled></daemon></daemons>"));
+  auto daemon =
+      parse_project_config(config_with("", "<daemons><daemon><disabled>0</disabled></daemon></daemons>"));
   ASSERT_FALSE(daemon.ok());
   EXPECT_EQ(daemon.error(), "config.xml: <daemons> entry #1: missing or empty <cmd>");
+}
+
+// Fuzz finding (fuzz/regressions/project_config/project-dir-line-breaks): a project_dir
+// ending in line breaks before its '/' lost the '/' and kept the breaks, which read back
+// trimmed, so the rendered config named other directories.
+TEST(ProjectConfig_Parse, PathsWithControlCharactersOrBlanksBeforeATrailingSlash) {
+  std::string breaks = config_with("");
+  breaks.replace(breaks.find("/srv/demo<"), 9, "/srv/x\n\n`\n/");
+  auto broken = parse_project_config(breaks);
+  ASSERT_FALSE(broken.ok());
+  EXPECT_EQ(broken.error(),
+            "config.xml: <project_dir> expected a path without control characters (line breaks, tabs)");
+  auto tab = parse_project_config(config_with("<log_dir>/var/log/\tdemo</log_dir>"));
+  ASSERT_FALSE(tab.ok());
+  EXPECT_EQ(tab.error(),
+            "config.xml: <log_dir> expected a path without control characters (line breaks, tabs)");
+
+  std::string blank = config_with("");
+  blank.replace(blank.find("/srv/demo<"), 9, "/srv/demo /");
+  auto c = parse_project_config(blank);
+  ASSERT_TRUE(c.ok()) << c.error();
+  EXPECT_EQ(c->project_dir, "/srv/demo");
+  EXPECT_EQ(c->upload_dir, "/srv/demo/upload");
+  auto again = parse_project_config(render_project_config(*c));
+  ASSERT_TRUE(again.ok()) << again.error();
+  EXPECT_EQ(render_project_config(*again), render_project_config(*c));
 }
 
 TEST(ProjectConfig_Render, RoundTripReproducesEveryField) {
