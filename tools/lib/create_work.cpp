@@ -29,6 +29,15 @@ bool safe_name(const std::string& name) {
 
 }  // namespace
 
+StagedInput describe_input(const InputFile& input) {
+  return StagedInput{input.name,
+                     input.open_name,
+                     md5_hex(input.content),
+                     static_cast<int64_t>(input.content.size()),
+                     input.no_delete,
+                     ""};
+}
+
 Result<StagedInput> stage_input_file(const ProjectConfig& config, const InputFile& input) {
   if (!safe_name(input.name)) return make_error("create_work: unsafe input file name '" + input.name + "'");
   auto path = fanout_path_create(config.download_dir, input.name, config.uldl_dir_fanout);
@@ -37,13 +46,7 @@ Result<StagedInput> stage_input_file(const ProjectConfig& config, const InputFil
   if (!input.content.empty() || stat(path->c_str(), &info) != 0) {
     if (Status written = write_text_file(*path, input.content); !written.ok())
       return make_error(written.error());
-    // What was just written needs no second read to describe.
-    return StagedInput{input.name,
-                       input.open_name,
-                       md5_hex(input.content),
-                       static_cast<int64_t>(input.content.size()),
-                       input.no_delete,
-                       ""};
+    return describe_input(input);  // what was just written needs no second read
   }
   auto md5 = md5_file_hex(*path);
   if (!md5.ok()) return make_error(md5.error());

@@ -54,6 +54,11 @@ struct StagedInput {
 // its md5 and size. Errors: unsafe name, unwritable or unreadable file.
 Result<StagedInput> stage_input_file(const ProjectConfig& config, const InputFile& input);
 
+// `input`, whose content is given, described as stage_input_file will stage it (md5 and
+// size of the content); nothing is written. For a workunit whose file is written later,
+// before the workunit is released (a held operand run).
+StagedInput describe_input(const InputFile& input);
+
 // BOINC's workunit xml_doc: one <file_info> per input (download URL, md5, size), then
 // <workunit> with the file_refs (open names) and the command line.
 std::string workunit_xml_doc(const ProjectConfig& config, const std::vector<StagedInput>& inputs,

@@ -15,7 +15,6 @@
 #include "lib/fanout.h"
 #include "lib/operand/npy.h"
 #include "lib/operand/tensor_graph.h"
-#include "lib/parallel_for.h"
 
 namespace tharsis {
 namespace {
@@ -140,18 +139,16 @@ Result<int64_t> submit_graph(Database& db, const ProjectConfig& config, const Gr
         operand.id = id_of.at(operand.name);
         if (operand.state != OperandState::Finished) computed.push_back(&operand);
       }
-      // Each run stages its spec file in download/: thousands of small files, written on
-      // a few threads so their waits overlap.
-      std::vector<PreparedWorkunit> runs(computed.size());
-      Status prepared = parallel_for_each(computed.size(), kFileWriterThreads, [&](size_t k) -> Status {
+      // Held runs: no file is written here (each spec is written when its operand is READY).
+      std::vector<PreparedWorkunit> runs;
+      runs.reserve(computed.size());
+      for (const OperandRow* operand : computed) {
         JobSpec job = graph.job;
-        job.priority = computed[k]->priority;
-        auto run = prepare_operand_run(config, *computed[k], job, now);
-        if (!run.ok()) return make_error(run.error());
-        runs[k] = std::move(*run);
-        return Status::success();
-      });
-      if (!prepared.ok()) throw std::runtime_error(prepared.error());
+        job.priority = operand->priority;
+        auto run = prepare_operand_run(config, *operand, job, now);
+        if (!run.ok()) throw std::runtime_error(run.error());
+        runs.push_back(std::move(*run));
+      }
       insert_prepared_workunits(d, runs);
       auto workunit_of = fetch_workunit_ids_of_graph(d, graph_id);
       std::vector<std::pair<int64_t, int64_t>> first_runs;

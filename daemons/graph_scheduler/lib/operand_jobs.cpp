@@ -36,9 +36,11 @@ Result<PreparedWorkunit> prepare_operand_run(const ProjectConfig& config, const 
   job.inputs = {InputFile{job.name + ".spec", operand::kSpecOpenName, operand.spec, false}};
   job.graph_id = operand.graph_id;
   job.held = true;
-  auto wu = prepare_workunit(config, job, now);
-  if (!wu.ok()) return make_error("operand " + std::to_string(operand.id) + ": " + wu.error());
-  return PreparedWorkunit{std::move(*wu), {job.inputs.front().name}};
+  if (Status checked = check_job_spec(job); !checked.ok()) {
+    return make_error("operand " + std::to_string(operand.id) + ": " + checked.error());
+  }
+  WorkunitRow row = build_workunit_row(config, job, {describe_input(job.inputs.front())}, now);
+  return PreparedWorkunit{std::move(row), {job.inputs.front().name}};
 }
 
 Result<OperandRow> create_operand_run(Database& db, const ProjectConfig& config, const OperandRow& operand,

@@ -2,7 +2,9 @@
 // named "g<graph>_op<operand>_r<run>", created held (transition_time = never, no results)
 // so it stays UNSCHEDULED until its inputs are ready. Its input files, as the operand app
 // opens them:
-//   "spec"           the operand spec (operand.spec), staged as <workunit name>.spec;
+//   "spec"           the operand spec (operand.spec), <workunit name>.spec, described in
+//                    the held workunit and written to download/ only when the operand
+//                    becomes READY (a graph of 10,000 operands writes no file at submission);
 //   "in0".."in<k-1>" the predecessors' outputs in operand_dependency.input_index order,
 //                    staged when the operand becomes READY as <producer output name>.in;
 // and one output file, "out" (the output template), which becomes the operand's output.
@@ -21,8 +23,9 @@ namespace tharsis {
 
 std::string operand_workunit_name(int64_t graph_id, int64_t operand_id, int run);
 
-// The next run of `operand` as a held workunit ready to insert: its spec staged in
-// download/ and the row built with parameters like `params`. No database access.
+// The next run of `operand` as a held workunit ready to insert, built with parameters
+// like `params`; its spec is described, not written (promote_ready writes it). No database
+// or file access.
 Result<PreparedWorkunit> prepare_operand_run(const ProjectConfig& config, const OperandRow& operand,
                                              const JobSpec& params, int64_t now);
 
