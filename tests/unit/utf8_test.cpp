@@ -113,5 +113,24 @@ TEST(Utf8, ReplacedTextStaysWithinItsFieldsLimit) {
   EXPECT_EQ(again->platform_name, parsed->platform_name);
 }
 
+// Fuzz finding 11 (fuzz/regressions/scheduler_reply/name-cut-after-blanks): blanks
+// inside a name that the cut after replacement left at its end came back trimmed from
+// the rendered text, so the name changed on each round.
+TEST(Utf8, ANameCutAfterReplacementEndsWithoutBlanks) {
+  SchedulerRequest request;
+  request.authenticator = "key";
+  request.platform_name =
+      "exa" + std::string(80, '\t') + std::string(51, '\xff') + std::string(40, '\t') + "mple";
+  ProtocolLimits limits;
+  auto parsed = parse_scheduler_request(render_scheduler_request(request), limits);
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  std::string replaced;  // 51 U+FFFD: the name is now 276 bytes, cut to 255 inside the second blanks
+  for (int i = 0; i < 51; ++i) replaced += "\xef\xbf\xbd";
+  EXPECT_EQ(parsed->platform_name, "exa" + std::string(80, '\t') + replaced);
+  auto again = parse_scheduler_request(render_scheduler_request(*parsed), limits);
+  ASSERT_TRUE(again.ok()) << again.error();
+  EXPECT_EQ(again->platform_name, parsed->platform_name);
+}
+
 }  // namespace
 }  // namespace tharsis
