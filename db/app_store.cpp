@@ -41,13 +41,6 @@ std::optional<AppRow> fetch_app_by_name(Database& db, const std::string& name) {
   return read_app(*rows);
 }
 
-std::vector<AppRow> fetch_apps(Database& db) {
-  auto rows = db.query("SELECT id, name, user_friendly_name, comparator FROM app ORDER BY id");
-  std::vector<AppRow> apps;
-  while (rows->next()) apps.push_back(read_app(*rows));
-  return apps;
-}
-
 int64_t insert_platform(Database& db, const PlatformRow& platform) {
   db.exec("INSERT INTO platform (name, user_friendly_name) VALUES (?,?)", platform.name,
           platform.user_friendly_name);

@@ -36,7 +36,6 @@ struct AppVersionRow {
 int64_t insert_app(Database& db, const AppRow& app);
 std::optional<AppRow> fetch_app(Database& db, int64_t id);
 std::optional<AppRow> fetch_app_by_name(Database& db, const std::string& name);
-std::vector<AppRow> fetch_apps(Database& db);
 
 int64_t insert_platform(Database& db, const PlatformRow& platform);
 std::optional<PlatformRow> fetch_platform_by_name(Database& db, const std::string& name);

@@ -113,12 +113,6 @@ std::optional<OperandRow> fetch_operand(Database& db, int64_t id, bool for_updat
   return read_operand(*rows);
 }
 
-std::optional<OperandRow> fetch_operand_of_workunit(Database& db, int64_t wu_id) {
-  auto rows = db.query("SELECT " + kOperandColumns + " FROM operand o WHERE o.workunitid = ?", wu_id);
-  if (!rows->next()) return std::nullopt;
-  return read_operand(*rows);
-}
-
 std::vector<OperandRow> fetch_operands_of_graph(Database& db, int64_t graph_id) {
   return read_operands(
       db.query("SELECT " + kOperandColumns + " FROM operand o WHERE o.graph_id = ? ORDER BY o.id", graph_id));

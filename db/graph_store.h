@@ -26,7 +26,6 @@ std::vector<GraphRow> fetch_graphs_in_state(Database& db, GraphState state, Shar
 bool update_graph_state(Database& db, int64_t id, GraphState from, GraphState to, int64_t now);
 
 std::optional<OperandRow> fetch_operand(Database& db, int64_t id, bool for_update = false);
-std::optional<OperandRow> fetch_operand_of_workunit(Database& db, int64_t wu_id);
 std::vector<OperandRow> fetch_operands_of_graph(Database& db, int64_t graph_id);
 // Writes every mutable column of `after` only if the row still holds `before`'s state,
 // workunitid and runs; returns whether it wrote.

@@ -89,16 +89,4 @@ void record_workunit_inputs_bulk(Database& db,
   if (json.size() > 1) db.exec(kInsert, json + "]");
 }
 
-int64_t count_existing_workunit_names(Database& db, const std::vector<std::string>& names) {
-  int64_t found = 0;
-  for (size_t first = 0; first < names.size(); first += 20000) {
-    std::vector<std::string> part(names.begin() + first,
-                                  names.begin() + std::min(names.size(), first + 20000));
-    found += db.query_int(
-        "SELECT COUNT(*) FROM " + kNameListTable + " STRAIGHT_JOIN workunit w ON w.name = wanted.wanted_name",
-        name_list_json(part));
-  }
-  return found;
-}
-
 }  // namespace tharsis

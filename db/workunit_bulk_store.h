@@ -22,7 +22,5 @@ void insert_workunits_bulk(Database& db, const std::vector<WorkunitRow>& workuni
 void record_workunit_inputs_bulk(Database& db,
                                  const std::vector<std::pair<std::string, std::string>>& inputs);
 
-// How many of `names` are workunit names already (one statement).
-int64_t count_existing_workunit_names(Database& db, const std::vector<std::string>& names);
 
 }  // namespace tharsis

@@ -209,10 +209,6 @@ bool mark_workunit_cancelled(Database& db, int64_t wu_id, int64_t now) {
                  kWuErrorCancelled, now, wu_id, AssimilateState::Done) > 0;
 }
 
-void advance_transition_time(Database& db, int64_t wu_id, int64_t t) {
-  db.exec("UPDATE workunit SET transition_time = LEAST(transition_time, ?) WHERE id = ?", t, wu_id);
-}
-
 }  // namespace tharsis
 
 namespace tharsis {

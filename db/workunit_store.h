@@ -49,8 +49,6 @@ bool release_held_workunit(Database& db, int64_t wu_id, const std::string& xml_d
 // Sets the CANCELLED error bit and makes the workunit due now, unless it is assimilated
 // already; the transitioner then ends it, and the scheduler aborts its results in flight.
 bool mark_workunit_cancelled(Database& db, int64_t wu_id, int64_t now);
-// transition_time := min(transition_time, t) (the scheduler's and validator's poke).
-void advance_transition_time(Database& db, int64_t wu_id, int64_t t);
 
 }  // namespace tharsis
 

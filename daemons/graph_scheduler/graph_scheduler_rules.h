@@ -22,8 +22,6 @@ namespace tharsis {
 // keeps it). It cannot run again: if its file is lost the operand is FATAL.
 bool is_uploaded_chunk(const OperandRow& operand);
 
-// An operand holds its output on the server (and the output may be an input still needed).
-bool holds_output(OperandState state);
 // The operand's work is over for good: FREED, FATAL or CANCELLED (FINISHED still holds data).
 bool is_final(OperandState state);
 // Finished in the sense of the seed: its output exists or existed (FINISHED or FREED).

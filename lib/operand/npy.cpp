@@ -184,10 +184,4 @@ Status write_npy(const std::string& path, const NdArray& array) {
   return write_text_file(path, encode_npy(array));
 }
 
-Result<std::vector<double>> read_npy_values(const std::string& path) {
-  auto array = read_npy(path);
-  if (!array.ok()) return Error{array.error()};
-  return std::move(array->data);
-}
-
 }  // namespace tharsis::operand

@@ -22,7 +22,5 @@ Result<Shape> read_npy_shape(const std::string& path);
 // Writes to a temporary name then renames, so readers never see half a file.
 Status write_npy(const std::string& path, const NdArray& array);
 
-// The numeric validator's decoder for operand outputs: the values of a .npy file.
-Result<std::vector<double>> read_npy_values(const std::string& path);
 
 }  // namespace tharsis::operand

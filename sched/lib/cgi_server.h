@@ -46,7 +46,6 @@ class BodyReader {
   // Reads until `buffer` holds `n` bytes or the body ends; returns the count.
   size_t read_full(char* buffer, size_t n);
   std::optional<uint64_t> content_length() const { return content_length_; }
-  uint64_t bytes_read() const { return read_; }
   // The input ended: with a Content-Length, `truncated` says it ended early.
   bool at_end() const { return ended_; }
   bool truncated() const { return ended_ && content_length_ && read_ < *content_length_; }

@@ -35,10 +35,6 @@ bool TransitionerPass::plan_in_transaction(Database& d, int64_t wu_id, int64_t n
   return true;
 }
 
-bool TransitionerPass::transition_one(Database& db, int64_t wu_id, int64_t now) {
-  return transition_batch(db, {wu_id}, now, 1) == 1;
-}
-
 int TransitionerPass::transition_batch(Database& db, const std::vector<int64_t>& wu_ids, int64_t now,
                                        int per_commit) {
   return commit_workunit_sets(db, wu_ids, per_commit, locked_,

@@ -22,8 +22,6 @@ class TransitionerPass final : public DaemonWork {
  public:
   explicit TransitionerPass(const ProjectConfig& config) : config_(config) {}
   int do_pass(Database& db, const DaemonContext& context, int64_t now) override;
-  // One workunit in its own transaction; returns whether anything was written.
-  bool transition_one(Database& db, int64_t wu_id, int64_t now);
   // These workunits, up to `per_commit` per transaction; returns how many were written.
   int transition_batch(Database& db, const std::vector<int64_t>& wu_ids, int64_t now, int per_commit);
 

@@ -19,7 +19,5 @@ namespace tharsis {
 std::string handle_submit_rpc(std::string_view body, Database& db, const ProjectConfig& config,
                               const SubmitLimits& limits, int64_t now);
 
-// Whether `operation` is one this endpoint serves.
-bool is_submit_operation(std::string_view operation);
 
 }  // namespace tharsis
