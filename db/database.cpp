@@ -115,6 +115,7 @@ void Database::connect() {
         throw DbError("MariaDB node " + describe(node, config_.name) + " is not ready (wsrep_ready=OFF)",
                       err::kUnknownCom, "connect");
       }
+      if (config_.causal_reads) st->execute("SET SESSION wsrep_sync_wait = 1");
     }
   } catch (const sql::SQLException& e) {
     drop_connection();

@@ -34,6 +34,12 @@ struct DbConfig {
   // While on a fall-back, how often (seconds) a new transaction first tries the own node
   // again, so an instance returns to its node once that node has rejoined.
   double home_retry_seconds = 30;
+  // On a cluster, every read first waits until this node has applied all writes committed
+  // anywhere before it (Galera's wsrep_sync_wait = 1): for a program that decides on rows
+  // another node may have just written, such as the upload handler checking that a result
+  // the scheduler of another node has just sent takes output. Costs a round of the
+  // cluster per read; one server: no effect.
+  bool causal_reads = false;
 
   DbEndpoint endpoint() const { return DbEndpoint{host, port, socket}; }
 };

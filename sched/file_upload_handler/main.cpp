@@ -20,12 +20,16 @@ using namespace tharsis;
 
 int main() {
   set_log_program("file_upload_handler");
-  std::string dir = std::getenv("THARSIS_PROJECT_DIR")
-                        ? std::getenv("THARSIS_PROJECT_DIR")
-                        : std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path().string();
+  std::string dir =
+      std::getenv("THARSIS_PROJECT_DIR")
+          ? std::getenv("THARSIS_PROJECT_DIR")
+          : std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path().string();
   auto config = load_project_config(dir + "/config.xml");
-  auto key = config.ok() ? load_boinc_public_key(config->key_dir + "/upload_public") : Result<RsaKey>(Error{config.error()});
-  auto reply = [](const DataServerReply& r) { return HttpResponse{200, "text/plain", render_data_server_reply(r)}; };
+  auto key = config.ok() ? load_boinc_public_key(config->key_dir + "/upload_public")
+                         : Result<RsaKey>(Error{config.error()});
+  auto reply = [](const DataServerReply& r) {
+    return HttpResponse{200, "text/plain", render_data_server_reply(r)};
+  };
   if (!config.ok() || !key.ok()) {
     log_error("cannot start: ", !config.ok() ? config.error() : key.error());
     return serve_cgi_or_fastcgi_streaming([&](const RequestHead&, BodyReader&) {
@@ -35,7 +39,12 @@ int main() {
   std::unique_ptr<Database> db;
   OutputOwnerLookup lookup = [&](const std::string& result_name) -> std::optional<OutputOwner> {
     try {
-      if (!db) db = Database::open(status_page_db(*config));
+      if (!db) {
+        // The result may have been sent a moment ago through a scheduler on another node.
+        DbConfig db_config = status_page_db(*config);
+        db_config.causal_reads = true;
+        db = Database::open(db_config);
+      }
       auto row = fetch_upload_target(*db, result_name);
       if (!row) return std::nullopt;
       return output_owner_of(*row);

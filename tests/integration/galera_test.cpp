@@ -95,6 +95,23 @@ bool increment(Database& d, int id) {
   return d.exec("UPDATE counter SET v = ?, runs = runs + 1 WHERE id = ? AND v = ?", v + 1, id, v) == 1;
 }
 
+// A program reading with causal_reads (the upload handler) sees a row written on another
+// node the moment that write has committed, never an older state. (Without it, node 1
+// was seen answering with the value before the write just committed on node 2.)
+TEST_F(Galera, CausalReadsSeeWhatAnotherNodeJustCommitted) {
+  reset_counter(3);
+  DbConfig config = cluster_->admin(1);  // the cluster, as a project's config.xml lists it
+  config.name = kDbName;
+  config.causal_reads = true;
+  auto reader = Database::open(config);
+  EXPECT_EQ(reader->query_int("SELECT @@wsrep_sync_wait"), 1);
+  auto writer = on_node(2);
+  for (int i = 1; i <= 20; ++i) {
+    writer->exec("UPDATE counter SET v = ? WHERE id = 3", i);
+    ASSERT_EQ(reader->query_int("SELECT v FROM counter WHERE id = 3"), i);
+  }
+}
+
 TEST_F(Galera, ConnectionFailsOverWhenItsNodeIsKilled) {
   reset_counter(1);
   auto db = on_node(2);
