@@ -96,8 +96,8 @@ def under(pid, roots):
     return False
 for pid, (ppid, own, children, argv0, hwm) in procs.items():
     role = None
-    if pid in mysqld:
-        role = 'mariadbd'
+    if pid in mysqld:  # on a cluster, each node apart: mariadbd_n1, mariadbd_n2, ...
+        role = 'mariadbd' if len(mysqld) == 1 else f'mariadbd_n{mysqld.index(pid) + 1}'
     elif under(pid, httpd):
         role = 'scheduler' if argv0 == f'{project}/cgi-bin/fcgi' else \
                'upload_handler' if argv0 == f'{project}/cgi-bin/file_upload_handler.fcgi' else 'apache'
@@ -304,6 +304,12 @@ try:
 except (OSError, ValueError):
     pass
 total = server = 0
+nodes = sorted(r for r in cpu if r.startswith('mariadbd_n'))
+if nodes:  # the cluster's nodes in one figure too, and each node's share
+    out['cpu_nodes'] = ' '.join(f'{cpu[r] / int(hz) * 1000 / per:.3f}' for r in nodes).replace(' ', '/')
+    out['rss_nodes'] = '/'.join(f'{rss[r] / 1024:.1f}' for r in nodes)
+    cpu['mariadbd'] = sum(cpu.pop(r) for r in nodes)
+    rss['mariadbd'] = max(rss.pop(r) for r in nodes)
 for role, ticks in sorted(cpu.items()):
     ms = ticks / int(hz) * 1000 / per
     total += ms
@@ -343,6 +349,8 @@ report() {  # report LABEL FIGURES
               graph_scheduler clusterer census feeder sched_load; do
     printf ' %s %s' "$role" "$(field "$f" "cpu_$role")"
   done
+  [ -n "$(field "$f" cpu_nodes)" ] && printf '\n  %-28s %s ms (peak RSS %s MiB)' "  mariadbd by node" \
+    "$(field "$f" cpu_nodes)" "$(field "$f" rss_nodes)"
   printf '\n  %-28s %s ms, all %s ms (2 idle cores would carry ~%s lifecycles/s at the server'"'"'s cost)\n' \
     "  server (all but the last 2)" "$(field "$f" cpu_server)" "$(field "$f" cpu_total)" "$(field "$f" capacity_2_cores)"
   printf '  %-28s' "peak RSS MiB"
