@@ -179,6 +179,8 @@ TEST_F(SchedulerHttp, CodeSignKeyIsSentOnlyToAClientWithoutIt) {
   EXPECT_TRUE(fresh.child("scheduler_reply").child("code_sign_key"));
 }
 
+// Each reply's document is kept in a variable: a node of a temporary document dangles
+// (AddressSanitizer's heap-use-after-free in the suite under THARSIS_SANITIZE).
 TEST_F(SchedulerHttp, HostileRequestsGetClearErrorsAndChangeNothing) {
   auto wrong = rpc(request("not_a_key", 0, ""));
   EXPECT_NE(std::string(wrong.child("scheduler_reply").child_value("message")).find("account key"), std::string::npos);
@@ -192,13 +194,15 @@ TEST_F(SchedulerHttp, HostileRequestsGetClearErrorsAndChangeNothing) {
   EXPECT_EQ(count("SELECT COUNT(*) FROM result WHERE server_state <> 2"), 0);
 
   // Host A gets a result; host B (another account) cannot report it.
-  auto a = rpc(request("good_key_0123456789", 0, "")).child("scheduler_reply");
+  auto a_doc = rpc(request("good_key_0123456789", 0, ""));
+  auto a = a_doc.child("scheduler_reply");
   std::string name = a.child("result").child_value("name");
   ASSERT_FALSE(name.empty());
   UserRow other;
   other.authenticator = "other_key_987654321";
   insert_user(*db_, other);
-  auto b = rpc(request("other_key_987654321", 0, "", 0)).child("scheduler_reply");
+  auto b_doc = rpc(request("other_key_987654321", 0, "", 0));
+  auto b = b_doc.child("scheduler_reply");
   int64_t b_host = b.child("hostid").text().as_llong();
   rpc(request("other_key_987654321", b_host,
               "<result><name>" + name + "</name><state>5</state><exit_status>0</exit_status></result>", 0));
@@ -257,11 +261,13 @@ TEST_F(SchedulerHttp, AHostNeverGetsTwoResultsOfOneWorkunitEvenAfterReportingThe
   TransitionerPass(project_.config()).do_pass(*db_, context, std::time(nullptr));
 
   // One result per request (1 s of work at 1 GFLOPS, 1e9 flops each).
-  auto first = rpc(request("good_key_0123456789", 0, "", 1)).child("scheduler_reply");
+  auto first_doc = rpc(request("good_key_0123456789", 0, "", 1));
+  auto first = first_doc.child("scheduler_reply");
   int64_t hostid = first.child("hostid").text().as_llong();
   std::string r1 = first.child("result").child_value("name");
   ASSERT_EQ(fetch_result_by_name(*db_, r1)->workunitid, *pair) << "the pair's results lead the send order";
-  auto second = rpc(request("good_key_0123456789", hostid, success_report(r1), 1)).child("scheduler_reply");
+  auto second_doc = rpc(request("good_key_0123456789", hostid, success_report(r1), 1));
+  auto second = second_doc.child("scheduler_reply");
   EXPECT_STREQ(second.child("result_ack").child_value("name"), r1.c_str());
   std::string r2 = second.child("result").child_value("name");
   ASSERT_FALSE(r2.empty()) << "no work sent after the report, though three jobs wait";
@@ -272,7 +278,8 @@ TEST_F(SchedulerHttp, AHostNeverGetsTwoResultsOfOneWorkunitEvenAfterReportingThe
 TEST_F(SchedulerHttp, FastCgiProcessServesManyRpcsAndSurvivesHostileOnes) {
   const std::string program = project_.config().project_dir + "/cgi-bin/fcgi";
   // A new host gets one result (work for 1 s at 1 GFLOPS; each job is 1e9 flops).
-  auto first = rpc(request("good_key_0123456789", 0, "", 1), "fcgi").child("scheduler_reply");
+  auto first_doc = rpc(request("good_key_0123456789", 0, "", 1), "fcgi");
+  auto first = first_doc.child("scheduler_reply");
   int64_t hostid = first.child("hostid").text().as_llong();
   ASSERT_GT(hostid, 0) << "no host created";
   std::string r1 = first.child("result").child_value("name");
@@ -281,7 +288,8 @@ TEST_F(SchedulerHttp, FastCgiProcessServesManyRpcsAndSurvivesHostileOnes) {
   ASSERT_EQ(serving.size(), 1u) << "expected one FastCGI scheduler process";
 
   // Report it and get the next one, over the same process.
-  auto second = rpc(request("good_key_0123456789", hostid, success_report(r1), 1), "fcgi").child("scheduler_reply");
+  auto second_doc = rpc(request("good_key_0123456789", hostid, success_report(r1), 1), "fcgi");
+  auto second = second_doc.child("scheduler_reply");
   EXPECT_STREQ(second.child("result_ack").child_value("name"), r1.c_str());
   std::string r2 = second.child("result").child_value("name");
   ASSERT_FALSE(r2.empty()) << "no second result";
@@ -299,7 +307,9 @@ TEST_F(SchedulerHttp, FastCgiProcessServesManyRpcsAndSurvivesHostileOnes) {
   EXPECT_EQ(fetch_result_by_name(*db_, r2)->server_state, ServerState::InProgress);
   EXPECT_EQ(count("SELECT COUNT(*) FROM host"), 1);
 
-  auto third = rpc(request("good_key_0123456789", hostid, success_report(r2), 0), "fcgi").child("scheduler_reply");
+  auto third_doc = rpc(request("good_key_0123456789", hostid, success_report(r2), 0), "fcgi");
+
+  auto third = third_doc.child("scheduler_reply");
   EXPECT_STREQ(third.child("result_ack").child_value("name"), r2.c_str());
   EXPECT_EQ(fetch_result_by_name(*db_, r2)->outcome, Outcome::Success);
   EXPECT_EQ(fastcgi_processes(program), serving) << "the FastCGI process was replaced";
