@@ -15,10 +15,10 @@
 #include "db/batch_store.h"
 #include "db/job_file_store.h"
 #include "db/states.h"
-#include "db/user_store.h"
 #include "db/workunit_store.h"
 #include "lib/fanout.h"
 #include "lib/text_file.h"
+#include "tests/support/accounts.h"
 #include "tests/support/test_project.h"
 #include "tools/lib/create_work.h"
 #include "tools/lib/db_purge.h"
@@ -33,15 +33,8 @@ class BatchCleanup : public ::testing::Test {
  protected:
   void SetUp() override {
     db_ = project_.open();
-    UserRow user;
-    user.name = "scientist";
-    user.authenticator = "scientist_key";
-    user.email_addr = "s@example.org";
-    user_ = insert_user(*db_, user);
-    user.name = "colleague";
-    user.authenticator = "colleague_key";
-    user.email_addr = "c@example.org";
-    colleague_ = insert_user(*db_, user);
+    user_ = testing::add_account(*db_, "scientist", "scientist_key");
+    colleague_ = testing::add_account(*db_, "colleague", "colleague_key");
   }
 
   int64_t batch(const std::string& name, BatchState state, double expire_time = 0) {

@@ -152,9 +152,8 @@ Result<int64_t> submit_graph(Database& db, const ProjectConfig& config, const Gr
       insert_prepared_workunits(d, runs);
       auto workunit_of = fetch_workunit_ids_of_graph(d, graph_id);
       std::vector<std::pair<int64_t, int64_t>> first_runs;
-      for (const auto& o : operands) {
-        if (o.state != OperandState::Finished)
-          first_runs.emplace_back(o.id, workunit_of.at(operand_workunit_name(graph_id, o.id, 1)));
+      for (const OperandRow* o : computed) {
+        first_runs.emplace_back(o->id, workunit_of.at(operand_workunit_name(graph_id, o->id, 1)));
       }
       if (record_first_runs(d, first_runs) != static_cast<int64_t>(first_runs.size()))
         throw std::runtime_error("graph " + std::to_string(graph_id) + ": first runs not all recorded");
