@@ -381,16 +381,16 @@ class OldProjectUpgrade : public ::testing::Test {
   void fill() {
     // Today's code writes columns that version 1 did not have; they exist only while
     // fill() runs, so the rows left behind are shaped as an older Tharsis left them.
-    for (const char* table : kColumnsAddedSinceVersion1Tables) {
+    for (const char* table : kTablesWithAnOwnerSinceVersion8) {
       db_->exec(std::string("ALTER TABLE ") + table + " ADD COLUMN user_id INT NOT NULL DEFAULT 0");
     }
     fill_rows();
-    for (const char* table : kColumnsAddedSinceVersion1Tables) {
+    for (const char* table : kTablesWithAnOwnerSinceVersion8) {
       db_->exec(std::string("ALTER TABLE ") + table + " DROP COLUMN user_id");
     }
   }
-  // Schema version 8's owner columns.
-  static constexpr const char* kColumnsAddedSinceVersion1Tables[] = {"graph", "cluster_task"};
+  // Tables that gained user_id (the owner) in schema version 8.
+  static constexpr const char* kTablesWithAnOwnerSinceVersion8[] = {"graph", "cluster_task"};
 
   void fill_rows() {
     create("fresh", 1, 1);  // the transitioner has not seen it yet (below: it has)
