@@ -24,7 +24,7 @@ struct DbEndpoint {
 
 struct DbConfig {
   std::string host;
-  int port;
+  int port = 0;  // 0 with a socket; never left unset (a stray value failed make_project's check)
   std::string socket;
   std::string user;
   std::string password;
