@@ -35,6 +35,8 @@ void withdraw_canonical(const WorkunitRow& wu, const std::vector<ResultRow>& res
         after.granted_credit != r.granted_credit) {
       plan.result_updates.push_back(ResultUpdate{r, after});
     }
+    if (const double taken_back = r.granted_credit - after.granted_credit; taken_back > 0)
+      plan.credit_changes.push_back(CreditChange{r.hostid, r.userid, -taken_back});
   }
   w.canonical_resultid = 0;
   w.canonical_credit = 0;
@@ -45,6 +47,14 @@ void withdraw_canonical(const WorkunitRow& wu, const std::vector<ResultRow>& res
 }
 
 }  // namespace
+
+const ResultRow* canonical_result(const WorkunitRow& wu, const std::vector<ResultRow>& results) {
+  if (wu.canonical_resultid == 0) return nullptr;
+  for (const ResultRow& r : results) {
+    if (r.id == wu.canonical_resultid) return &r;
+  }
+  return nullptr;
+}
 
 AssimilationPlan plan_assimilation(const WorkunitRow& wu, const std::vector<ResultRow>& results,
                                    CanonicalOutputs canonical_outputs, int64_t now) {
@@ -57,9 +67,7 @@ AssimilationPlan plan_assimilation(const WorkunitRow& wu, const std::vector<Resu
     plan.notes.push_back(wu_text(wu) + ": canonical output unreadable for now; left READY");
     return plan;
   }
-  bool canonical_found = false;
-  for (const ResultRow& r : results) canonical_found |= has_canonical && r.id == wu.canonical_resultid;
-  if (canonical_found && canonical_outputs == CanonicalOutputs::Mismatch) {
+  if (canonical_result(wu, results) != nullptr && canonical_outputs == CanonicalOutputs::Mismatch) {
     plan.action = AssimilationAction::WithdrawCanonical;
     withdraw_canonical(wu, results, now, plan);
     return plan;

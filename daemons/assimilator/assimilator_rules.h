@@ -59,12 +59,18 @@ struct AssimilationPlan {
   // canonical_resultid, canonical_credit.
   WorkunitRow workunit;
   // WithdrawCanonical only. Fields that may change: outcome (SUCCESS -> VALIDATE_ERROR),
-  // validate_state, granted_credit. A drop in granted_credit is credit the shell takes
-  // back from the host's and user's totals (the validator grants it again to the results
-  // it finds valid).
+  // validate_state, granted_credit.
   std::vector<ResultUpdate> result_updates;
+  // WithdrawCanonical only: the credit the withdrawn consensus had granted, taken back from
+  // each host's and user's totals (negative changes; the validator grants it again to the
+  // results it finds valid).
+  std::vector<CreditChange> credit_changes;
   std::vector<std::string> notes;  // for the log, ids included
 };
+
+// The workunit's canonical result among `results`, or null when it has none (an error
+// workunit) or it is not among them.
+const ResultRow* canonical_result(const WorkunitRow& wu, const std::vector<ResultRow>& results);
 
 // The rules:
 // - assimilate_state != READY: None.
@@ -76,6 +82,7 @@ struct AssimilationPlan {
 //     (as the validator treats an output it cannot trust: it never agrees with anything);
 //   every other result VALID or INVALID: validate_state INIT, granted_credit 0 (its verdict
 //     was relative to a consensus that is gone; the validator weighs it again);
+//   the credit those results had been granted is taken back (credit_changes);
 //   the workunit: canonical_resultid 0, canonical_credit 0, assimilate_state INIT,
 //     transition_time := now (the transitioner then sets need_validate if the results left
 //     make a quorum, or makes replacements), error_mask unchanged (if some bit is set, the

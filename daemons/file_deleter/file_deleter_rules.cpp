@@ -42,6 +42,18 @@ FileSelection select_output_files(const ResultRow& result, const std::vector<Sto
   return select_files(result.file_delete_state == FileDeleteState::Ready, outputs, live_references, true);
 }
 
+std::set<std::string> live_references(int64_t wu_id, const std::vector<StoredFile>& named,
+                                      const FileUsers& users) {
+  std::set<std::string> live;
+  for (const StoredFile& f : named) {
+    auto it = users.find(f.name);
+    if (it == users.end()) continue;
+    const std::set<int64_t>& ids = it->second;
+    if (ids.size() > 1 || ids.count(wu_id) == 0) live.insert(f.name);
+  }
+  return live;
+}
+
 FileSelection select_abandoned_outputs(const WorkunitRow& wu, const ResultRow& result,
                                        const std::vector<StoredFile>& outputs,
                                        const std::set<std::string>& live_references) {
@@ -58,6 +70,11 @@ int64_t file_delete_retry_delay(int failures) {
   int64_t delay = kFirst;
   for (int i = 1; i < failures && delay < kMost; ++i) delay *= 2;
   return std::min(delay, kMost);
+}
+
+FileDeleteRetry next_file_delete_retry(int failures_before, int64_t now) {
+  const int failures = std::max(0, failures_before) + 1;
+  return FileDeleteRetry{failures, now + file_delete_retry_delay(failures)};
 }
 
 FileDeletionDecision decide_after_deletion(const std::string& row_label,

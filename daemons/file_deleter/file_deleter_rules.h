@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -48,6 +49,18 @@ FileSelection select_input_files(const WorkunitRow& wu, const std::vector<Stored
 FileSelection select_output_files(const ResultRow& result, const std::vector<StoredFile>& outputs,
                                   const std::set<std::string>& live_references);
 
+// Who still needs each file: for a file name, the ids of the workunits whose
+// file_delete_state is INIT that name it (0 stands for a submitter's sandbox, which keeps
+// a file as long as it holds it) — what db/file_store.h live_file_users reads.
+using FileUsers = std::map<std::string, std::set<int64_t>>;
+
+// The live references among `named` for a row of workunit `wu_id`: the names some
+// workunit other than `wu_id` (or a sandbox) still needs. The row's own workunit does not
+// count: it is READY, or (for a result's outputs) its results are over, so it is the last
+// user and deletes the file.
+std::set<std::string> live_references(int64_t wu_id, const std::vector<StoredFile>& named,
+                                      const FileUsers& users);
+
 // Outputs of a result the law never marks for deletion: OVER with file_delete_state INIT
 // and sent to a host (NO_REPLY, CLIENT_DETACHED — no validated output, no client error;
 // DIDNT_NEED and COULDNT_SEND results were never sent). Its host may still have uploaded
@@ -87,6 +100,14 @@ struct FileDeletionDecision {
 // daemon cannot unlink (permissions, a directory in its place) usually needs an admin;
 // the row waits in file_delete_retry (db/file_store.h) meanwhile and never holds up others.
 int64_t file_delete_retry_delay(int failures);
+
+struct FileDeleteRetry {
+  int failures = 0;       // this failure's number (1, 2, ...)
+  int64_t next_time = 0;  // not tried again before then
+};
+// The retry after one more failure of a row that had failed `failures_before` times
+// (0 when never) at `now`: failures_before + 1, after file_delete_retry_delay of it.
+FileDeleteRetry next_file_delete_retry(int failures_before, int64_t now);
 
 // After the shell tried to delete the files of FileSelection::delete_now for row
 // `row_label` (e.g. "workunit 12" or "result 34"). Kept files do not stop DONE: the

@@ -96,6 +96,37 @@ TEST(AssimilatorRules, Assimilator_ForgedCanonicalOutputIsWithdrawnAndTheWorkuni
   for (const auto& u : plan.result_updates) EXPECT_EQ(u.before.id, u.after.id);
 }
 
+TEST(AssimilatorRules, Assimilator_WithdrawalTakesBackTheConsensusCredit) {
+  Validated v;
+  v.results[0].hostid = 1;
+  v.results[0].userid = 11;
+  v.results[1].hostid = 2;
+  v.results[1].userid = 12;
+  AssimilationPlan plan = plan_assimilation(v.wu, v.results, CanonicalOutputs::Mismatch, kNow);
+  ASSERT_EQ(plan.credit_changes.size(), 2u);
+  EXPECT_EQ(plan.credit_changes[0].host_id, 1);
+  EXPECT_EQ(plan.credit_changes[0].user_id, 11);
+  EXPECT_EQ(plan.credit_changes[0].credit, -10);
+  EXPECT_EQ(plan.credit_changes[1].host_id, 2);
+  EXPECT_EQ(plan.credit_changes[1].credit, -10);
+  EXPECT_TRUE(plan_assimilation(v.wu, v.results, CanonicalOutputs::Match, kNow).credit_changes.empty())
+      << "an assimilated workunit keeps its credit";
+}
+
+TEST(AssimilatorRules, Assimilator_CanonicalResultIsFoundAmongTheResults) {
+  Validated v;
+  ASSERT_NE(canonical_result(v.wu, v.results), nullptr);
+  EXPECT_EQ(canonical_result(v.wu, v.results)->id, 101);
+  v.wu.canonical_resultid = 999;
+  EXPECT_EQ(canonical_result(v.wu, v.results), nullptr) << "not among the rows read";
+  v.wu.canonical_resultid = 0;
+  EXPECT_EQ(canonical_result(v.wu, v.results), nullptr) << "an error workunit has none";
+  // A canonical result not among the rows cannot be checked: it is assimilated as read.
+  v.wu.canonical_resultid = 999;
+  EXPECT_EQ(plan_assimilation(v.wu, v.results, CanonicalOutputs::Mismatch, kNow).action,
+            AssimilationAction::Assimilate);
+}
+
 TEST(AssimilatorRules, Assimilator_WithdrawalKeepsEveryInstantInvariant) {
   Validated v;
   AssimilationPlan plan = plan_assimilation(v.wu, v.results, CanonicalOutputs::Mismatch, kNow);

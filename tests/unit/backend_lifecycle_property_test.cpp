@@ -48,6 +48,9 @@ struct SimWorkunit {
   std::vector<ResultRow> results;
   std::vector<std::string> inputs;
   int assimilations = 0;
+  // The file deleter's back-off (file_delete_retry): the workunit's and its results' rows
+  // whose files failed to go wait until next_time.
+  std::map<int64_t, FileDeleteRetry> input_retry, output_retry;  // by workunit, by result id
   std::vector<std::string> history;  // printed when something goes wrong
 };
 
@@ -359,18 +362,34 @@ class World {
     return did;
   }
 
+  // A row whose files failed to go waits out its back-off; when it fails again, the next
+  // retry is recorded as the file deleter's shell does.
+  bool waiting(const std::map<int64_t, FileDeleteRetry>& retries, int64_t id) const {
+    auto it = retries.find(id);
+    return it != retries.end() && now_ < it->second.next_time;
+  }
+  void note_failure(std::map<int64_t, FileDeleteRetry>& retries, int64_t id) {
+    auto it = retries.find(id);
+    retries[id] = next_file_delete_retry(it == retries.end() ? 0 : it->second.failures, now_);
+    ++counts_.deletion_retries;
+  }
+
   bool file_deleter_pass(bool draining) {
+    // What db/file_store.h live_file_users reads: each input of a workunit still INIT.
+    FileUsers users;
+    for (const SimWorkunit& other : wus_) {
+      if (other.wu.file_delete_state != FileDeleteState::Init) continue;
+      for (const std::string& name : other.inputs) users[name].insert(other.wu.id);
+    }
     bool did = false;
     for (SimWorkunit& s : wus_) {
       if (!ok()) return false;
-      std::set<std::string> live;
-      for (const SimWorkunit& other : wus_) {
-        if (other.wu.id == s.wu.id || other.wu.file_delete_state != FileDeleteState::Init) continue;
-        live.insert(other.inputs.begin(), other.inputs.end());
-      }
       std::vector<StoredFile> inputs;
       for (const std::string& name : s.inputs) inputs.push_back(StoredFile{name, false});
-      FileSelection selection = select_input_files(s.wu, inputs, live);
+      FileSelection selection =
+          waiting(s.input_retry, s.wu.id)
+              ? FileSelection{}
+              : select_input_files(s.wu, inputs, live_references(s.wu.id, inputs, users));
       if (selection.eligible) {
         did = true;
         if (!selection.kept_shared.empty()) ++counts_.shared_inputs_kept;
@@ -382,21 +401,24 @@ class World {
               name, fails ? DeleteAttempt::Failed : DeleteAttempt::Deleted, "simulated"});
         }
         FileDeletionDecision decision = decide_after_deletion("workunit", attempts);
-        if (decision.retry) ++counts_.deletion_retries;
+        if (decision.retry) note_failure(s.input_retry, s.wu.id);
         s.wu.file_delete_state = decision.new_state;
         check_invariants(s, "file_deleter inputs");
       }
       for (ResultRow& r : s.results) {
-        if (r.file_delete_state != FileDeleteState::Ready) continue;
+        if (r.file_delete_state != FileDeleteState::Ready || waiting(s.output_retry, r.id)) continue;
         did = true;
-        FileSelection out = select_output_files(r, {StoredFile{r.name + "_0", false}}, {});
+        const std::vector<StoredFile> outputs{StoredFile{r.name + "_0", false}};
+        FileSelection out = select_output_files(r, outputs, live_references(s.wu.id, outputs, users));
         std::vector<FileAttempt> attempts;
         for (const std::string& name : out.delete_now) {
           const bool fails = !draining && chance(0.1);
           attempts.push_back(FileAttempt{
               name, fails ? DeleteAttempt::Failed : DeleteAttempt::Deleted, "simulated"});
         }
-        r.file_delete_state = decide_after_deletion("result", attempts).new_state;
+        FileDeletionDecision decision = decide_after_deletion("result", attempts);
+        if (decision.retry) note_failure(s.output_retry, r.id);
+        r.file_delete_state = decision.new_state;
         check_invariants(s, "file_deleter outputs of " + std::to_string(r.id));
       }
     }

@@ -94,6 +94,27 @@ TEST(FileDeleterRules, FileDeleter_RetryBacksOffFrom60SecondsTo6Hours) {
   EXPECT_EQ(file_delete_retry_delay(1000000), 6 * 3600);
 }
 
+TEST(FileDeleterRules, FileDeleter_RetryCountsFailuresAndWaitsFromNow) {
+  const FileDeleteRetry first = next_file_delete_retry(0, 1000);
+  EXPECT_EQ(first.failures, 1);
+  EXPECT_EQ(first.next_time, 1060);
+  const FileDeleteRetry third = next_file_delete_retry(2, 5000);
+  EXPECT_EQ(third.failures, 3);
+  EXPECT_EQ(third.next_time, 5240);
+  EXPECT_EQ(next_file_delete_retry(-1, 0).failures, 1) << "a bad count reads as never";
+}
+
+TEST(FileDeleterRules, FileDeleter_OnlyOtherLiveWorkunitsOrSandboxesHoldAFile) {
+  const std::vector<StoredFile> named{
+      {"own", false}, {"shared", false}, {"sandboxed", false}, {"unknown", false}, {"also_mine", false}};
+  const FileUsers users{{"own", {7}}, {"shared", {7, 8}}, {"sandboxed", {0}}, {"also_mine", {7}}};
+  EXPECT_EQ(live_references(7, named, users), (std::set<std::string>{"shared", "sandboxed"}))
+      << "the row's own workunit is the last user; another workunit or a sandbox keeps it";
+  EXPECT_EQ(live_references(8, named, users),
+            (std::set<std::string>{"own", "shared", "sandboxed", "also_mine"}));
+  EXPECT_TRUE(live_references(7, named, {}).empty());
+}
+
 TEST(FileDeleterRules, FileDeleter_PartialUploadGoesWithItsResultsOutputs) {
   ResultRow r = test::over(101, Outcome::ClientError);
   r.file_delete_state = FileDeleteState::Ready;

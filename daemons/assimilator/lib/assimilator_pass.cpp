@@ -81,10 +81,7 @@ bool AssimilatorPass::plan_in_transaction(Database& d, int64_t wu_id, int64_t no
   batches_.forget(wu_id);  // this unit may be running again after a rollback
   auto [wu, results] = locked_.load(d, wu_id);
   if (!wu || wu->assimilate_state != AssimilateState::Ready) return false;
-  const ResultRow* canonical = nullptr;
-  for (const auto& result : results) {
-    if (wu->canonical_resultid != 0 && result.id == wu->canonical_resultid) canonical = &result;
-  }
+  const ResultRow* canonical = canonical_result(*wu, results);
   std::string why;
   const CanonicalOutputs outputs =
       canonical ? check_canonical_outputs(config_, *canonical, why) : CanonicalOutputs::Match;
@@ -98,13 +95,9 @@ bool AssimilatorPass::plan_in_transaction(Database& d, int64_t wu_id, int64_t no
     case AssimilationAction::WithdrawCanonical:
       log_warning("workunit ", wu_id, " (", wu->name, "): ", why);
       for (const auto& note : plan.notes) log_warning(note);
-      for (const auto& update : plan.result_updates) {
-        writes.result_updates.push_back(update);
-        // The validator grants credit again to the results it finds valid.
-        const double taken_back = update.before.granted_credit - update.after.granted_credit;
-        if (taken_back > 0)
-          writes.credits.push_back(CreditChange{update.before.hostid, update.before.userid, -taken_back});
-      }
+      writes.result_updates.insert(writes.result_updates.end(), plan.result_updates.begin(),
+                                   plan.result_updates.end());
+      writes.credits.insert(writes.credits.end(), plan.credit_changes.begin(), plan.credit_changes.end());
       writes.workunit_updates.push_back(WorkunitUpdate{*wu, std::move(plan.workunit)});
       return true;
     case AssimilationAction::Assimilate:

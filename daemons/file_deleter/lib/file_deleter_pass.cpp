@@ -93,28 +93,19 @@ int FileDeleterPass::delete_chunk(Database& db, const std::vector<Row>& rows, in
     }
   }
   // Read before any unlink: a file a live workunit names is never deleted.
-  auto users = live_file_users(db, all_names);
-  auto live_for = [&users](int64_t wu_id, const std::vector<StoredFile>& named) {
-    std::set<std::string> live;
-    for (const auto& f : named) {
-      auto it = users.find(f.name);
-      if (it == users.end()) continue;
-      const auto& ids = it->second;
-      if (ids.size() > 1 || ids.count(wu_id) == 0) live.insert(f.name);
-    }
-    return live;
-  };
+  const FileUsers users = live_file_users(db, all_names);
   std::vector<int64_t> done;
   std::vector<FileDeleteFailure> failed;
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& row = rows[i];
-    FileSelection selection = select_for(row, files[i], live_for(workunit_of(row), files[i]));
+    FileSelection selection = select_for(row, files[i], live_references(workunit_of(row), files[i], users));
     if (!selection.eligible) continue;  // no longer READY: nothing to do
     std::vector<FileAttempt> attempts;
     unlink_selection(dir_for(row, config_), config_.uldl_dir_fanout, selection, attempts);
     if constexpr (kWorkunits) {
       for (const auto& [result, outputs] : abandoned[row.id]) {
-        FileSelection left = select_abandoned_outputs(row, result, outputs, live_for(row.id, outputs));
+        FileSelection left =
+            select_abandoned_outputs(row, result, outputs, live_references(row.id, outputs, users));
         unlink_selection(config_.upload_dir, config_.uldl_dir_fanout, left, attempts);
       }
     }
@@ -133,11 +124,10 @@ int FileDeleterPass::delete_chunk(Database& db, const std::vector<Row>& rows, in
     for (const auto& f : failed) ids.push_back(f.id);
     auto before = file_delete_failures(db, owner, ids);
     for (const auto& f : failed) {
-      int failures = before[f.id] + 1;
-      int64_t delay = file_delete_retry_delay(failures);
-      record_file_delete_failure(db, owner, f, failures, now + delay);
-      log_warning(f.error.empty() ? "files of row " + std::to_string(f.id) : f.error, ": failure ", failures,
-                  ", next try in ", delay, " s");
+      const FileDeleteRetry retry = next_file_delete_retry(before[f.id], now);
+      record_file_delete_failure(db, owner, f, retry.failures, retry.next_time);
+      log_warning(f.error.empty() ? "files of row " + std::to_string(f.id) : f.error, ": failure ",
+                  retry.failures, ", next try in ", retry.next_time - now, " s");
     }
   }
   return recorded;
