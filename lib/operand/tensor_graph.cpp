@@ -81,7 +81,13 @@ Status TensorGraphBuilder::check_input(int x) const {
   return Status::success();
 }
 
-int TensorGraphBuilder::add(TensorNode node) {
+Result<int> TensorGraphBuilder::add(TensorNode node) {
+  const int64_t chunks = chunk_total(node.chunking);
+  if (chunks > kMaxChunksPerGraph - total_chunks_) {
+    return make_error("the graph's tensors hold more than " + std::to_string(kMaxChunksPerGraph) +
+                      " chunks in all; use larger chunks or fewer operations");
+  }
+  total_chunks_ += chunks;
   graph_.nodes.push_back(std::move(node));
   return static_cast<int>(graph_.nodes.size()) - 1;
 }
@@ -106,6 +112,17 @@ Result<TensorNode> TensorGraphBuilder::chunked_source(const std::string& what, c
     return make_error(what + ": shape " + shape_text(shape) + " has more than " +
                       std::to_string(kMaxTensorElements) + " elements");
   }
+  // Counted before the extents are built: a shape of 2^27 elements in chunks of 1 would
+  // otherwise fill a 1 GiB vector before being refused. (At most 2^27 chunks in all, as
+  // each holds at least one element: no overflow.)
+  int64_t chunks = 1;
+  for (size_t axis = 0; axis < shape.size(); ++axis) {
+    chunks *= shape[axis] / chunk[axis] + (shape[axis] % chunk[axis] != 0 ? 1 : 0);
+  }
+  if (chunks > kMaxChunksPerTensor) {
+    return make_error(what + ": shape " + shape_text(shape) + " in chunks " + shape_text(chunk) + " makes " +
+                      std::to_string(chunks) + " chunks, more than " + std::to_string(kMaxChunksPerTensor));
+  }
   TensorNode node;
   node.shape = shape;
   for (size_t axis = 0; axis < shape.size(); ++axis) {
@@ -114,11 +131,6 @@ Result<TensorNode> TensorGraphBuilder::chunked_source(const std::string& what, c
       extents.push_back(std::min(chunk[axis], shape[axis] - start));
     }
     node.chunking.push_back(std::move(extents));
-  }
-  if (chunk_total(node.chunking) > kMaxChunksPerTensor) {
-    return make_error(what + ": shape " + shape_text(shape) + " in chunks " + shape_text(chunk) + " makes " +
-                      std::to_string(chunk_total(node.chunking)) + " chunks, more than " +
-                      std::to_string(kMaxChunksPerTensor));
   }
   return node;
 }

@@ -24,11 +24,11 @@ struct TensorNode {
   std::vector<int> inputs;  // node indices (smaller than this node's)
   Shape shape;
   Chunking chunking;
-  StepKind step = StepKind::Add;   // Binary: an elementwise kind; Scalar: a Scalar* kind;
-                                   // Sum/Mean: Sum; Max/Min: Max/Min
-  double scalar = 0;               // Scalar, Full
-  int axis = kAllAxes;             // Sum/Mean/Max/Min
-  uint64_t seed = 0;               // Rand
+  StepKind step = StepKind::Add;        // Binary: an elementwise kind; Scalar: a Scalar* kind;
+                                        // Sum/Mean: Sum; Max/Min: Max/Min
+  double scalar = 0;                    // Scalar, Full
+  int axis = kAllAxes;                  // Sum/Mean/Max/Min
+  uint64_t seed = 0;                    // Rand
   std::vector<std::string> files = {};  // Input: one chunk file per chunk, C order over the chunk grid
 };
 
@@ -46,6 +46,11 @@ Shape chunk_offset_at(const Chunking& chunking, const Shape& position);
 // Limits that keep one submission bounded (memory of the direct evaluator, graph size).
 inline constexpr int64_t kMaxTensorElements = int64_t{1} << 27;
 inline constexpr int64_t kMaxChunksPerTensor = 100000;
+// All nodes' chunks added up. Tiling makes at least one operand of each chunk of a node
+// it keeps, and refuses more than 1,000,000 (TileOptions); this bounds the graph itself,
+// whose nodes each hold a copy of their chunking (a chain of 500 additions of a
+// 100,000-chunk tensor held 400 MB before tiling refused it).
+inline constexpr int64_t kMaxChunksPerGraph = 1000000;
 
 // The name of a chunk a submitter uploaded: "jf_" and the md5 of its content in 32
 // lowercase hex digits (BOINC's name for files sent through job_file.php).
@@ -85,8 +90,10 @@ class TensorGraphBuilder {
   Status check_input(int x) const;
   // A source node of `shape` in chunks of `chunk` (rand, full, input), checked against the limits.
   Result<TensorNode> chunked_source(const std::string& what, const Shape& shape, const Shape& chunk) const;
-  int add(TensorNode node);
+  // Appends `node`, or refuses it when the graph would exceed kMaxChunksPerGraph.
+  Result<int> add(TensorNode node);
   TensorGraph graph_;
+  int64_t total_chunks_ = 0;
 };
 
 }  // namespace tharsis::operand

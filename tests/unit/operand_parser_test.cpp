@@ -2,6 +2,7 @@
 // same graphs, and bad submissions get messages that say where and what.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -137,6 +138,41 @@ TEST(OperandParser, ErrorsSayWhereAndWhat) {
        }) {
     EXPECT_NE(error_of(c.text).find(c.message), std::string::npos) << "got: " << error_of(c.text);
   }
+}
+
+// Found by fuzz/expression_fuzz.cpp (fuzz/regressions/expression/chunk-count-before-extents):
+// a shape of millions of chunks was cut into its list of extents before the chunk limit
+// refused it, a vector of up to 2^27 entries (1 GiB) for one line of a submission, seconds
+// of work per request. The count is now checked first.
+TEST(OperandParser, TooManyChunksAreRefusedBeforeTheirExtentsAreBuilt) {
+  const std::string text = "result = rand(seed=1, shape=(134217728,), chunk=(1,))";
+  auto started = std::chrono::steady_clock::now();
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_NE(error_of(text).find("makes 134217728 chunks, more than 100000"), std::string::npos)
+        << error_of(text);
+  }
+  // Building the extents took ~0.5 s a time at least (2 GiB of vector copies); the
+  // refusal takes microseconds.
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(2));
+  EXPECT_NE(error_of("result = full(value=1, shape=(33333336,), chunk=(3,))").find("makes 11111112 chunks"),
+            std::string::npos);
+}
+
+// Found with the above: each node holds a copy of its chunking, so 450 additions of a
+// 100,000-chunk tensor (under 1 KB of text) held 400 MB before tiling refused the graph.
+// The chunks of all nodes together are now bounded as tiling bounds its operands.
+TEST(OperandParser, AGraphsChunksInAllAreBounded) {
+  std::string sum = "a";
+  for (int i = 0; i < 449; ++i) sum += "+a";
+  const std::string wide = "a = rand(seed=1, shape=(100000,), chunk=(1,))\nresult = ";
+  EXPECT_NE(error_of(wide + sum).find("more than 1000000 chunks in all"), std::string::npos)
+      << error_of(wide + sum);
+  // Nine additions (ten nodes of 100,000 chunks) are within the bound.
+  auto nine = parse_submission(wide + "a+a+a+a+a+a+a+a+a+a");
+  EXPECT_TRUE(nine.ok()) << nine.error();
+  auto ten = parse_submission(wide + "a+a+a+a+a+a+a+a+a+a+a");
+  ASSERT_FALSE(ten.ok());
+  EXPECT_NE(ten.error().find("more than 1000000 chunks in all"), std::string::npos) << ten.error();
 }
 
 TEST(JsonReader, ReadsNestedDocumentsInOrderAndRejectsTrailingData) {
