@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The reliability run of DESIGN §8: a live project under chaos, then a settled check.
+# The reliability run (docs/reliability.md): a live project under chaos, then a settled check.
 #   bench/chaos.sh BUILD_DIR [MINUTES] [SEED]        (defaults: 30 minutes, seed 1)
 # MINUTES may be a fraction: under 2 minutes the short profile runs (0.3 = 18 s, the CI test).
 # Sets up a private MariaDB, Apache with the scheduler and upload handler (CGI), a project

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Live comparison of the reclustering policies (DESIGN §7, issue 7): the same n tasks run
+# Live comparison of the reclustering policies (docs/reclustering.md, issue 7): the same n tasks run
 # once per policy (NOOP, DC, SR, DR) through the real back end — a private MariaDB and
 # the daemon processes (clusterer, transitioner, validator, assimilator, file_deleter) —
 # with R simulated hosts injecting task failures (rate A) and job failures (rate B).

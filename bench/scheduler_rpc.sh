@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scheduler RPC throughput and latency, CGI vs FastCGI (DESIGN §8), whole processes over
+# Scheduler RPC throughput and latency, CGI vs FastCGI (docs/benchmarks.md), whole processes over
 # real HTTP: a private MariaDB and Apache serve a project whose DB holds N unsent results
 # (default 100000); build/sched_load runs one and two concurrent loops, each loop its own
 # account and host, for two RPC kinds:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Remote submission speed (DESIGN §8: 100,000 jobs in one submit_batch request in < 10 s
+# Remote submission speed (target: 100,000 jobs in one submit_batch request in < 10 s
 # and < 128 MiB), whole process: a private MariaDB and a project; submit_rpc runs as the
 # CGI program Apache would start (REQUEST_METHOD, CONTENT_LENGTH, the body on stdin), so
 # the figure is the program's own time and peak RSS (/usr/bin/time -v), without Apache.

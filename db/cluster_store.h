@@ -1,4 +1,4 @@
-// SQL for reclustering (DESIGN §7): tables cluster_task, cluster_job and failure_stat,
+// SQL for reclustering (docs/reclustering.md): tables cluster_task, cluster_job and failure_stat,
 // behind typed functions. Every move of a task is a guarded UPDATE (expected state and
 // job in the WHERE clause) returning whether it wrote, so a caller inside a transaction
 // can refuse a stale plan (require_written) and a task is never in two places.

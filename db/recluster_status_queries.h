@@ -1,4 +1,4 @@
-// Read-only queries behind the reclustering status page (DESIGN §7): per app, the latest
+// Read-only queries behind the reclustering status page (docs/reclustering.md): per app, the latest
 // failure_stat rows (the α/β estimates and the cluster size k in force, a time series read
 // backwards along failure_stat_app_time), the tasks waiting to be clustered, and the hosts
 // active recently (r of the model).

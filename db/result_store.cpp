@@ -138,7 +138,7 @@ std::vector<ResultRow> fetch_results_of_workunits(Database& db, const std::vecto
 
 std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit, int64_t now) {
   // A graph operand's canonical output is its successors' input: it stays until the
-  // operand is FREED, FATAL or CANCELLED (DESIGN §6), whatever file_delete_state says.
+  // operand is FREED, FATAL or CANCELLED (docs/operand_graphs.md), whatever file_delete_state says.
   return read_all(
       db.query("SELECT " + kColumns +
                    " FROM result WHERE file_delete_state = ? AND id % ? = ? AND NOT EXISTS ("

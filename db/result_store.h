@@ -49,13 +49,13 @@ std::vector<ResultRow> fetch_results_of_workunit_range(Database& db, int64_t fir
 namespace tharsis {
 // The scheduler's writes to a result, each guarded on the result's state so a duplicate or
 // a race is a no-op, each one statement that locks the workunit row before the result row
-// (the daemons' order), each poking the workunit's transition_time as the seed says. Call
+// (the daemons' order), each poking the workunit's transition_time as BOINC's law says. Call
 // them inside Database::transaction.
 //
 // Send: UNSENT -> IN_PROGRESS to the host, deadline now + delay_bound, transition_time =
 // min(.., deadline). False when the result is no longer UNSENT (another scheduler process
 // claimed it first: a result never goes to two hosts), is not of `workunit_id`, or the
-// host was ever sent a result of this workunit (DESIGN §5: never two to one host; checked
+// host was ever sent a result of this workunit (never two to one host; checked
 // in the same statement, under the workunit's lock).
 struct SendClaim {
   int64_t result_id = 0;

@@ -153,7 +153,7 @@ struct OperandRow {
   std::string spec;
 };
 
-// A task of a clustered job (table cluster_task; DESIGN §7).
+// A task of a clustered job (table cluster_task; docs/reclustering.md).
 struct ClusterTaskRow {
   int64_t id = 0;
   int64_t workunitid = 0;  // the job carrying it (IN_JOB) or that did it (DONE); 0 WAITING

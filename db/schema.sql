@@ -246,7 +246,7 @@ CREATE TABLE IF NOT EXISTS operand_dependency (
   KEY dependency_predecessor (predecessor_id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
--- A task inside a clustered job (reclustering, DESIGN §7): k tasks per workunit. state:
+-- A task inside a clustered job (reclustering, docs/reclustering.md): k tasks per workunit. state:
 -- 0 WAITING (workunitid = 0; retry_of = the job it failed in, 0 if never run), 1 IN_JOB
 -- (workunitid = the one live job carrying it), 2 DONE (workunitid = the job that did it).
 CREATE TABLE IF NOT EXISTS cluster_task (

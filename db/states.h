@@ -1,5 +1,5 @@
-// The state codes of the back-end law (shared/seeds/boinc-backend-state.txt). The number
-// stored in the database is the number in the seed, so these enums are the single place
+// The state codes of the back-end law (BOINC's server state variables). The number
+// stored in the database is BOINC's number, so these enums are the single place
 // that maps names to codes.
 #pragma once
 
@@ -48,7 +48,7 @@ enum class ClientState : int {
   Aborted = 6,
 };
 
-// Defined iff outcome == Success. The seed's "ERROR" has no number there; BOINC's codes
+// Defined iff outcome == Success. The law's "ERROR" has no number; BOINC's codes
 // stop at TOO_LATE (5), so the validator's permanent read error gets 6.
 enum class ValidateState : int {
   Init = 0,
@@ -60,7 +60,7 @@ enum class ValidateState : int {
   Error = 6,
 };
 
-// DESIGN §6: an operand graph's chunk operand, stored in operand.state. UNSCHEDULED until
+// docs/operand_graphs.md: an operand graph's chunk operand, stored in operand.state. UNSCHEDULED until
 // every predecessor's output is assimilated, then READY (results created), RUNNING, FINISHED,
 // FREED once every successor has finished; FATAL propagates to successors; CANCELLING and
 // CANCELLED follow tools/cancel_graph.

@@ -1,4 +1,4 @@
-// Plain tasks for the clusterer as a submitter writes them (DESIGN §7), with no database:
+// Plain tasks for the clusterer as a submitter writes them (docs/reclustering.md), with no database:
 // shared by tools/submit_tasks, submit_rpc's submit_tasks and tharsis-submit. A task is a
 // key (unique within its app) and a one-line payload the app reads.
 #pragma once

@@ -1,4 +1,4 @@
-// The task app's work (DESIGN §7): run a clustered job's task list (lib/recluster/
+// The task app's work (docs/reclustering.md): run a clustered job's task list (lib/recluster/
 // task_io.h) task by task and write the per-task report. A task's payload is
 // "<iterations> <seed>"; its output is the hex of the seed hashed `iterations` times.
 // Failures are injected by the host's HostBehaviour (task failure: that task reports

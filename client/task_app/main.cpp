@@ -1,4 +1,4 @@
-// task_app: the app of clustered jobs (DESIGN §7). Reads the job's task list ("in", or
+// task_app: the app of clustered jobs (docs/reclustering.md). Reads the job's task list ("in", or
 // argv[1]), runs each task, writes the per-task report ("out", or argv[2]); exit 0.
 // Injected faults and the simulated time per task come from the environment
 // (client/lib/task_runner.h): a job failure exits 1 without a report. A bad task list

@@ -1,4 +1,4 @@
-// The clusterer's pure rules (DESIGN §7, seed fault-tolerant-clustering.tex), over plain
+// The clusterer's pure rules (docs/reclustering.md), over plain
 // rows: how big a job should be now (the policy's k from the model, with α/β, φ̄ and D
 // measured from the app's settled jobs, n tasks left and r active hosts), which jobs to
 // form from the waiting tasks, and how a finished job's tasks settle. The transactional
@@ -33,7 +33,7 @@ struct ClusterSizing {
   int64_t k = 1;                       // the size for new jobs now
   ClusterParams params;                // n, r, φ̄, C = 0 (inside φ̄), D
   FailureEstimates estimates;          // model, α, β, fixed k
-  ModelClassification classification;  // the seed's two criteria over the window
+  ModelClassification classification;  // the clustering paper's two criteria over the window
   FailureEstimator estimator;          // the window as the estimator holds it
 };
 

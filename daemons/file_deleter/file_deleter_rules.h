@@ -64,11 +64,11 @@ std::set<std::string> live_references(int64_t wu_id, const std::vector<StoredFil
 // Outputs of a result the law never marks for deletion: OVER with file_delete_state INIT
 // and sent to a host (NO_REPLY, CLIENT_DETACHED — no validated output, no client error;
 // DIDNT_NEED and COULDNT_SEND results were never sent). Its host may still have uploaded
-// them, whole or in part, before it timed out or detached (issue 13: such `.partial` files were left in upload/ for good). They go with
-// the inputs of their workunit `wu`: only when wu is READY (every result OVER, the
-// workunit assimilated, so no report or upload of the result is taken any more). The
-// result row is not changed (its file_delete_state stays INIT, as the seed says); a
-// failed unlink keeps the workunit READY. Same no_delete and live-reference rules.
+// them, whole or in part, before it timed out or detached (issue 13: such `.partial` files were left in
+// upload/ for good). They go with the inputs of their workunit `wu`: only when wu is READY (every result
+// OVER, the workunit assimilated, so no report or upload of the result is taken any more). The result row is
+// not changed (its file_delete_state stays INIT, as BOINC's law says); a failed unlink keeps the workunit
+// READY. Same no_delete and live-reference rules.
 FileSelection select_abandoned_outputs(const WorkunitRow& wu, const ResultRow& result,
                                        const std::vector<StoredFile>& outputs,
                                        const std::set<std::string>& live_references);
@@ -111,7 +111,7 @@ FileDeleteRetry next_file_delete_retry(int failures_before, int64_t now);
 
 // After the shell tried to delete the files of FileSelection::delete_now for row
 // `row_label` (e.g. "workunit 12" or "result 34"). Kept files do not stop DONE: the
-// seed's DONE means "the file deleter has attempted to delete the files".
+// law's DONE means "the file deleter has attempted to delete the files".
 FileDeletionDecision decide_after_deletion(const std::string& row_label,
                                            const std::vector<FileAttempt>& attempts);
 

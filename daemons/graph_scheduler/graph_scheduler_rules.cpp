@@ -1,6 +1,7 @@
 // The graph scheduler's rules; see graph_scheduler_rules.h for the contract.
 #include "daemons/graph_scheduler/graph_scheduler_rules.h"
 
+#include <algorithm>
 #include <deque>
 
 #include "lib/operand/tensor_graph.h"
@@ -26,6 +27,21 @@ OperandState state_after_job(OperandState current, const WorkunitRow& wu) {
   }
   if (wu.canonical_resultid != 0 && wu.error_mask == 0) return OperandState::Finished;
   return OperandState::Fatal;
+}
+
+bool job_has_ended(const OperandRow& operand, const WorkunitRow& wu, const std::vector<ResultRow>& results) {
+  if (wu.assimilate_state != AssimilateState::Done) return false;
+  if (operand.state == OperandState::Cancelling) {
+    return std::none_of(results.begin(), results.end(),
+                        [](const ResultRow& r) { return r.server_state == ServerState::InProgress; });
+  }
+  return operand.state == OperandState::Ready || operand.state == OperandState::Running;
+}
+
+bool output_may_be_freed(const OperandRow& operand, const std::vector<OperandRow>& successors) {
+  return operand.state == OperandState::Finished &&
+         std::all_of(successors.begin(), successors.end(),
+                     [](const OperandRow& successor) { return has_finished(successor.state); });
 }
 
 OperandState state_on_cancel(OperandState current) {

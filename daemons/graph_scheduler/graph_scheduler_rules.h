@@ -1,7 +1,7 @@
-// The graph scheduler's rules (DESIGN §6, seeds mars-*) as pure functions over rows: what
+// The graph scheduler's rules (docs/operand_graphs.md) as pure functions over rows: what
 // an operand becomes when its job ends, which host a successor should prefer, when the
 // graph is over, whom a FATAL operand takes down, what a cancel does to each operand, and
-// the seed's two-pass reassignment after lost data. The daemon's shell
+// Mars's two-pass reassignment after lost data. The daemon's shell
 // (lib/graph_scheduler_pass.h) loads rows, asks these, and writes the answers in one
 // transaction per operand (or per graph).
 #pragma once
@@ -24,7 +24,7 @@ bool is_uploaded_chunk(const OperandRow& operand);
 
 // The operand's work is over for good: FREED, FATAL or CANCELLED (FINISHED still holds data).
 bool is_final(OperandState state);
-// Finished in the sense of the seed: its output exists or existed (FINISHED or FREED).
+// Finished in Mars's sense: its output exists or existed (FINISHED or FREED).
 bool has_finished(OperandState state);
 
 // What a READY, RUNNING or CANCELLING operand becomes once its current workunit is
@@ -32,6 +32,15 @@ bool has_finished(OperandState state);
 // bit; FINISHED if the workunit has a canonical result and no error; FATAL otherwise
 // (retries exhausted: the error_mask says why).
 OperandState state_after_job(OperandState current, const WorkunitRow& wu);
+// Whether the operand's job is over, so state_after_job applies now: its workunit is
+// assimilated and the operand is READY or RUNNING, or CANCELLING with none of the
+// workunit's `results` still IN_PROGRESS (a host may still be computing it: the abort
+// goes out with that host's next RPC).
+bool job_has_ended(const OperandRow& operand, const WorkunitRow& wu, const std::vector<ResultRow>& results);
+
+// FINISHED -> FREED (the file deleter may delete the output) once every successor has
+// finished (FINISHED or FREED): nothing needs the output any more.
+bool output_may_be_freed(const OperandRow& operand, const std::vector<OperandRow>& successors);
 
 // An operand of a cancelled graph: UNSCHEDULED -> CANCELLED at once (no result was ever
 // created); READY/RUNNING -> CANCELLING (results in flight are aborted at the hosts' next
@@ -79,7 +88,7 @@ std::optional<GraphState> graph_state_after(GraphState current,
 // Every operand reachable from `start` along predecessor -> successor edges (not `start`).
 std::set<int64_t> descendants(const std::multimap<int64_t, int64_t>& successors_of, int64_t start);
 
-// The seed's two-pass reassignment (mars-fault-tolerance.txt) for operands whose needed
+// The two-pass reassignment of Mars's fault tolerance for operands whose needed
 // input turned out missing or corrupt.
 struct ReassignNode {
   OperandState state = OperandState::Unscheduled;

@@ -1,4 +1,4 @@
-// The transitioner's rules of the back-end law (shared/seeds/boinc-backend-state.txt) as
+// The transitioner's rules of the back-end law (db/states.h: BOINC's state variables and their codes) as
 // one pure function: given a workunit, all its results and the clock, say what to write.
 // The daemon's shell loads the rows, calls plan_transition, and writes the plan in one
 // transaction; nothing here touches the database or the disk.

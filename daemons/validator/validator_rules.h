@@ -1,4 +1,4 @@
-// The validator's rules of the back-end law (shared/seeds/boinc-backend-state.txt) as one
+// The validator's rules of the back-end law (db/states.h: BOINC's state variables and their codes) as one
 // pure function: given a workunit whose need_validate is set, its results, a comparator and
 // the clock, say which result is canonical, which are valid, and what credit to grant.
 // The daemon's shell loads the rows, calls plan_validation, writes the plan in one

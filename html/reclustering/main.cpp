@@ -1,4 +1,4 @@
-// reclustering: the reclustering page (DESIGN §7) as a CGI program: per app the policy, the
+// reclustering: the reclustering page (docs/reclustering.md) as a CGI program: per app the policy, the
 // current cluster size k, α and β over time, and the model's M(k) curve. The curve's task
 // time t and job overhead D come from <cluster_task_time_prior> and
 // <cluster_job_overhead_prior> in config.xml (default 5 s each, the seed's example); r counts

@@ -1,4 +1,4 @@
-// The loop every back-end daemon runs (DESIGN §4): load config.xml, take the pid file,
+// The loop every back-end daemon runs (docs/admin.md): load config.xml, take the pid file,
 // connect, then pass after pass: do_pass (each unit of work one transaction, inside the
 // daemon), heartbeat (at most once a second, and once more on exit), sleep when idle;
 // stop cleanly between passes on SIGTERM/SIGINT or the stop trigger; on a lost database,

@@ -1,4 +1,4 @@
-// The chunk graph (DESIGN §6, seed mars-distributed-execution): what a submitted tensor
+// The chunk graph (docs/operand_graphs.md): what a submitted tensor
 // expression becomes before it is run. Each ChunkOperand is one job: it reads the output
 // chunks of its predecessors (in `inputs` order, which is also the job's input file order),
 // runs its step sequence, and writes one output chunk. Operand ids are indices into

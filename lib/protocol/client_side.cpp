@@ -201,18 +201,6 @@ std::string render_scheduler_request(const SchedulerRequest& r) {
 
 namespace {
 
-using Handler = std::function<Status(pugi::xml_node, const std::string&)>;
-
-Status for_children(pugi::xml_node parent, const std::string& path, const std::map<std::string_view, Handler>& table) {
-  for (pugi::xml_node child : parent.children()) {
-    if (child.type() != pugi::node_element) continue;
-    auto entry = table.find(child.name());
-    if (entry == table.end()) continue;
-    if (auto status = entry->second(child, child_path(path, child.name())); !status) return status;
-  }
-  return Status::success();
-}
-
 // A name tharsis-client makes a path of (projects/NAME, slots/NAME_N, a slot link): "../x",
 // "/etc/x" and the like would let a hostile project write or delete outside the client's
 // data dir, so the reply is refused, as the BOINC client refuses a bad file name (found
@@ -228,15 +216,16 @@ Status path_name(const XmlReader& x, pugi::xml_node node, const std::string& pat
 }
 
 Status read_file_ref(const XmlReader& x, pugi::xml_node node, const std::string& path, ReplyFileRef& ref) {
-  return for_children(node, path,
-                      {{"file_name", [&](auto n, const auto& p) { return path_name(x, n, p, ref.file_name); }},
-                       {"open_name", [&](auto n, const auto& p) { return path_name(x, n, p, ref.open_name); }},
-                       {"main_program", [&](auto n, const auto& p) { return x.boolean(n, p, ref.main_program); }},
-                       {"copy_file", [&](auto n, const auto& p) { return x.boolean(n, p, ref.copy_file); }},
-                       {"optional", [&](auto n, const auto& p) { return x.boolean(n, p, ref.optional); }}});
+  return read_children(
+      node, path,
+      {{"file_name", [&](auto n, const auto& p) { return path_name(x, n, p, ref.file_name); }},
+       {"open_name", [&](auto n, const auto& p) { return path_name(x, n, p, ref.open_name); }},
+       {"main_program", [&](auto n, const auto& p) { return x.boolean(n, p, ref.main_program); }},
+       {"copy_file", [&](auto n, const auto& p) { return x.boolean(n, p, ref.copy_file); }},
+       {"optional", [&](auto n, const auto& p) { return x.boolean(n, p, ref.optional); }}});
 }
 
-Handler file_refs_into(const XmlReader& x, std::vector<ReplyFileRef>& refs) {
+ChildReader file_refs_into(const XmlReader& x, std::vector<ReplyFileRef>& refs) {
   return [&x, &refs](pugi::xml_node n, const std::string& p) {
     ReplyFileRef ref;
     auto status = read_file_ref(x, n, p, ref);
@@ -247,7 +236,8 @@ Handler file_refs_into(const XmlReader& x, std::vector<ReplyFileRef>& refs) {
 
 Status read_named(const XmlReader& x, pugi::xml_node node, const std::string& path, std::vector<std::string>& out) {
   std::string name;
-  auto status = for_children(node, path, {{"name", [&](auto n, const auto& p) { return x.name(n, p, name); }}});
+  auto status =
+      read_children(node, path, {{"name", [&](auto n, const auto& p) { return x.name(n, p, name); }}});
   if (status) out.push_back(std::move(name));
   return status;
 }
@@ -272,11 +262,17 @@ Result<SchedulerReply> parse_scheduler_reply(std::string_view xml, const Protoco
     have_user = true;
     return status;
   };
-  std::map<std::string_view, Handler> table = {
+  ChildReaders table = {
       {"scheduler_version", [&](auto n, const auto& p) { return x.integer(n, p, reply.scheduler_version); }},
       {"dont_use_dcf", [&](auto n, const auto& p) { return x.boolean(n, p, reply.dont_use_dcf); }},
-      {"master_url", [&](auto n, const auto& p) { return x.text(n, p, x.limits().max_text_bytes, true, reply.master_url); }},
-      {"project_name", [&](auto n, const auto& p) { return x.text(n, p, x.limits().max_text_bytes, true, reply.project_name); }},
+      {"master_url",
+       [&](auto n, const auto& p) {
+         return x.text(n, p, x.limits().max_text_bytes, true, reply.master_url);
+       }},
+      {"project_name",
+       [&](auto n, const auto& p) {
+         return x.text(n, p, x.limits().max_text_bytes, true, reply.project_name);
+       }},
       {"request_delay",
        [&](auto n, const auto& p) {
          auto status = x.number(n, p, request_delay);
@@ -301,14 +297,19 @@ Result<SchedulerReply> parse_scheduler_reply(std::string_view xml, const Protoco
          return status;
        }},
       {"project_is_down", [&](auto n, const auto& p) { return x.boolean(n, p, reply.project_is_down); }},
-      {"send_full_workload", [&](auto n, const auto& p) { return x.boolean(n, p, reply.send_full_workload); }},
+      {"send_full_workload",
+       [&](auto n, const auto& p) { return x.boolean(n, p, reply.send_full_workload); }},
       {"userid", [&](auto n, const auto& p) { return user_field(x.integer(n, p, user.userid)); }},
       {"user_name", [&](auto n, const auto& p) { return user_field(x.name(n, p, user.name)); }},
-      {"user_total_credit", [&](auto n, const auto& p) { return user_field(x.number(n, p, user.total_credit)); }},
-      {"user_expavg_credit", [&](auto n, const auto& p) { return user_field(x.number(n, p, user.expavg_credit)); }},
-      {"user_create_time", [&](auto n, const auto& p) { return user_field(x.integer(n, p, user.create_time)); }},
+      {"user_total_credit",
+       [&](auto n, const auto& p) { return user_field(x.number(n, p, user.total_credit)); }},
+      {"user_expavg_credit",
+       [&](auto n, const auto& p) { return user_field(x.number(n, p, user.expavg_credit)); }},
+      {"user_create_time",
+       [&](auto n, const auto& p) { return user_field(x.integer(n, p, user.create_time)); }},
       {"email_hash", [&](auto n, const auto& p) { return user_field(x.name(n, p, user.email_hash)); }},
-      {"cross_project_id", [&](auto n, const auto& p) { return user_field(x.name(n, p, user.cross_project_id)); }},
+      {"cross_project_id",
+       [&](auto n, const auto& p) { return user_field(x.name(n, p, user.cross_project_id)); }},
       {"external_cpid", [&](auto n, const auto& p) { return user_field(x.name(n, p, user.external_cpid)); }},
       {"teamid", [&](auto n, const auto& p) { return user_field(x.integer(n, p, user.teamid)); }},
       {"team_name", [&](auto n, const auto& p) { return user_field(x.name(n, p, user.team_name)); }},
@@ -328,11 +329,13 @@ Result<SchedulerReply> parse_scheduler_reply(std::string_view xml, const Protoco
       {"app",
        [&](auto n, const auto& p) {
          ReplyApp app;
-         auto status = for_children(
+         auto status = read_children(
              n, p,
              {{"name", [&](auto c, const auto& cp) { return x.name(c, cp, app.name); }},
-              {"user_friendly_name", [&](auto c, const auto& cp) { return x.name(c, cp, app.user_friendly_name); }},
-              {"non_cpu_intensive", [&](auto c, const auto& cp) { return x.boolean(c, cp, app.non_cpu_intensive); }}});
+              {"user_friendly_name",
+               [&](auto c, const auto& cp) { return x.name(c, cp, app.user_friendly_name); }},
+              {"non_cpu_intensive",
+               [&](auto c, const auto& cp) { return x.boolean(c, cp, app.non_cpu_intensive); }}});
          if (status) reply.apps.push_back(std::move(app));
          return status;
        }},
@@ -347,7 +350,7 @@ Result<SchedulerReply> parse_scheduler_reply(std::string_view xml, const Protoco
              return status;
            };
          };
-         auto status = for_children(
+         auto status = read_children(
              n, p,
              {{"name", [&](auto c, const auto& cp) { return path_name(x, c, cp, file.name); }},
               {"url", url_into(file.download_urls)},
@@ -367,7 +370,7 @@ Result<SchedulerReply> parse_scheduler_reply(std::string_view xml, const Protoco
       {"app_version",
        [&](auto n, const auto& p) {
          ReplyAppVersion version;
-         auto status = for_children(
+         auto status = read_children(
              n, p,
              {{"app_name", [&](auto c, const auto& cp) { return x.name(c, cp, version.app_name); }},
               {"version_num", [&](auto c, const auto& cp) { return x.integer(c, cp, version.version_num); }},
@@ -376,7 +379,10 @@ Result<SchedulerReply> parse_scheduler_reply(std::string_view xml, const Protoco
               {"plan_class", [&](auto c, const auto& cp) { return x.name(c, cp, version.plan_class); }},
               {"avg_ncpus", [&](auto c, const auto& cp) { return x.number(c, cp, version.avg_ncpus); }},
               {"flops", [&](auto c, const auto& cp) { return x.number(c, cp, version.flops); }},
-              {"cmdline", [&](auto c, const auto& cp) { return x.text(c, cp, x.limits().max_text_bytes, true, version.cmdline); }},
+              {"cmdline",
+               [&](auto c, const auto& cp) {
+                 return x.text(c, cp, x.limits().max_text_bytes, true, version.cmdline);
+               }},
               {"file_ref", file_refs_into(x, version.file_refs)}});
          if (status) reply.app_versions.push_back(std::move(version));
          return status;
@@ -384,16 +390,20 @@ Result<SchedulerReply> parse_scheduler_reply(std::string_view xml, const Protoco
       {"workunit",
        [&](auto n, const auto& p) {
          ReplyWorkunit wu;
-         auto status = for_children(
+         auto status = read_children(
              n, p,
              {{"name", [&](auto c, const auto& cp) { return x.name(c, cp, wu.name); }},
               {"app_name", [&](auto c, const auto& cp) { return x.name(c, cp, wu.app_name); }},
               {"version_num", [&](auto c, const auto& cp) { return x.integer(c, cp, wu.version_num); }},
               {"command_line",
-               [&](auto c, const auto& cp) { return x.text(c, cp, x.limits().max_text_bytes, true, wu.command_line); }},
+               [&](auto c, const auto& cp) {
+                 return x.text(c, cp, x.limits().max_text_bytes, true, wu.command_line);
+               }},
               {"rsc_fpops_est", [&](auto c, const auto& cp) { return x.number(c, cp, wu.rsc_fpops_est); }},
-              {"rsc_fpops_bound", [&](auto c, const auto& cp) { return x.number(c, cp, wu.rsc_fpops_bound); }},
-              {"rsc_memory_bound", [&](auto c, const auto& cp) { return x.number(c, cp, wu.rsc_memory_bound); }},
+              {"rsc_fpops_bound",
+               [&](auto c, const auto& cp) { return x.number(c, cp, wu.rsc_fpops_bound); }},
+              {"rsc_memory_bound",
+               [&](auto c, const auto& cp) { return x.number(c, cp, wu.rsc_memory_bound); }},
               {"rsc_disk_bound", [&](auto c, const auto& cp) { return x.number(c, cp, wu.rsc_disk_bound); }},
               {"file_ref", file_refs_into(x, wu.file_refs)}});
          if (status) reply.workunits.push_back(std::move(wu));
@@ -402,15 +412,17 @@ Result<SchedulerReply> parse_scheduler_reply(std::string_view xml, const Protoco
       {"result",
        [&](auto n, const auto& p) {
          ReplyResult result;
-         auto status = for_children(
+         auto status = read_children(
              n, p,
              {{"name", [&](auto c, const auto& cp) { return path_name(x, c, cp, result.name); }},
               {"wu_name", [&](auto c, const auto& cp) { return x.name(c, cp, result.wu_name); }},
-              {"report_deadline", [&](auto c, const auto& cp) { return x.integer(c, cp, result.report_deadline); }},
+              {"report_deadline",
+               [&](auto c, const auto& cp) { return x.integer(c, cp, result.report_deadline); }},
               {"platform", [&](auto c, const auto& cp) { return x.name(c, cp, result.platform); }},
               {"plan_class", [&](auto c, const auto& cp) { return x.name(c, cp, result.plan_class); }},
               {"version_num", [&](auto c, const auto& cp) { return x.integer(c, cp, result.version_num); }},
-              {"report_immediately", [&](auto c, const auto& cp) { return x.boolean(c, cp, result.report_immediately); }},
+              {"report_immediately",
+               [&](auto c, const auto& cp) { return x.boolean(c, cp, result.report_immediately); }},
               {"file_ref", file_refs_into(x, result.file_refs)}});
          if (status) reply.results.push_back(std::move(result));
          return status;
@@ -425,7 +437,7 @@ Result<SchedulerReply> parse_scheduler_reply(std::string_view xml, const Protoco
          return status;
        }},
   };
-  if (auto status = for_children(x.root(), "scheduler_reply", table); !status) return Error{status.error()};
+  if (auto status = read_children(x.root(), "scheduler_reply", table); !status) return Error{status.error()};
   if (have_user) reply.user = user;
   return reply;
 }

@@ -13,24 +13,10 @@ namespace tharsis {
 
 namespace {
 
-// Reads children of `parent` through a table of element name -> reader. Elements not in
-// the table are skipped (the client sends many we do not use).
-using FieldTable = std::map<std::string_view, std::function<Status(pugi::xml_node, const std::string&)>>;
-
-Status read_fields(pugi::xml_node parent, const std::string& path, const FieldTable& table) {
-  for (pugi::xml_node child : parent.children()) {
-    if (child.type() != pugi::node_element) continue;
-    auto entry = table.find(child.name());
-    if (entry == table.end()) continue;
-    if (auto status = entry->second(child, child_path(path, child.name())); !status) return status;
-  }
-  return Status::success();
-}
-
 // Table builders: bind an element name to a typed destination.
 struct Fields {
   const XmlReader& reader;
-  FieldTable table;
+  ChildReaders table;
 
   Fields& name(std::string_view tag, std::string& out) {
     table[tag] = [this, &out](pugi::xml_node node, const std::string& path) { return reader.name(node, path, out); };
@@ -58,11 +44,13 @@ struct Fields {
     table[tag] = [this, &out](pugi::xml_node node, const std::string& path) { return reader.boolean(node, path, out); };
     return *this;
   }
-  Fields& custom(std::string_view tag, std::function<Status(pugi::xml_node, const std::string&)> reader_fn) {
+  Fields& custom(std::string_view tag, ChildReader reader_fn) {
     table[tag] = std::move(reader_fn);
     return *this;
   }
-  Status read(pugi::xml_node parent, const std::string& path) const { return read_fields(parent, path, table); }
+  Status read(pugi::xml_node parent, const std::string& path) const {
+    return read_children(parent, path, table);
+  }
 };
 
 Status require_name(const XmlReader& reader, pugi::xml_node node, const std::string& path, const std::string& name) {

@@ -171,4 +171,14 @@ Status XmlReader::boolean(pugi::xml_node element, std::string_view path, bool& o
   return Status::success();
 }
 
+Status read_children(pugi::xml_node parent, const std::string& path, const ChildReaders& readers) {
+  for (pugi::xml_node child : parent.children()) {
+    if (child.type() != pugi::node_element) continue;
+    auto entry = readers.find(child.name());
+    if (entry == readers.end()) continue;
+    if (auto status = entry->second(child, child_path(path, child.name())); !status) return status;
+  }
+  return Status::success();
+}
+
 }  // namespace tharsis

@@ -5,10 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <pugixml.hpp>
 #include <string>
 #include <string_view>
-
-#include <pugixml.hpp>
 
 #include "lib/protocol/protocol_limits.h"
 #include "lib/result.h"
@@ -55,5 +56,13 @@ class XmlReader {
 
 // "parent/child" or "parent/child[3]" when index > 0 (1-based, for repeated elements).
 std::string child_path(std::string_view parent, std::string_view child, size_t index = 0);
+
+// The one child dispatcher of the protocol parsers: reads the child elements of `parent`
+// through `readers` (element name -> reader, given the child and its path "parent/name"),
+// in document order. Elements not in the table are skipped (clients and projects send many
+// we do not use); the first reader that fails stops the walk with its error.
+using ChildReader = std::function<Status(pugi::xml_node, const std::string&)>;
+using ChildReaders = std::map<std::string_view, ChildReader>;
+Status read_children(pugi::xml_node parent, const std::string& path, const ChildReaders& readers);
 
 }  // namespace tharsis

@@ -1,4 +1,4 @@
-// Runtime model of fault-tolerant task clustering (seed `fault-tolerant-clustering.tex`):
+// Runtime model of fault-tolerant task clustering (docs/reclustering.md):
 // the expected makespan M(k) of n independent tasks clustered k per job on r resources
 // under the job failure model (JFM, rate β) and the task failure model (TFM, rate α),
 // the optimal cluster size k*, and the choice of k that a reclustering policy makes.

@@ -1,7 +1,7 @@
-// The reclustering policies of the seed (NOOP, DC, SR, DR) as pure functions over task
-// ids: how n tasks are first clustered into jobs, and, when a job ends with per-task
-// success flags, which tasks are done and how the rest are regrouped into new jobs.
-// Rule: no task is ever dropped or duplicated; check_plan and TaskLedger verify it.
+// The reclustering policies of the fault-tolerant clustering paper (NOOP, DC, SR, DR) as pure functions over
+// task ids: how n tasks are first clustered into jobs, and, when a job ends with per-task success flags,
+// which tasks are done and how the rest are regrouped into new jobs. Rule: no task is ever dropped or
+// duplicated; check_plan and TaskLedger verify it.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +25,7 @@ struct RetryPlan {
   std::vector<TaskGroup> new_jobs;    // tasks going back to the pool, regrouped
 };
 
-// The seed's policies after a job of `tasks` ended with success flags `task_ok`
+// The paper's policies after a job of `tasks` ended with success flags `task_ok`
 // (task_ok[i] for tasks[i]); k_model is the size choose_cluster_size gave this policy.
 //  NOOP: job succeeded (all ok) -> all done; else the whole job is retried as it was.
 //  DC:   job succeeded -> all done; else all its tasks (DC cannot tell which failed) are

@@ -1,4 +1,4 @@
-// The seed's reclustering study, as data: (a) expected runtime vs cluster size under JFM
+// The clustering paper's study, as data: (a) expected runtime vs cluster size under JFM
 // and TFM, model and simulation; (b) optimal k vs task failure rate; (c) NOOP vs DC vs SR
 // vs DR makespan across task failure rates. Each point is the mean of several seeded
 // simulations. tools/ftsim writes these tables as CSV and SVG.
@@ -13,7 +13,7 @@
 namespace tharsis {
 
 struct StudyConfig {
-  ClusterParams params{1000, 20, 5.0, 0.0, 5.0};  // the seed's example
+  ClusterParams params{1000, 20, 5.0, 0.0, 5.0};  // the paper's example
   int reps = 10;          // simulations per point; rep i uses seed + i
   uint64_t seed = 1;
   double jitter = 0.1;    // job run time × U[0.9, 1.1]
@@ -44,7 +44,7 @@ std::vector<RuntimeVsKRow> study_runtime_vs_k(const StudyConfig& config, Failure
                                               const std::vector<int64_t>& ks);
 
 // (b) k* against α: the corrected closed form, a numerical scan of the model (step 0.01),
-// the root as the seed prints it (without t under the square root — a slip kept for
+// the root as the paper prints it (without t under the square root — a slip kept for
 // comparison), the integer size DC/DR would choose, and the k in 1..k_sim_max with the smallest
 // simulated NOOP makespan.
 struct OptimalKRow {

@@ -7,6 +7,8 @@
 #include <limits>
 #include <sstream>
 
+#include "lib/protocol/xml_text.h"
+
 namespace tharsis {
 
 namespace {
@@ -70,22 +72,6 @@ std::string format_number(double v) {
 }
 
 }  // namespace
-
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 std::string render_svg(const Plot& plot) {
   const double left = 80, right = 190, top = 40, bottom = 60;

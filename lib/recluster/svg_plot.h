@@ -23,7 +23,6 @@ struct Plot {
   std::vector<PlotSeries> series;
 };
 
-std::string xml_escape(const std::string& text);
 // Renders the plot as a complete SVG document.
 std::string render_svg(const Plot& plot);
 

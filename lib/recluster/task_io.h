@@ -1,4 +1,4 @@
-// The two files of a clustered job (DESIGN §7), shared by the server and the task app:
+// The two files of a clustered job (docs/reclustering.md), shared by the server and the task app:
 //  task list (the job's input "in"), one task per line after a header:
 //    tharsis-tasks 1
 //    task <id> <payload to end of line>

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "db/state_names.h"
+
 namespace tharsis {
 
 namespace {
@@ -16,19 +18,8 @@ int64_t count_of(const std::map<OperandState, int64_t>& counts, OperandState sta
 }  // namespace
 
 std::string graph_state_name(GraphState state) {
-  switch (state) {
-    case GraphState::Running:
-      return "running";
-    case GraphState::Done:
-      return "done";
-    case GraphState::Failed:
-      return "failed";
-    case GraphState::Cancelling:
-      return "cancelling";
-    case GraphState::Cancelled:
-      return "cancelled";
-  }
-  return "unknown";
+  std::string name = lower_name(state);
+  return name.empty() ? "unknown" : name;
 }
 
 double graph_progress(const std::map<OperandState, int64_t>& counts) {

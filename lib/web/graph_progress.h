@@ -1,6 +1,6 @@
 // What the graph pages derive from graph and operand rows, as pure functions: the graph's
 // state word, its progress from its operand counts, and the data staged on the server over
-// time (DESIGN §6: an output is held from when its operand FINISHES until it is FREED,
+// time (docs/operand_graphs.md: an output is held from when its operand FINISHES until it is FREED,
 // i.e. until its last successor finished).
 #pragma once
 

@@ -1,4 +1,4 @@
-// The reclustering page (DESIGN §7): per app, the policy and current cluster size k, the
+// The reclustering page (docs/reclustering.md): per app, the policy and current cluster size k, the
 // estimated task and job failure rates α and β over time, and the model's makespan curve
 // M(k) with the current k marked in the table.
 #pragma once

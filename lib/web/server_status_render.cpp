@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "db/queue_stats.h"
-#include "db/states.h"
+#include "db/state_names.h"
 #include "lib/web/html_escape.h"
 #include "lib/web/json_writer.h"
 #include "lib/web/prometheus_text.h"
@@ -13,26 +13,13 @@
 namespace tharsis {
 
 std::string server_state_name(int code) {
-  switch (static_cast<ServerState>(code)) {
-    case ServerState::Unsent: return "UNSENT";
-    case ServerState::InProgress: return "IN_PROGRESS";
-    case ServerState::Over: return "OVER";
-  }
-  return std::to_string(code);
+  std::string_view name = to_string(static_cast<ServerState>(code));
+  return name.empty() ? std::to_string(code) : std::string(name);
 }
 
 std::string outcome_name(int code) {
-  switch (static_cast<Outcome>(code)) {
-    case Outcome::Init: return "INIT";
-    case Outcome::Success: return "SUCCESS";
-    case Outcome::CouldntSend: return "COULDNT_SEND";
-    case Outcome::ClientError: return "CLIENT_ERROR";
-    case Outcome::NoReply: return "NO_REPLY";
-    case Outcome::DidntNeed: return "DIDNT_NEED";
-    case Outcome::ValidateError: return "VALIDATE_ERROR";
-    case Outcome::ClientDetached: return "CLIENT_DETACHED";
-  }
-  return std::to_string(code);
+  std::string_view name = to_string(static_cast<Outcome>(code));
+  return name.empty() ? std::to_string(code) : std::string(name);
 }
 
 namespace {

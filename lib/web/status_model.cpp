@@ -1,20 +1,13 @@
 // Names and colours of operand states (see status_model.h).
 #include "lib/web/status_model.h"
 
+#include "db/state_names.h"
+
 namespace tharsis {
 
-std::string_view operand_state_name(OperandState state) {
-  switch (state) {
-    case OperandState::Unscheduled: return "unscheduled";
-    case OperandState::Ready: return "ready";
-    case OperandState::Running: return "running";
-    case OperandState::Finished: return "finished";
-    case OperandState::Freed: return "freed";
-    case OperandState::Fatal: return "fatal";
-    case OperandState::Cancelling: return "cancelling";
-    case OperandState::Cancelled: return "cancelled";
-  }
-  return "unknown";
+std::string operand_state_name(OperandState state) {
+  std::string name = lower_name(state);
+  return name.empty() ? "unknown" : name;
 }
 
 std::string_view operand_state_colour(OperandState state) {

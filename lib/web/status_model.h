@@ -1,4 +1,4 @@
-// The plain structs the status pages render (DESIGN §2: html/ status pages read the DB
+// The plain structs the status pages render (docs/status_pages.md: html/ status pages read the DB
 // read-only). The DB layer fills them; the renderers in lib/web/*_render.h turn them into
 // HTML, JSON or Prometheus text without touching a database, so the pages are tested as
 // pure functions. Times are Unix seconds; "now" is passed to renderers separately.
@@ -85,7 +85,7 @@ inline constexpr OperandState kAllOperandStates[] = {
     OperandState::Unscheduled, OperandState::Ready, OperandState::Running,    OperandState::Finished,
     OperandState::Freed,       OperandState::Fatal, OperandState::Cancelling, OperandState::Cancelled};
 // "unscheduled", "ready", ..., "cancelled".
-std::string_view operand_state_name(OperandState state);
+std::string operand_state_name(OperandState state);
 // The fill colour of that state in every chart and legend (CSS colour, #rrggbb).
 std::string_view operand_state_colour(OperandState state);
 
@@ -123,7 +123,7 @@ struct GraphDetail {
   int64_t staged_bytes_now = 0;  // output of FINISHED operands (kept until their successors finish)
 };
 
-// ---- Reclustering (DESIGN §7) ----
+// ---- Reclustering (docs/reclustering.md) ----
 
 struct ReclusterSample {
   int64_t time = 0;

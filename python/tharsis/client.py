@@ -211,7 +211,7 @@ class Client:
     # --- clustered tasks ----------------------------------------------------------------
     def submit_tasks(self, app_name: str, tasks: Mapping[str, str] | Iterable[tuple[str, str]]) -> int:
         """Hands tasks (key -> one-line payload) to the project's clusterer, which packs them
-        k per job (DESIGN §7); all or none. Returns how many were accepted."""
+        k per job (docs/reclustering.md); all or none. Returns how many were accepted."""
         pairs = tasks.items() if isinstance(tasks, Mapping) else tasks
         body = tag("app_name", app_name) + "".join(
             "<task>" + tag("key", key) + tag("payload", payload) + "</task>" for key, payload in pairs)

@@ -472,10 +472,10 @@ void send_work(Database& db, const SchedulerRequest& req, const HostRow& host, b
         if (claim_unsent_result(d, claim)) {
           won.insert(c.result_id);
         } else if (host_has_result_of(d, c.workunit_id, host.id)) {
-          // Never two results of one workunit to one host (DESIGN §5), also after it
-          // reported the first: workunits_held knows only the results it holds. (Found by
-          // the chaos run: a graph operand's two results, reserved for one host, both went
-          // to it.) The claim refused it; asked only now, the common path pays nothing.
+          // Never two results of one workunit to one host (BOINC's rule: a quorum needs independent hosts),
+          // also after it reported the first: workunits_held knows only the results it holds. (Found by the
+          // chaos run: a graph operand's two results, reserved for one host, both went to it.) The claim
+          // refused it; asked only now, the common path pays nothing.
           had.insert(c.workunit_id);
         }
       }

@@ -1,4 +1,4 @@
-// The scheduler RPC (DESIGN §5), step by step, each step its own small function:
+// The scheduler RPC (docs/protocol.md), step by step, each step its own small function:
 //   1. parse the request (lib/protocol), bounded; malformed -> error reply;
 //   2. authenticate by authenticator; unknown -> error reply, nothing changed;
 //   3. find or create the host (id from the request if it belongs to this user, else

@@ -1,6 +1,6 @@
-// The file upload handler (DESIGN §5): answers BOINC's <data_server_request>s, reading the
-// request as a stream (sched/lib/cgi_server.h) so that memory stays bounded whatever the
-// file size, and a refused upload costs no more than its header.
+// The file upload handler (docs/protocol.md, docs/security.md): answers BOINC's <data_server_request>s,
+// reading the request as a stream (sched/lib/cgi_server.h) so that memory stays bounded whatever the file
+// size, and a refused upload costs no more than its header.
 //  - get_file_size: how many bytes of the file the server already has (0 if none), so an
 //    interrupted upload resumes at that offset (no database needed);
 //  - file_upload: the header (up to <data>, at most UploadLimits::max_header_bytes) is read

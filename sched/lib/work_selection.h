@@ -1,4 +1,4 @@
-// The scheduler's choice of work for one request, as pure functions (DESIGN §5): which of
+// The scheduler's choice of work for one request, as pure functions: which of
 // the candidate unsent results may go to this host, in what order, and how many. The
 // scheduler shell loads candidates from the DB, calls choose_work, and commits the sends.
 // Also the per-host daily quota, which shrinks on errors and recovers on successes.

@@ -1,4 +1,4 @@
-// The short version of the reliability run (DESIGN §8): bench/chaos.sh for 18 s with its
+// The short version of the reliability run (docs/reliability.md): bench/chaos.sh for 18 s with its
 // own private MariaDB and Apache, daemons SIGKILLed and restarted by `start --cron`, the DB
 // restarted, failing hosts, hostile requests (bench/chaos_hostile), a stream of
 // workunits and one operand graph; then the drain and `check --settled`. The test reads

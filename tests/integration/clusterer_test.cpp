@@ -1,4 +1,4 @@
-// Clustered jobs over a real MariaDB and a real project dir (DESIGN §7): the clusterer
+// Clustered jobs over a real MariaDB and a real project dir (docs/reclustering.md): the clusterer
 // forms jobs of the policy's k, the assimilator's settle step retries what the policy
 // says (SR: only the failed tasks, regrouped), simulated hosts with injected task and job
 // failures run everything to the end with every task done exactly once, the estimator's

@@ -125,7 +125,7 @@ TEST_F(SchedulerWrites, ClaimNamingTheWrongWorkunitOrASentResultChangesNothing) 
   EXPECT_EQ(fetch_result(*db_, ids[0])->hostid, 5);
 }
 
-// DESIGN §5: never two results of one workunit to one host, also once the first is over.
+// Never two results of one workunit to one host, also once the first is over.
 TEST_F(SchedulerWrites, ClaimRefusesASecondResultOfAWorkunitToTheSameHost) {
   std::vector<int64_t> ids = add_unsent(1);
   int64_t wu = workunit_of(ids[0]);

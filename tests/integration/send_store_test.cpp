@@ -1,6 +1,6 @@
 // The scheduler's candidate query against a real MariaDB: best first, the operand's host
 // preference attached, and — whatever the length of the unsent queue — only about LIMIT
-// rows read (DESIGN §8: cost flat as tables grow), counted with the server's own
+// rows read (the target: cost flat as tables grow, docs/benchmarks.md), counted with the server's own
 // per-session Handler_read_* counters rather than timed.
 #include "db/send_store.h"
 

@@ -67,7 +67,7 @@ TEST(ClustererRules, DcAndDrTakeTheTfmOptimumForTheMeasuredAlpha) {
   EXPECT_NEAR(s.params.D, 5.0, 1e-9);
   EXPECT_EQ(s.estimates.model, FailureModel::Task);
   EXPECT_NEAR(s.estimates.alpha, 33.0 / (1100.0 + 10.0), 1e-9);  // prior: 10 tasks at α = 0
-  // k* ≈ 5.2 at α = 0.03 for t = D = 5 (DESIGN §7); the estimate is a little under 3%.
+  // k* ≈ 5.2 at α = 0.03 for t = D = 5 (docs/reclustering.md); the estimate is a little under 3%.
   EXPECT_GE(s.k, 5);
   EXPECT_LE(s.k, 6);
   in.policy = ReclusterPolicy::DC;

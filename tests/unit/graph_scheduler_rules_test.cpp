@@ -25,6 +25,44 @@ TEST(GraphRules, JobEndDecidesFinishedFatalOrCancelled) {
   EXPECT_EQ(state_after_job(S::Cancelling, job(7, 0)), S::Cancelled) << "cancelled work is not used";
 }
 
+TEST(GraphRules, JobEndsOnceAssimilatedAndACancelledOneOnceNoHostStillRunsIt) {
+  OperandRow running;
+  running.state = S::Running;
+  WorkunitRow wu = job(7, 0);
+  EXPECT_TRUE(job_has_ended(running, wu, {}));
+  wu.assimilate_state = AssimilateState::Ready;
+  EXPECT_FALSE(job_has_ended(running, wu, {})) << "not assimilated yet";
+  wu.assimilate_state = AssimilateState::Done;
+  OperandRow cancelling;
+  cancelling.state = S::Cancelling;
+  ResultRow out;
+  out.server_state = ServerState::InProgress;
+  ResultRow over;
+  over.server_state = ServerState::Over;
+  EXPECT_FALSE(job_has_ended(cancelling, wu, {over, out})) << "a host still computes it";
+  EXPECT_TRUE(job_has_ended(cancelling, wu, {over}));
+  for (S other : {S::Unscheduled, S::Finished, S::Freed, S::Fatal, S::Cancelled}) {
+    OperandRow o;
+    o.state = other;
+    EXPECT_FALSE(job_has_ended(o, wu, {})) << code(other);
+  }
+}
+
+TEST(GraphRules, OutputFreedOnceEverySuccessorHasFinished) {
+  OperandRow finished;
+  finished.state = S::Finished;
+  OperandRow a, b;
+  a.state = S::Finished;
+  b.state = S::Running;
+  EXPECT_FALSE(output_may_be_freed(finished, {a, b}));
+  b.state = S::Freed;
+  EXPECT_TRUE(output_may_be_freed(finished, {a, b}));
+  EXPECT_TRUE(output_may_be_freed(finished, {})) << "no successor needs it";
+  OperandRow running;
+  running.state = S::Running;
+  EXPECT_FALSE(output_may_be_freed(running, {a})) << "only FINISHED output is freed";
+}
+
 TEST(GraphRules, CancelStopsWhatRunsAndReleasesWhatFinished) {
   EXPECT_EQ(state_on_cancel(S::Unscheduled), S::Cancelled);
   EXPECT_EQ(state_on_cancel(S::Ready), S::Cancelling);

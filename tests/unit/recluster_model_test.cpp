@@ -43,7 +43,7 @@ TEST(ReclusterModel, TfmClosedFormEqualsNumericalScanMinimum) {
     const double scanned = scan_tfm(p, alpha, 0.001);
     EXPECT_NEAR(optimal_k_tfm_closed_form(p, alpha), scanned, 0.002) << "alpha=" << alpha;
   }
-  // DESIGN.md §7: ≈ 9.5 at α = 0.01 and ≈ 5.2 at α = 0.03 for t = D = 5 s.
+  // docs/reclustering.md: ≈ 9.5 at α = 0.01 and ≈ 5.2 at α = 0.03 for t = D = 5 s.
   EXPECT_NEAR(scan_tfm(p, 0.01, 0.001), 9.5, 0.1);
   EXPECT_NEAR(scan_tfm(p, 0.03, 0.001), 5.2, 0.1);
 }

@@ -15,10 +15,6 @@ size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
-TEST(ReclusterSvgPlot, EscapesXmlSpecialCharacters) {
-  EXPECT_EQ(xml_escape("a<b & \"c\" > 'd'"), "a&lt;b &amp; &quot;c&quot; &gt; &apos;d&apos;");
-}
-
 TEST(ReclusterSvgPlot, DrawsOnePolylineAndLegendEntryPerSeriesWithEscapedText) {
   Plot plot;
   plot.title = "M(k) <TFM> & JFM";

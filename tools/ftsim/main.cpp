@@ -173,7 +173,7 @@ int main(int argc, char** argv) {
   std::string out_dir, parts, alphas_text, jfm_rates_text, tfm_rates_text;
   int64_t kmax = 100;
   po::options_description opts(
-      "ftsim: fault-tolerant clustering study (seed fault-tolerant-clustering.tex).\n"
+      "ftsim: fault-tolerant clustering study (docs/reclustering.md).\n"
       "Writes runtime_vs_k_{jfm,tfm}.{csv,svg}, optimal_k_vs_alpha.{csv,svg} and\n"
       "policies.{csv,svg} into --out; prints the policy table to stdout.\nOptions");
   opts.add_options()

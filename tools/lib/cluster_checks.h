@@ -1,4 +1,4 @@
-// tools/check's reclustering part (DESIGN §7: "never drop or duplicate a task: count
+// tools/check's reclustering part (docs/reclustering.md: "never drop or duplicate a task: count
 // them"). Over every cluster task and clustered job:
 //   cluster_task_place  WAITING has no job; IN_JOB names a LIVE job; DONE names a SETTLED one
 //   cluster_job_tasks   a LIVE job holds exactly k tasks IN_JOB and its input lists exactly

@@ -2,7 +2,7 @@
 // one OperandSubmission per chunk operand in id order (so operand i of the graph is chunk
 // operand i; its name is "<i>:<label>"), the operand spec file it runs, its inputs, depth,
 // priority (lib/operand/priority.h) and output size, the initial host of each source
-// operand from the seed's DFS placement over `hosts` (lib/operand/placement.h), and the
+// operand from Mars's DFS placement over `hosts` (lib/operand/placement.h), and the
 // result chunks' positions.
 #pragma once
 

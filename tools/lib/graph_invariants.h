@@ -1,4 +1,4 @@
-// Invariants of operand graphs (DESIGN §6) that hold at every committed instant, over one
+// Invariants of operand graphs (docs/operand_graphs.md) that hold at every committed instant, over one
 // graph's operands, edges and each operand's current workunit; tools/check runs them.
 //   ready_after_inputs   READY or RUNNING => every predecessor FINISHED or FREED, or
 //                        running again after lost data (runs > 1: its successors that

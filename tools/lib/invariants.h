@@ -1,7 +1,7 @@
 // Invariants of the back-end law that hold at every committed instant, checked over one
 // workunit and all its results. tools/check runs them against a live database; the unit
 // tests run them after every step of random workunit lifecycles. The "eventually"
-// properties of the seed (canonical or error, transition_time = never) are not instant
+// properties of the law (canonical or error, transition_time = never) are not instant
 // properties and are not here.
 #pragma once
 

@@ -15,6 +15,7 @@
 #include "lib/crypto/rsa_key.h"
 #include "lib/fanout.h"
 #include "lib/text_file.h"
+#include "lib/web/html_escape.h"
 
 namespace tharsis {
 namespace {
@@ -76,38 +77,15 @@ Status ensure_keys(const ProjectConfig& config, int key_bits) {
   return Status::success();
 }
 
-std::string escape_html(const std::string& text) {
-  std::string out;
-  for (char ch : text) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out.push_back(ch);
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 // BOINC clients read the scheduler URLs from the master page, in either of these forms;
 // with several scheduler hosts each is listed, and clients spread over them.
 std::string render_master_page(const ProjectConfig& config) {
-  std::string title = escape_html(config.long_name);
+  std::string title = html_escape(config.long_name);
   std::string links, comments;
   for (const std::string& url : project_scheduler_urls(config)) {
-    std::string scheduler = escape_html(url);
+    std::string scheduler = html_escape(url);
     links += "<link rel=\"boinc_scheduler\" href=\"" + scheduler + "\">\n";
     comments += "<!-- <scheduler>" + scheduler + "</scheduler> -->\n";
   }

@@ -1,5 +1,5 @@
-// The core of tools/submit_tasks: hand n plain tasks of an app to the clusterer (DESIGN
-// §7). Tasks go into cluster_task as WAITING, all in one transaction; the clusterer forms
+// The core of tools/submit_tasks: hand n plain tasks of an app to the clusterer
+// (docs/reclustering.md). Tasks go into cluster_task as WAITING, all in one transaction; the clusterer forms
 // the jobs. Tasks and the tasks file are lib/task_file.h's.
 #pragma once
 

@@ -9,6 +9,7 @@
 #include "db/heartbeat_store.h"
 #include "db/queue_stats.h"
 #include "db/schema_migrations.h"
+#include "db/state_names.h"
 #include "lib/project_config.h"
 #include "tools/lib/daemon_control.h"
 #include "tools/lib/tool_main.h"
@@ -24,19 +25,15 @@ std::string age(int64_t seconds) {
   return std::to_string(seconds / 3600) + "h";
 }
 
-const char* server_state_name(int code) {
-  switch (code) {
-    case 2: return "UNSENT";
-    case 4: return "IN_PROGRESS";
-    case 5: return "OVER";
-  }
-  return "?";
+std::string_view server_state_name(int code) {
+  std::string_view name = to_string(static_cast<ServerState>(code));
+  return name.empty() ? "?" : name;
 }
 
-const char* outcome_name(int code) {
-  static const char* names[] = {"-", "SUCCESS", "COULDNT_SEND", "CLIENT_ERROR", "NO_REPLY",
-                                "DIDNT_NEED", "VALIDATE_ERROR", "CLIENT_DETACHED"};
-  return code >= 0 && code <= 7 ? names[code] : "?";
+std::string_view outcome_name(int code) {
+  if (code == tharsis::code(Outcome::Init)) return "-";  // not over yet: no outcome
+  std::string_view name = to_string(static_cast<Outcome>(code));
+  return name.empty() ? "?" : name;
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// submit_graph: submit a tensor computation as an operand graph (DESIGN §6).
+// submit_graph: submit a tensor computation as an operand graph (docs/operand_graphs.md).
 //   submit_graph --project_dir P --name N (--expression TEXT | --file PATH) [--app operand]
 //                [--wait [--out RESULT.npy] [--verify]] [job parameters]
 // The expression language or its JSON form is lib/operand/expression_parser.h's. Prints

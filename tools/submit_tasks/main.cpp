@@ -1,5 +1,5 @@
 // submit_tasks: hand plain tasks to the clusterer, which packs them k per job as the
-// project's <recluster_policy> says (DESIGN §7):
+// project's <recluster_policy> says (docs/reclustering.md):
 //   submit_tasks --project_dir P --app NAME (--file TASKS | --count N [--iterations I] [--prefix S])
 // TASKS: one "KEY PAYLOAD" per line. --count makes tasks S0..S(N-1) for the task app.
 #include <boost/program_options.hpp>

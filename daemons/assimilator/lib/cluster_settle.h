@@ -1,4 +1,4 @@
-// The settle step of clustered jobs (DESIGN §7): when the assimilator takes a workunit
+// The settle step of clustered jobs (docs/reclustering.md): when the assimilator takes a workunit
 // that carries cluster tasks, in the same transaction that sets it DONE, each task IN_JOB
 // of it becomes DONE (with its output) or WAITING again for the clusterer to regroup, as
 // the policy says (daemons/clusterer/clusterer_rules.h settle_job); the cluster_job row

@@ -1,4 +1,4 @@
-// The clusterer's shell (DESIGN §7): for each app with WAITING cluster tasks (in its
+// The clusterer's shell (docs/reclustering.md): for each app with WAITING cluster tasks (in its
 // shard: appid % N), size jobs with the policy's k (clusterer_rules.h size_clusters over
 // load_sizing_inputs), then form jobs — retries of failed jobs first, then never-run
 // tasks — while fewer than <cluster_queue_jobs> (0: 2r) of the app's jobs wait unsent,

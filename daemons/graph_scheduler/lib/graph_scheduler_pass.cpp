@@ -176,13 +176,10 @@ bool GraphSchedulerPass::end_job(Database& db, int64_t operand_id, int64_t now) 
     if (!operand) return false;
     auto wu = fetch_workunit(d, operand->workunitid, /*for_update=*/true);
     if (!wu || wu->assimilate_state != AssimilateState::Done) return false;
-    if (operand->state == OperandState::Cancelling) {
-      for (const auto& r : fetch_results_of_workunit(d, wu->id)) {
-        if (r.server_state == ServerState::InProgress) return false;  // not stopped yet
-      }
-    } else if (operand->state != OperandState::Ready && operand->state != OperandState::Running) {
-      return false;
-    }
+    const std::vector<ResultRow> results = operand->state == OperandState::Cancelling
+                                               ? fetch_results_of_workunit(d, wu->id)
+                                               : std::vector<ResultRow>{};
+    if (!job_has_ended(*operand, *wu, results)) return false;
     OperandRow after = *operand;
     after.state = state_after_job(operand->state, *wu);
     after.state_time = now;
@@ -222,9 +219,7 @@ bool GraphSchedulerPass::free_output(Database& db, int64_t operand_id, int64_t n
   return unit(db, [&](Database& d) {
     auto operand = fetch_operand(d, operand_id, /*for_update=*/true);
     if (!operand || operand->state != OperandState::Finished) return false;
-    for (const auto& successor : fetch_successors(d, operand_id)) {
-      if (!has_finished(successor.state)) return false;
-    }
+    if (!output_may_be_freed(*operand, fetch_successors(d, operand_id))) return false;
     OperandRow after = *operand;
     after.state = OperandState::Freed;
     after.state_time = now;

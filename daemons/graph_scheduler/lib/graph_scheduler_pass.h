@@ -1,4 +1,4 @@
-// The graph scheduler's shell: operand states on top of the workunit law (DESIGN §6).
+// The graph scheduler's shell: operand states on top of the workunit law (docs/operand_graphs.md).
 // Each pass, in one transaction per operand (locking the operand, then its workunit):
 //  - UNSCHEDULED operands whose predecessors all finished: stage the predecessors'
 //    outputs into download/ as this workunit's inputs (md5, size), prefer the host that
@@ -51,7 +51,7 @@ class GraphSchedulerPass final : public DaemonWork {
   int64_t reservation_cursor_ = 0;  // last operand id checked; 0: start over
 };
 
-// The seed's reassignment for `needing` operands of one graph, inside the caller's
+// Mars's two-pass reassignment for `needing` operands of one graph, inside the caller's
 // transaction: reruns and holds as plan_reassign says. Returns the operands rerun. An
 // uploaded chunk among the lost cannot be rerun: it becomes FATAL and its descendants are
 // cancelled (the graph fails), and nothing is rerun.

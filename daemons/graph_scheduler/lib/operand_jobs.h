@@ -1,4 +1,4 @@
-// How an operand becomes workunits (DESIGN §6). Each run of an operand is one workunit
+// How an operand becomes workunits (docs/operand_graphs.md). Each run of an operand is one workunit
 // named "g<graph>_op<operand>_r<run>", created held (transition_time = never, no results)
 // so it stays UNSCHEDULED until its inputs are ready. Its input files, as the operand app
 // opens them:

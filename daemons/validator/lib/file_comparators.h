@@ -1,4 +1,4 @@
-// The validator's stock comparators over result output files (DESIGN §4, issue 3):
+// The validator's stock comparators over result output files (issue 3):
 //   bitwise  — outputs agree when every file is byte-for-byte equal (integer/hash apps);
 //   numeric  — outputs are arrays of doubles (binary float chunk files) that agree when
 //              every element is within an absolute or relative tolerance, NaN equal to NaN;
