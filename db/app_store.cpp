@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "db/id_list.h"
+#include "db/sql.h"
 
 namespace tharsis {
 namespace {
@@ -17,64 +18,68 @@ AppRow read_app(sql::ResultSet& r) {
 }
 
 AppVersionRow read_version(sql::ResultSet& r) {
-  return AppVersionRow{r.getInt64("id"), r.getInt64("appid"), r.getInt("version_num"),
+  return AppVersionRow{r.getInt64("id"),         r.getInt64("appid"),       r.getInt("version_num"),
                        r.getInt64("platformid"), r.getString("plan_class"), r.getString("xml_doc")};
 }
 
 }  // namespace
 
 int64_t insert_app(Database& db, const AppRow& app) {
-  db.exec("INSERT INTO app (name, user_friendly_name, comparator) VALUES (?,?,?)", app.name,
-          app.user_friendly_name, app.comparator);
-  return db.last_insert_id();
+  exec(db, "INSERT INTO app (name, user_friendly_name, comparator) VALUES (?,?,?)", app.name,
+       app.user_friendly_name, app.comparator);
+  return last_insert_id(db);
 }
 
 std::optional<AppRow> fetch_app(Database& db, int64_t id) {
-  auto rows = db.query("SELECT id, name, user_friendly_name, comparator FROM app WHERE id = ?", id);
+  auto rows = query(db, "SELECT id, name, user_friendly_name, comparator FROM app WHERE id = ?", id);
   if (!rows->next()) return std::nullopt;
   return read_app(*rows);
 }
 
 std::optional<AppRow> fetch_app_by_name(Database& db, const std::string& name) {
-  auto rows = db.query("SELECT id, name, user_friendly_name, comparator FROM app WHERE name = ?", name);
+  auto rows = query(db, "SELECT id, name, user_friendly_name, comparator FROM app WHERE name = ?", name);
   if (!rows->next()) return std::nullopt;
   return read_app(*rows);
 }
 
 int64_t insert_platform(Database& db, const PlatformRow& platform) {
-  db.exec("INSERT INTO platform (name, user_friendly_name) VALUES (?,?)", platform.name,
-          platform.user_friendly_name);
-  return db.last_insert_id();
+  exec(db, "INSERT INTO platform (name, user_friendly_name) VALUES (?,?)", platform.name,
+       platform.user_friendly_name);
+  return last_insert_id(db);
 }
 
 std::optional<PlatformRow> fetch_platform_by_name(Database& db, const std::string& name) {
-  auto rows = db.query("SELECT id, name, user_friendly_name FROM platform WHERE name = ?", name);
+  auto rows = query(db, "SELECT id, name, user_friendly_name FROM platform WHERE name = ?", name);
   if (!rows->next()) return std::nullopt;
   return PlatformRow{rows->getInt64("id"), rows->getString("name"), rows->getString("user_friendly_name")};
 }
 
 int64_t insert_app_version(Database& db, const AppVersionRow& v) {
-  db.exec("INSERT INTO app_version (appid, version_num, platformid, plan_class, xml_doc) VALUES (?,?,?,?,?)",
-          v.appid, v.version_num, v.platformid, v.plan_class, v.xml_doc);
-  return db.last_insert_id();
+  exec(db, "INSERT INTO app_version (appid, version_num, platformid, plan_class, xml_doc) VALUES (?,?,?,?,?)",
+       v.appid, v.version_num, v.platformid, v.plan_class, v.xml_doc);
+  return last_insert_id(db);
 }
 
-std::optional<AppVersionRow> fetch_latest_app_version(Database& db, int64_t appid, const std::string& platform_name) {
-  auto rows = db.query(
-      "SELECT v.id, v.appid, v.version_num, v.platformid, v.plan_class, v.xml_doc FROM app_version v "
-      "JOIN platform p ON p.id = v.platformid WHERE v.appid = ? AND p.name = ? AND v.deprecated = 0 "
-      "ORDER BY v.version_num DESC LIMIT 1",
-      appid, platform_name);
+std::optional<AppVersionRow> fetch_latest_app_version(Database& db, int64_t appid,
+                                                      const std::string& platform_name) {
+  auto rows =
+      query(db,
+            "SELECT v.id, v.appid, v.version_num, v.platformid, v.plan_class, v.xml_doc FROM app_version v "
+            "JOIN platform p ON p.id = v.platformid WHERE v.appid = ? AND p.name = ? AND v.deprecated = 0 "
+            "ORDER BY v.version_num DESC LIMIT 1",
+            appid, platform_name);
   if (!rows->next()) return std::nullopt;
   return read_version(*rows);
 }
 
 std::vector<AppWithVersions> fetch_apps_with_current_versions(Database& db) {
-  auto rows = db.query(
-      "SELECT a.id, a.name, a.user_friendly_name, a.comparator, v.id, v.version_num, v.platformid, v.plan_class, "
-      "v.xml_doc, p.name FROM app a "
-      "LEFT JOIN (app_version v JOIN platform p ON p.id = v.platformid) ON v.appid = a.id AND v.deprecated = 0 "
-      "ORDER BY a.id, v.version_num DESC, v.id DESC");
+  auto rows = query(db,
+                    "SELECT a.id, a.name, a.user_friendly_name, a.comparator, v.id, v.version_num, "
+                    "v.platformid, v.plan_class, "
+                    "v.xml_doc, p.name FROM app a "
+                    "LEFT JOIN (app_version v JOIN platform p ON p.id = v.platformid) ON v.appid = a.id AND "
+                    "v.deprecated = 0 "
+                    "ORDER BY a.id, v.version_num DESC, v.id DESC");
   std::vector<AppWithVersions> out;
   while (rows->next()) {
     int64_t appid = rows->getInt64(1);
@@ -82,17 +87,16 @@ std::vector<AppWithVersions> fetch_apps_with_current_versions(Database& db) {
       out.push_back({AppRow{appid, rows->getString(2), rows->getString(3), rows->getString(4)}, {}});
     }
     if (rows->isNull(5)) continue;  // an app with no current version
-    out.back().versions.push_back(
-        {AppVersionRow{rows->getInt64(5), appid, rows->getInt(6), rows->getInt64(7), rows->getString(8),
-                       rows->getString(9)},
-         rows->getString(10)});
+    out.back().versions.push_back({AppVersionRow{rows->getInt64(5), appid, rows->getInt(6), rows->getInt64(7),
+                                                 rows->getString(8), rows->getString(9)},
+                                   rows->getString(10)});
   }
   return out;
 }
 
 void add_credit(Database& db, int64_t host_id, int64_t user_id, double credit) {
-  if (host_id) db.exec("UPDATE host SET total_credit = total_credit + ? WHERE id = ?", credit, host_id);
-  if (user_id) db.exec("UPDATE user SET total_credit = total_credit + ? WHERE id = ?", credit, user_id);
+  if (host_id) exec(db, "UPDATE host SET total_credit = total_credit + ? WHERE id = ?", credit, host_id);
+  if (user_id) exec(db, "UPDATE user SET total_credit = total_credit + ? WHERE id = ?", credit, user_id);
 }
 
 void add_credits(Database& db, const std::vector<CreditChange>& changes) {
@@ -112,12 +116,12 @@ void add_credits(Database& db, const std::vector<CreditChange>& changes) {
     std::string json = "[";
     for (const auto& [id, credit] : *totals) {
       if (!std::isfinite(credit)) {  // not a JSON number: bound as a double instead
-        db.exec(one_row, credit, id);
+        exec(db, one_row, credit, id);
         continue;
       }
       json += (json.size() > 1 ? ",[" : "[") + std::to_string(id) + "," + json_double(credit) + "]";
     }
-    if (json.size() > 1) db.exec(all_rows, json + "]");
+    if (json.size() > 1) exec(db, all_rows, json + "]");
   }
 }
 

@@ -4,13 +4,16 @@
 #include <string>
 
 #include "db/multi_row_insert.h"
+#include "db/sql.h"
 
 namespace tharsis {
 
-bool record_assimilation(Database& db, int64_t wu_id, int64_t now, int64_t canonical_resultid, int error_mask) {
-  return db.exec("INSERT IGNORE INTO assimilation (workunitid, time, canonical_resultid, error_mask) "
-                 "VALUES (?,?,?,?)",
-                 wu_id, now, canonical_resultid, error_mask) > 0;
+bool record_assimilation(Database& db, int64_t wu_id, int64_t now, int64_t canonical_resultid,
+                         int error_mask) {
+  return exec(db,
+              "INSERT IGNORE INTO assimilation (workunitid, time, canonical_resultid, error_mask) "
+              "VALUES (?,?,?,?)",
+              wu_id, now, canonical_resultid, error_mask) > 0;
 }
 
 int64_t record_assimilations(Database& db, const std::vector<AssimilationRecord>& records) {
@@ -28,14 +31,14 @@ int64_t record_assimilations(Database& db, const std::vector<AssimilationRecord>
 }
 
 std::map<int64_t, int64_t> count_assimilations_by_workunit(Database& db) {
-  auto rows = db.query("SELECT workunitid, COUNT(*) FROM assimilation GROUP BY workunitid");
+  auto rows = query(db, "SELECT workunitid, COUNT(*) FROM assimilation GROUP BY workunitid");
   std::map<int64_t, int64_t> counts;
   while (rows->next()) counts[rows->getInt64(1)] = rows->getInt64(2);
   return counts;
 }
 
 int64_t count_results_of_workunit(Database& db, int64_t wu_id) {
-  return db.query_int("SELECT COUNT(*) FROM result WHERE workunitid = ?", wu_id);
+  return query_int(db, "SELECT COUNT(*) FROM result WHERE workunitid = ?", wu_id);
 }
 
 }  // namespace tharsis

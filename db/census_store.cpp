@@ -2,6 +2,7 @@
 #include "db/census_store.h"
 
 #include "db/queue_stats.h"
+#include "db/sql.h"
 
 namespace tharsis {
 
@@ -15,30 +16,30 @@ CensusSnapshot count_census(Database& db, int64_t now) {
 
 void store_census(Database& db, const CensusSnapshot& snapshot) {
   db.transaction([&](Database& d) {
-    d.exec("DELETE FROM census_result");
+    exec(d, "DELETE FROM census_result");
     for (const auto& [key, count] : snapshot.results) {
-      d.exec("INSERT INTO census_result (server_state, outcome, results) VALUES (?,?,?)", key.first,
-             key.second, count);
+      exec(d, "INSERT INTO census_result (server_state, outcome, results) VALUES (?,?,?)", key.first,
+           key.second, count);
     }
-    d.exec("DELETE FROM census_queue");
+    exec(d, "DELETE FROM census_queue");
     for (const auto& [name, items] : snapshot.queue_items) {
-      d.exec("INSERT INTO census_queue (name, items) VALUES (?,?)", name, items);
+      exec(d, "INSERT INTO census_queue (name, items) VALUES (?,?)", name, items);
     }
-    d.exec(
-        "INSERT INTO census_run (id, taken_at, duration, interval_seconds) VALUES (1,?,?,?) "
-        "ON DUPLICATE KEY UPDATE taken_at = VALUES(taken_at), duration = VALUES(duration), "
-        "interval_seconds = VALUES(interval_seconds)",
-        snapshot.taken_at, snapshot.duration_seconds, snapshot.interval_seconds);
+    exec(d,
+         "INSERT INTO census_run (id, taken_at, duration, interval_seconds) VALUES (1,?,?,?) "
+         "ON DUPLICATE KEY UPDATE taken_at = VALUES(taken_at), duration = VALUES(duration), "
+         "interval_seconds = VALUES(interval_seconds)",
+         snapshot.taken_at, snapshot.duration_seconds, snapshot.interval_seconds);
   });
 }
 
 std::optional<CensusSnapshot> fetch_census(Database& db) {
   // One statement, so all rows come from one commit of store_census: under READ COMMITTED
   // separate SELECTs could each see a different snapshot. Columns: kind, a, b, c, name.
-  auto rows = db.query(
-      "SELECT 1, taken_at, duration, interval_seconds, '' FROM census_run WHERE id = 1 "
-      "UNION ALL SELECT 2, server_state, outcome, results, '' FROM census_result "
-      "UNION ALL SELECT 3, items, 0, 0, name FROM census_queue");
+  auto rows = query(db,
+                    "SELECT 1, taken_at, duration, interval_seconds, '' FROM census_run WHERE id = 1 "
+                    "UNION ALL SELECT 2, server_state, outcome, results, '' FROM census_result "
+                    "UNION ALL SELECT 3, items, 0, 0, name FROM census_queue");
   CensusSnapshot snapshot;
   bool have_run = false;
   while (rows->next()) {

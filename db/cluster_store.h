@@ -14,7 +14,7 @@
 
 namespace tharsis {
 
-// Submission: a new WAITING task; returns its id. Throws DbError 1062 on a duplicate key.
+// Submission: a new WAITING task; returns its id. Throws DbError (duplicate_key()) on a duplicate key.
 int64_t insert_cluster_task(Database& db, const ClusterTaskRow& task);
 
 // Apps with WAITING tasks.

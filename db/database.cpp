@@ -8,8 +8,10 @@
 
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include "db/mariadb_errors.h"
+#include "db/sql.h"
 #include "lib/log.h"
 
 namespace tharsis {
@@ -57,6 +59,8 @@ bool DbError::connection_lost() const { return is_connection_error(code_); }
 bool DbError::retryable_conflict() const {
   return code_ == err::kLockDeadlock || code_ == err::kLockWaitTimeout;
 }
+bool DbError::lock_wait_timeout() const { return code_ == err::kLockWaitTimeout; }
+bool DbError::duplicate_key() const { return code_ == err::kDupEntry; }
 
 Database::Database(const DbConfig& config) : config_(config) {
   nodes_.push_back(config.endpoint());
@@ -108,7 +112,7 @@ void Database::connect() {
     st->execute("SET SESSION innodb_lock_wait_timeout = 10");
     if (nodes_.size() > 1) {
       // A Galera node accepts connections while joining or cut off from the primary
-      // component, then refuses statements (1047): find out now, not in a transaction.
+      // component, then refuses statements (kUnknownCom): find out now, not in a transaction.
       std::unique_ptr<sql::ResultSet> ready(st->executeQuery("SHOW GLOBAL STATUS LIKE 'wsrep_ready'"));
       if (ready->next() && std::string(ready->getString(2)) != "ON") {
         drop_connection();
@@ -240,12 +244,16 @@ sql::Statement& Database::plain_statement() {
   return *plain_statement_;
 }
 
-void Database::begin() {
+void Database::begin(Isolation isolation) {
   maybe_return_home();
   ensure_connected();
   // Plain statements instead of setAutoCommit(false)/commit()/setAutoCommit(true): one
   // round trip each way instead of three per transaction; autocommit stays on outside.
   try {
+    // SET TRANSACTION (no SESSION) applies to the next transaction only.
+    if (isolation == Isolation::Snapshot) {
+      plain_statement().execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+    }
     plain_statement().execute("START TRANSACTION");
   } catch (const sql::SQLException& e) {
     throw translate(e, "START TRANSACTION");
@@ -292,9 +300,7 @@ bool Database::should_retry(const DbError& error, int attempt) {
   return false;
 }
 
-int64_t Database::last_insert_id() { return query_int("SELECT LAST_INSERT_ID()"); }
-
-int64_t Database::connection_id() { return query_int("SELECT CONNECTION_ID()"); }
+int64_t Database::connection_id() { return query_int(*this, "SELECT CONNECTION_ID()"); }
 
 void Database::execute_trusted_script(const std::string& text) {
   ensure_connected();
@@ -320,6 +326,6 @@ void Database::execute_trusted_script(const std::string& text) {
   flush();
 }
 
-void Database::ping() { query_int("SELECT 1"); }
+void Database::ping() { query_int(*this, "SELECT 1"); }
 
 }  // namespace tharsis

@@ -1,7 +1,9 @@
 // Database: one connection to the project's MariaDB over MySQL Connector/C++, with
-//  - prepared statements only, cached per connection by SQL text (exec / query);
+//  - prepared statements only, cached per connection by SQL text; the statements
+//    themselves are run through db/sql.h, which only db/*.cpp and tests include: every
+//    other layer reaches the database through db/'s typed functions;
 //  - transaction(fn): runs fn in START TRANSACTION .. COMMIT, rolls back on exception,
-//    and re-runs fn after a deadlock (1213) or lock wait timeout (1205), and after the
+//    and re-runs fn after a deadlock or lock wait timeout, and after the
 //    connection was lost (server restart, KILL), reconnecting first — bounded retries
 //    with jittered back-off. fn must therefore only touch the database (and be safe to
 //    re-run): a lost COMMIT acknowledgement may mean the first run did commit, so every
@@ -9,20 +11,15 @@
 //    state = old), which makes a repeated run a no-op;
 //  - reconnection on demand: after a connection error, the next call reconnects;
 //  - several nodes (DbConfig::fallbacks, a Galera cluster): a node that refuses or drops
-//    the connection, or is not ready (1047: joining, donor, out of the primary component)
+//    the connection, or is not ready (joining, donor, out of the primary component)
 //    is set aside for a back-off and the next node tried, the transaction re-run from its
 //    start there; a new transaction tries the own node again every home_retry_seconds.
-//    Galera's certification conflict at COMMIT arrives as a deadlock (1213) and is
+//    Galera's certification conflict at COMMIT arrives as a deadlock and is
 //    re-run like one. Galera does not replicate row locks (SELECT .. FOR UPDATE locks
 //    one node's copy only): correctness across nodes rests on the guarded writes.
 // Unexpected failures throw DbError (message, MySQL error code, statement name). One
 // Database per thread; not thread-safe.
 #pragma once
-
-#include <cppconn/exception.h>
-#include <cppconn/prepared_statement.h>
-#include <cppconn/resultset.h>
-#include <cppconn/statement.h>
 
 #include <chrono>
 #include <cstdint>
@@ -30,15 +27,18 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "db/db_config.h"
 
+// The connector's types, named but not defined here (db/sql.h includes their headers).
 namespace sql {
 class Connection;
-}
+class PreparedStatement;
+class SQLException;
+class Statement;
+}  // namespace sql
 
 namespace tharsis {
 
@@ -53,13 +53,18 @@ class DbError : public std::runtime_error {
   bool connection_lost() const;
   // Deadlock or lock wait timeout: re-running the transaction may help.
   bool retryable_conflict() const;
+  // The lock wait timeout alone (a row another transaction holds too long).
+  bool lock_wait_timeout() const;
+  // A duplicate key: a unique name or id was taken (by another submitter, or a re-run).
+  bool duplicate_key() const;
 
  private:
   int code_;
   std::string statement_;
 };
 
-// Connection-class errors (lost, refused, killed) and Galera's "node not ready" (1047).
+// Connection-class errors (lost, refused, killed) and Galera's "node not ready"; the
+// codes are named in db/mariadb_errors.h.
 bool is_connection_error(int mysql_code);
 
 class Database {
@@ -70,60 +75,45 @@ class Database {
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
-  // Runs a statement with bound arguments; returns the affected row count.
-  template <class... Args>
-  int64_t exec(const std::string& sql_text, const Args&... args) {
-    return run(
-        [&](sql::PreparedStatement& st) {
-          bind_all(st, 1, args...);
-          return static_cast<int64_t>(st.executeUpdate());
-        },
-        sql_text);
-  }
-
-  // Runs a statement whose placeholders `bind(statement)` fills (a multi-row INSERT whose
-  // row count is known only at run time); returns the affected row count.
-  template <class Binder>
-  int64_t exec_bound(const std::string& sql_text, const Binder& bind) {
-    return run(
-        [&](sql::PreparedStatement& st) {
-          bind(st);
-          return static_cast<int64_t>(st.executeUpdate());
-        },
-        sql_text);
-  }
-
-  // Runs a query with bound arguments; the caller reads the rows.
-  template <class... Args>
-  std::unique_ptr<sql::ResultSet> query(const std::string& sql_text, const Args&... args) {
-    return run(
-        [&](sql::PreparedStatement& st) {
-          bind_all(st, 1, args...);
-          return std::unique_ptr<sql::ResultSet>(st.executeQuery());
-        },
-        sql_text);
-  }
-
-  // A single integer from a one-row query (0 when no row / NULL).
-  template <class... Args>
-  int64_t query_int(const std::string& sql_text, const Args&... args) {
-    auto rows = query(sql_text, args...);
-    if (!rows->next() || rows->isNull(1)) return 0;
-    return rows->getInt64(1);
-  }
-
-  int64_t last_insert_id();
-
   // One round trip; throws DbError when the database cannot be reached.
   void ping();
 
   // Runs fn(*this) as one transaction; see the file comment for the retry rules.
   template <class Fn>
   auto transaction(Fn&& fn) -> std::invoke_result_t<Fn&, Database&> {
+    return run_transaction(fn, Isolation::ReadCommitted);
+  }
+
+  // transaction(fn) reading one consistent snapshot of the whole database (REPEATABLE
+  // READ for this transaction, each run of it, only): a check that reads piecewise sees no
+  // state half-way through another transaction's commit.
+  template <class Fn>
+  auto snapshot_transaction(Fn&& fn) -> std::invoke_result_t<Fn&, Database&> {
+    return run_transaction(fn, Isolation::Snapshot);
+  }
+
+  // The server's id for this connection (SELECT CONNECTION_ID()).
+  int64_t connection_id();
+  // Drops and re-establishes the connection (bounded attempts). Throws DbError.
+  void reconnect();
+  const DbConfig& config() const { return config_; }
+  // The node this connection is on: 0 = the own node (config host/port/socket), i >= 1 =
+  // config().fallbacks[i - 1]. -1 while disconnected.
+  int current_node() const { return connection_ ? current_ : -1; }
+  // Times this object moved to another node than the one it was on (for tests and logs).
+  int64_t failovers() const { return failovers_; }
+  // Transactions retried so far (deadlocks, timeouts, reconnects); for tests and logs.
+  int64_t retries() const { return retries_; }
+
+ private:
+  // Every session is READ COMMITTED (set at connect); Snapshot raises one transaction.
+  enum class Isolation { ReadCommitted, Snapshot };
+  template <class Fn>
+  auto run_transaction(Fn& fn, Isolation isolation) -> std::invoke_result_t<Fn&, Database&> {
     using Out = std::invoke_result_t<Fn&, Database&>;
     for (int attempt = 1;; ++attempt) {
       try {
-        begin();
+        begin(isolation);
         if constexpr (std::is_void_v<Out>) {
           fn(*this);
           commit();
@@ -143,24 +133,6 @@ class Database {
     }
   }
 
-  // The server's id for this connection (SELECT CONNECTION_ID()).
-  int64_t connection_id();
-  // Drops and re-establishes the connection (bounded attempts). Throws DbError.
-  void reconnect();
-  // Runs non-parameterised text (schema scripts, DDL): the only unprepared path, used
-  // for trusted files shipped with Tharsis, never for input.
-  void execute_trusted_script(const std::string& text);
-
-  const DbConfig& config() const { return config_; }
-  // The node this connection is on: 0 = the own node (config host/port/socket), i >= 1 =
-  // config().fallbacks[i - 1]. -1 while disconnected.
-  int current_node() const { return connection_ ? current_ : -1; }
-  // Times this object moved to another node than the one it was on (for tests and logs).
-  int64_t failovers() const { return failovers_; }
-  // Transactions retried so far (deadlocks, timeouts, reconnects); for tests and logs.
-  int64_t retries() const { return retries_; }
-
- private:
   explicit Database(const DbConfig& config);
   void connect();             // to nodes_[current_]; throws DbError
   void connect_to(int node);  // sets current_ and connects; checks Galera readiness
@@ -168,46 +140,21 @@ class Database {
   void set_node_aside(int node);
   void drop_connection();
   void maybe_return_home();
-  void begin();
+  void begin(Isolation isolation);
   void commit();
   void rollback_quietly();
   bool should_retry(const DbError& error, int attempt);
   sql::PreparedStatement& prepare(const std::string& sql_text);
   sql::Statement& plain_statement();  // for START TRANSACTION / COMMIT / ROLLBACK
 
-  // Runs `body` on the prepared statement; converts sql::SQLException to DbError and
-  // drops the connection on connection errors so the next call reconnects.
-  template <class Body>
-  auto run(Body&& body, const std::string& sql_text)
-      -> decltype(body(std::declval<sql::PreparedStatement&>())) {
-    ensure_connected();
-    try {
-      return body(prepare(sql_text));
-    } catch (const sql::SQLException& e) {
-      throw translate(e, sql_text);
-    }
-  }
   void ensure_connected();
+  // Converts the connector's exception; drops the connection on connection errors so
+  // the next call reconnects.
   DbError translate(const sql::SQLException& e, const std::string& sql_text);
+  // Runs non-parameterised text (schema scripts, DDL); see execute_trusted_script in db/sql.h.
+  void execute_trusted_script(const std::string& text);
 
-  static void bind_all(sql::PreparedStatement&, int) {}
-  template <class First, class... Rest>
-  static void bind_all(sql::PreparedStatement& st, int index, const First& first, const Rest&... rest) {
-    bind(st, index, first);
-    bind_all(st, index + 1, rest...);
-  }
-  static void bind(sql::PreparedStatement& st, int index, int64_t value) { st.setInt64(index, value); }
-  static void bind(sql::PreparedStatement& st, int index, int value) { st.setInt(index, value); }
-  static void bind(sql::PreparedStatement& st, int index, bool value) { st.setInt(index, value ? 1 : 0); }
-  static void bind(sql::PreparedStatement& st, int index, double value) { st.setDouble(index, value); }
-  static void bind(sql::PreparedStatement& st, int index, const std::string& value) {
-    st.setString(index, value);
-  }
-  static void bind(sql::PreparedStatement& st, int index, const char* value) { st.setString(index, value); }
-  template <class E, std::enable_if_t<std::is_enum_v<E>, int> = 0>
-  static void bind(sql::PreparedStatement& st, int index, E value) {
-    st.setInt(index, static_cast<int>(value));
-  }
+  friend struct SqlAccess;  // db/sql.h: the statement cache, for its exec / query
 
   DbConfig config_;
   std::vector<DbEndpoint> nodes_;  // [own, fallbacks...]

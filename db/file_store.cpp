@@ -2,13 +2,14 @@
 #include "db/file_store.h"
 
 #include "db/id_list.h"
+#include "db/sql.h"
 #include "db/states.h"
 
 namespace tharsis {
 
 void record_workunit_inputs(Database& db, int64_t wu_id, const std::vector<std::string>& file_names) {
   for (const auto& name : file_names) {
-    db.exec("INSERT IGNORE INTO workunit_input (workunitid, file_name) VALUES (?, ?)", wu_id, name);
+    exec(db, "INSERT IGNORE INTO workunit_input (workunitid, file_name) VALUES (?, ?)", wu_id, name);
   }
 }
 
@@ -16,15 +17,16 @@ std::map<std::string, std::set<int64_t>> live_file_users(Database& db,
                                                          const std::vector<std::string>& file_names) {
   std::map<std::string, std::set<int64_t>> users;
   if (file_names.empty()) return users;
-  auto rows = db.query("SELECT i.file_name, i.workunitid FROM " + kNameListTable +
-                           " STRAIGHT_JOIN workunit_input i FORCE INDEX (workunit_input_file) "
-                           "ON i.file_name = wanted.wanted_name "
-                           "STRAIGHT_JOIN workunit w ON w.id = i.workunitid WHERE w.file_delete_state = ? "
-                           "UNION ALL SELECT jf.name, 0 FROM " +
-                           kNameListTable +
-                           " STRAIGHT_JOIN job_file jf FORCE INDEX (job_file_name) "
-                           "ON jf.name = wanted.wanted_name",
-                       name_list_json(file_names), FileDeleteState::Init, name_list_json(file_names));
+  auto rows = query(db,
+                    "SELECT i.file_name, i.workunitid FROM " + kNameListTable +
+                        " STRAIGHT_JOIN workunit_input i FORCE INDEX (workunit_input_file) "
+                        "ON i.file_name = wanted.wanted_name "
+                        "STRAIGHT_JOIN workunit w ON w.id = i.workunitid WHERE w.file_delete_state = ? "
+                        "UNION ALL SELECT jf.name, 0 FROM " +
+                        kNameListTable +
+                        " STRAIGHT_JOIN job_file jf FORCE INDEX (job_file_name) "
+                        "ON jf.name = wanted.wanted_name",
+                    name_list_json(file_names), FileDeleteState::Init, name_list_json(file_names));
   while (rows->next()) users[rows->getString("file_name")].insert(rows->getInt64("workunitid"));
   return users;
 }
@@ -32,12 +34,13 @@ std::map<std::string, std::set<int64_t>> live_file_users(Database& db,
 std::vector<ResultRow> fetch_unmarked_over_results(Database& db, const std::vector<int64_t>& wu_ids) {
   std::vector<ResultRow> results;
   if (wu_ids.empty()) return results;
-  auto rows = db.query(
-      "SELECT r.id, r.workunitid, r.server_state, r.outcome, r.file_delete_state, r.xml_doc_in FROM " +
-          kIdListTable +
-          " STRAIGHT_JOIN result r FORCE INDEX (res_wuid) ON r.workunitid = wanted.wanted_id "
-          "WHERE r.file_delete_state = ? AND r.server_state = ?",
-      id_list_json(wu_ids), FileDeleteState::Init, ServerState::Over);
+  auto rows =
+      query(db,
+            "SELECT r.id, r.workunitid, r.server_state, r.outcome, r.file_delete_state, r.xml_doc_in FROM " +
+                kIdListTable +
+                " STRAIGHT_JOIN result r FORCE INDEX (res_wuid) ON r.workunitid = wanted.wanted_id "
+                "WHERE r.file_delete_state = ? AND r.server_state = ?",
+            id_list_json(wu_ids), FileDeleteState::Init, ServerState::Over);
   while (rows->next()) {
     ResultRow r;
     r.id = rows->getInt64("id");
@@ -54,13 +57,15 @@ std::vector<ResultRow> fetch_unmarked_over_results(Database& db, const std::vect
 int64_t mark_files_deleted(Database& db, FileOwner owner, const std::vector<int64_t>& ids) {
   if (ids.empty()) return 0;
   const std::string table = owner == FileOwner::Workunit ? "workunit" : "result";
-  db.exec("DELETE f FROM " + kIdListTable +
-              " STRAIGHT_JOIN file_delete_retry f ON f.owner = ? AND f.id = wanted.wanted_id",
-          id_list_json(ids), static_cast<int>(owner));
-  return db.exec("UPDATE " + kIdListTable + " STRAIGHT_JOIN " + table + " FORCE INDEX (PRIMARY) ON " + table +
-                     ".id = wanted.wanted_id SET " + table + ".file_delete_state = ? WHERE " + table +
-                     ".file_delete_state = ?",
-                 id_list_json(ids), FileDeleteState::Done, FileDeleteState::Ready);
+  exec(db,
+       "DELETE f FROM " + kIdListTable +
+           " STRAIGHT_JOIN file_delete_retry f ON f.owner = ? AND f.id = wanted.wanted_id",
+       id_list_json(ids), static_cast<int>(owner));
+  return exec(db,
+              "UPDATE " + kIdListTable + " STRAIGHT_JOIN " + table + " FORCE INDEX (PRIMARY) ON " + table +
+                  ".id = wanted.wanted_id SET " + table + ".file_delete_state = ? WHERE " + table +
+                  ".file_delete_state = ?",
+              id_list_json(ids), FileDeleteState::Done, FileDeleteState::Ready);
 }
 
 namespace {
@@ -78,31 +83,32 @@ std::string ascii_prefix(const std::string& text, size_t max) {
 std::map<int64_t, int> file_delete_failures(Database& db, FileOwner owner, const std::vector<int64_t>& ids) {
   std::map<int64_t, int> failures;
   if (ids.empty()) return failures;
-  auto rows = db.query("SELECT f.id, f.failures FROM " + kIdListTable +
-                           " STRAIGHT_JOIN file_delete_retry f ON f.owner = ? AND f.id = wanted.wanted_id",
-                       id_list_json(ids), static_cast<int>(owner));
+  auto rows = query(db,
+                    "SELECT f.id, f.failures FROM " + kIdListTable +
+                        " STRAIGHT_JOIN file_delete_retry f ON f.owner = ? AND f.id = wanted.wanted_id",
+                    id_list_json(ids), static_cast<int>(owner));
   while (rows->next()) failures[rows->getInt64(1)] = rows->getInt(2);
   return failures;
 }
 
 void record_file_delete_failure(Database& db, FileOwner owner, const FileDeleteFailure& failure, int failures,
                                 int64_t next_time) {
-  db.exec(
-      "INSERT INTO file_delete_retry (owner, id, failures, next_time, last_error) VALUES (?, ?, ?, ?, ?) "
-      "ON DUPLICATE KEY UPDATE failures = VALUES(failures), next_time = VALUES(next_time), "
-      "last_error = VALUES(last_error)",
-      static_cast<int>(owner), failure.id, failures, next_time, ascii_prefix(failure.error, 254));
+  exec(db,
+       "INSERT INTO file_delete_retry (owner, id, failures, next_time, last_error) VALUES (?, ?, ?, ?, ?) "
+       "ON DUPLICATE KEY UPDATE failures = VALUES(failures), next_time = VALUES(next_time), "
+       "last_error = VALUES(last_error)",
+       static_cast<int>(owner), failure.id, failures, next_time, ascii_prefix(failure.error, 254));
 }
 
 int64_t count_file_delete_retries(Database& db) {
-  return db.query_int("SELECT COUNT(*) FROM file_delete_retry");
+  return query_int(db, "SELECT COUNT(*) FROM file_delete_retry");
 }
 
 bool input_used_by_other_live_workunit(Database& db, const std::string& file_name, int64_t except_wu) {
-  return db.query_int(
-             "SELECT COUNT(*) FROM workunit_input i JOIN workunit w ON w.id = i.workunitid "
-             "WHERE i.file_name = ? AND i.workunitid <> ? AND w.file_delete_state <> ?",
-             file_name, except_wu, FileDeleteState::Done) > 0;
+  return query_int(db,
+                   "SELECT COUNT(*) FROM workunit_input i JOIN workunit w ON w.id = i.workunitid "
+                   "WHERE i.file_name = ? AND i.workunitid <> ? AND w.file_delete_state <> ?",
+                   file_name, except_wu, FileDeleteState::Done) > 0;
 }
 
 }  // namespace tharsis

@@ -3,13 +3,14 @@
 
 #include <unordered_map>
 
+#include "db/sql.h"
 #include "lib/web/graph_progress.h"
 
 namespace tharsis {
 
 std::vector<GraphSummary> fetch_graph_summaries(Database& db, int limit) {
   std::vector<GraphSummary> graphs;
-  auto rows = db.query("SELECT id, name, state FROM graph ORDER BY id DESC LIMIT ?", limit);
+  auto rows = query(db, "SELECT id, name, state FROM graph ORDER BY id DESC LIMIT ?", limit);
   while (rows->next()) {
     GraphSummary graph;
     graph.id = rows->getInt64(1);
@@ -21,7 +22,8 @@ std::vector<GraphSummary> fetch_graph_summaries(Database& db, int limit) {
   // The page holds every graph between its lowest and highest id, so one range covers it.
   std::unordered_map<int64_t, GraphSummary*> by_id;
   for (auto& graph : graphs) by_id[graph.id] = &graph;
-  auto counts = db.query(
+  auto counts = query(
+      db,
       "SELECT graph_id, state, COUNT(*) FROM operand WHERE graph_id BETWEEN ? AND ? GROUP BY graph_id, state",
       graphs.back().id, graphs.front().id);
   while (counts->next()) {
@@ -32,10 +34,10 @@ std::vector<GraphSummary> fetch_graph_summaries(Database& db, int limit) {
   return graphs;
 }
 
-int64_t count_graphs(Database& db) { return db.query_int("SELECT COUNT(*) FROM graph"); }
+int64_t count_graphs(Database& db) { return query_int(db, "SELECT COUNT(*) FROM graph"); }
 
 std::optional<GraphDetail> fetch_graph_detail(Database& db, int64_t graph_id) {
-  auto head = db.query("SELECT id, name, state FROM graph WHERE id = ?", graph_id);
+  auto head = query(db, "SELECT id, name, state FROM graph WHERE id = ?", graph_id);
   if (!head->next()) return std::nullopt;
   GraphDetail graph;
   graph.id = head->getInt64(1);
@@ -44,7 +46,8 @@ std::optional<GraphDetail> fetch_graph_detail(Database& db, int64_t graph_id) {
 
   // The output is held from the assimilation of the operand's current workunit; state_time
   // of a FREED operand is when it was freed.
-  auto rows = db.query(
+  auto rows = query(
+      db,
       "SELECT o.id, o.name, o.depth, o.state, o.output_nbytes, COALESCE(a.time, 0), o.state_time FROM "
       "operand o "
       "LEFT JOIN assimilation a ON a.workunitid = o.workunitid WHERE o.graph_id = ? ORDER BY o.depth, o.id",
@@ -62,11 +65,11 @@ std::optional<GraphDetail> fetch_graph_detail(Database& db, int64_t graph_id) {
     index[node.id] = graph.operands.size();
     graph.operands.push_back(std::move(node));
   }
-  auto edges = db.query(
-      "SELECT d.successor_id, d.predecessor_id FROM operand o "
-      "JOIN operand_dependency d ON d.successor_id = o.id WHERE o.graph_id = ? "
-      "ORDER BY d.successor_id, d.predecessor_id",
-      graph_id);
+  auto edges = query(db,
+                     "SELECT d.successor_id, d.predecessor_id FROM operand o "
+                     "JOIN operand_dependency d ON d.successor_id = o.id WHERE o.graph_id = ? "
+                     "ORDER BY d.successor_id, d.predecessor_id",
+                     graph_id);
   while (edges->next()) {
     auto it = index.find(edges->getInt64(1));
     if (it != index.end()) graph.operands[it->second].preds.push_back(edges->getInt64(2));

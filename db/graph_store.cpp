@@ -5,6 +5,7 @@
 
 #include "db/id_list.h"
 #include "db/multi_row_insert.h"
+#include "db/sql.h"
 #include "db/states.h"
 
 namespace tharsis {
@@ -63,38 +64,39 @@ std::vector<OperandRow> read_operands(std::unique_ptr<sql::ResultSet> rows) {
 // Operands in one state matching `condition` (SQL over alias o), sharded, by id.
 std::vector<OperandRow> operands_where(Database& db, OperandState state, const std::string& condition,
                                        Shard shard, int limit) {
-  return read_operands(db.query("SELECT " + kOperandColumns + " FROM operand o WHERE o.state = ? AND " +
-                                    condition + " AND o.id % ? = ? ORDER BY o.id LIMIT ?",
-                                state, shard.n, shard.id, limit));
+  return read_operands(query(db,
+                             "SELECT " + kOperandColumns + " FROM operand o WHERE o.state = ? AND " +
+                                 condition + " AND o.id % ? = ? ORDER BY o.id LIMIT ?",
+                             state, shard.n, shard.id, limit));
 }
 
 }  // namespace
 
 int64_t insert_graph(Database& db, const GraphRow& g) {
-  db.exec(
-      "INSERT INTO graph (create_time, name, state, expression, result_path, finish_time, user_id) "
-      "VALUES (?,?,?,?,?,?,?)",
-      g.create_time, g.name, g.state, g.expression, g.result_path, g.finish_time, g.user_id);
-  return db.last_insert_id();
+  exec(db,
+       "INSERT INTO graph (create_time, name, state, expression, result_path, finish_time, user_id) "
+       "VALUES (?,?,?,?,?,?,?)",
+       g.create_time, g.name, g.state, g.expression, g.result_path, g.finish_time, g.user_id);
+  return last_insert_id(db);
 }
 
 std::optional<GraphRow> fetch_graph(Database& db, int64_t id, bool for_update) {
-  auto rows = db.query(
-      "SELECT " + kGraphColumns + " FROM graph WHERE id = ?" + (for_update ? " FOR UPDATE" : ""), id);
+  auto rows = query(
+      db, "SELECT " + kGraphColumns + " FROM graph WHERE id = ?" + (for_update ? " FOR UPDATE" : ""), id);
   if (!rows->next()) return std::nullopt;
   return read_graph(*rows);
 }
 
 std::optional<GraphRow> fetch_graph_by_name(Database& db, const std::string& name) {
-  auto rows = db.query("SELECT " + kGraphColumns + " FROM graph WHERE name = ?", name);
+  auto rows = query(db, "SELECT " + kGraphColumns + " FROM graph WHERE name = ?", name);
   if (!rows->next()) return std::nullopt;
   return read_graph(*rows);
 }
 
 std::vector<GraphRow> fetch_graphs_in_state(Database& db, GraphState state, Shard shard, int limit) {
   auto rows =
-      db.query("SELECT " + kGraphColumns + " FROM graph WHERE state = ? AND id % ? = ? ORDER BY id LIMIT ?",
-               state, shard.n, shard.id, limit);
+      query(db, "SELECT " + kGraphColumns + " FROM graph WHERE state = ? AND id % ? = ? ORDER BY id LIMIT ?",
+            state, shard.n, shard.id, limit);
   std::vector<GraphRow> out;
   while (rows->next()) out.push_back(read_graph(*rows));
   return out;
@@ -102,31 +104,32 @@ std::vector<GraphRow> fetch_graphs_in_state(Database& db, GraphState state, Shar
 
 bool update_graph_state(Database& db, int64_t id, GraphState from, GraphState to, int64_t now) {
   bool final_state = to == GraphState::Done || to == GraphState::Failed || to == GraphState::Cancelled;
-  return db.exec("UPDATE graph SET state = ?, finish_time = ? WHERE id = ? AND state = ?", to,
-                 final_state ? now : int64_t{0}, id, from) > 0;
+  return exec(db, "UPDATE graph SET state = ?, finish_time = ? WHERE id = ? AND state = ?", to,
+              final_state ? now : int64_t{0}, id, from) > 0;
 }
 
 std::optional<OperandRow> fetch_operand(Database& db, int64_t id, bool for_update) {
-  auto rows = db.query(
-      "SELECT " + kOperandColumns + " FROM operand o WHERE o.id = ?" + (for_update ? " FOR UPDATE" : ""), id);
+  auto rows = query(
+      db, "SELECT " + kOperandColumns + " FROM operand o WHERE o.id = ?" + (for_update ? " FOR UPDATE" : ""),
+      id);
   if (!rows->next()) return std::nullopt;
   return read_operand(*rows);
 }
 
 std::vector<OperandRow> fetch_operands_of_graph(Database& db, int64_t graph_id) {
-  return read_operands(
-      db.query("SELECT " + kOperandColumns + " FROM operand o WHERE o.graph_id = ? ORDER BY o.id", graph_id));
+  return read_operands(query(
+      db, "SELECT " + kOperandColumns + " FROM operand o WHERE o.graph_id = ? ORDER BY o.id", graph_id));
 }
 
 bool update_operand_guarded(Database& db, const OperandRow& before, const OperandRow& after) {
-  return db.exec(
-             "UPDATE operand SET workunitid = ?, runs = ?, state = ?, state_time = ?, priority = ?, "
-             "preferred_host = ?, preferred_until = ?, output_file = ?, output_md5 = ?, output_nbytes = ?, "
-             "output_host = ? WHERE id = ? AND state = ? AND workunitid = ? AND runs = ?",
-             after.workunitid, after.runs, after.state, after.state_time, after.priority,
-             after.preferred_host, after.preferred_until, after.output_file, after.output_md5,
-             after.output_nbytes, after.output_host, before.id, before.state, before.workunitid,
-             before.runs) > 0;
+  return exec(db,
+              "UPDATE operand SET workunitid = ?, runs = ?, state = ?, state_time = ?, priority = ?, "
+              "preferred_host = ?, preferred_until = ?, output_file = ?, output_md5 = ?, output_nbytes = ?, "
+              "output_host = ? WHERE id = ? AND state = ? AND workunitid = ? AND runs = ?",
+              after.workunitid, after.runs, after.state, after.state_time, after.priority,
+              after.preferred_host, after.preferred_until, after.output_file, after.output_md5,
+              after.output_nbytes, after.output_host, before.id, before.state, before.workunitid,
+              before.runs) > 0;
 }
 
 void insert_operands_bulk(Database& db, const std::vector<OperandRow>& operands) {
@@ -159,7 +162,7 @@ void insert_operands_bulk(Database& db, const std::vector<OperandRow>& operands)
 }
 
 std::unordered_map<std::string, int64_t> fetch_operand_ids(Database& db, int64_t graph_id) {
-  auto rows = db.query("SELECT id, name FROM operand WHERE graph_id = ?", graph_id);
+  auto rows = query(db, "SELECT id, name FROM operand WHERE graph_id = ?", graph_id);
   std::unordered_map<std::string, int64_t> out;
   while (rows->next()) out.emplace(rows->getString(2), rows->getInt64(1));
   return out;
@@ -175,12 +178,13 @@ int64_t record_first_runs(Database& db, const std::vector<std::pair<int64_t, int
               std::to_string(runs[i].second) + "]";
     }
     json += "]";
-    changed += db.exec(
-        "UPDATE JSON_TABLE(?, '$[*]' COLUMNS (operand_id BIGINT PATH '$[0]', workunit_id BIGINT PATH "
-        "'$[1]')) r "
-        "STRAIGHT_JOIN operand o ON o.id = r.operand_id SET o.workunitid = r.workunit_id, o.runs = 1 "
-        "WHERE o.workunitid = 0 AND o.runs = 0",
-        json);
+    changed +=
+        exec(db,
+             "UPDATE JSON_TABLE(?, '$[*]' COLUMNS (operand_id BIGINT PATH '$[0]', workunit_id BIGINT PATH "
+             "'$[1]')) r "
+             "STRAIGHT_JOIN operand o ON o.id = r.operand_id SET o.workunitid = r.workunit_id, o.runs = 1 "
+             "WHERE o.workunitid = 0 AND o.runs = 0",
+             json);
   }
   return changed;
 }
@@ -197,36 +201,37 @@ void insert_dependencies_bulk(Database& db, const std::vector<DependencyEdge>& e
 }
 
 std::vector<OperandInput> fetch_inputs(Database& db, int64_t operand_id) {
-  auto rows =
-      db.query("SELECT " + kOperandColumns +
-                   ", d.input_index FROM operand_dependency d JOIN operand o ON o.id = d.predecessor_id "
-                   "WHERE d.successor_id = ? ORDER BY d.input_index",
-               operand_id);
+  auto rows = query(db,
+                    "SELECT " + kOperandColumns +
+                        ", d.input_index FROM operand_dependency d JOIN operand o ON o.id = d.predecessor_id "
+                        "WHERE d.successor_id = ? ORDER BY d.input_index",
+                    operand_id);
   std::vector<OperandInput> out;
   while (rows->next()) out.push_back(OperandInput{read_operand(*rows), rows->getInt("input_index")});
   return out;
 }
 
 std::vector<OperandRow> fetch_successors(Database& db, int64_t operand_id) {
-  return read_operands(db.query("SELECT " + kOperandColumns +
-                                    " FROM operand_dependency d JOIN operand o ON o.id = d.successor_id "
-                                    "WHERE d.predecessor_id = ? ORDER BY o.id",
-                                operand_id));
+  return read_operands(query(db,
+                             "SELECT " + kOperandColumns +
+                                 " FROM operand_dependency d JOIN operand o ON o.id = d.successor_id "
+                                 "WHERE d.predecessor_id = ? ORDER BY o.id",
+                             operand_id));
 }
 
 std::vector<DependencyEdge> fetch_edges_of_graph(Database& db, int64_t graph_id) {
-  auto rows = db.query(
-      "SELECT d.predecessor_id, d.successor_id, d.input_index FROM operand_dependency d "
-      "JOIN operand o ON o.id = d.successor_id WHERE o.graph_id = ? ORDER BY d.successor_id, "
-      "d.input_index",
-      graph_id);
+  auto rows = query(db,
+                    "SELECT d.predecessor_id, d.successor_id, d.input_index FROM operand_dependency d "
+                    "JOIN operand o ON o.id = d.successor_id WHERE o.graph_id = ? ORDER BY d.successor_id, "
+                    "d.input_index",
+                    graph_id);
   std::vector<DependencyEdge> out;
   while (rows->next()) out.push_back(DependencyEdge{rows->getInt64(1), rows->getInt64(2), rows->getInt(3)});
   return out;
 }
 
 std::map<OperandState, int64_t> count_operand_states(Database& db, int64_t graph_id) {
-  auto rows = db.query("SELECT state, COUNT(*) FROM operand WHERE graph_id = ? GROUP BY state", graph_id);
+  auto rows = query(db, "SELECT state, COUNT(*) FROM operand WHERE graph_id = ? GROUP BY state", graph_id);
   std::map<OperandState, int64_t> out;
   while (rows->next()) out[static_cast<OperandState>(rows->getInt(1))] = rows->getInt64(2);
   return out;
@@ -237,15 +242,17 @@ std::map<int64_t, std::map<OperandState, int64_t>> count_operand_states_of_graph
   std::map<int64_t, std::map<OperandState, int64_t>> out;
   if (graph_ids.empty()) return out;
   auto rows =
-      db.query("SELECT o.graph_id, o.state, COUNT(*) FROM " + kIdListTable +
-                   " STRAIGHT_JOIN operand o ON o.graph_id = wanted.wanted_id GROUP BY o.graph_id, o.state",
-               id_list_json(graph_ids));
+      query(db,
+            "SELECT o.graph_id, o.state, COUNT(*) FROM " + kIdListTable +
+                " STRAIGHT_JOIN operand o ON o.graph_id = wanted.wanted_id GROUP BY o.graph_id, o.state",
+            id_list_json(graph_ids));
   while (rows->next()) out[rows->getInt64(1)][static_cast<OperandState>(rows->getInt(2))] = rows->getInt64(3);
   return out;
 }
 
 std::vector<GraphRow> fetch_graphs_of_user(Database& db, int64_t user_id, int limit) {
-  auto rows = db.query(
+  auto rows = query(
+      db,
       "SELECT id, create_time, name, state, '' AS expression, result_path, finish_time, user_id FROM graph "
       "WHERE user_id = ? ORDER BY id DESC LIMIT ?",
       user_id, limit);
@@ -256,9 +263,10 @@ std::vector<GraphRow> fetch_graphs_of_user(Database& db, int64_t user_id, int li
 
 std::optional<OperandRow> fetch_first_operand_in_state(Database& db, int64_t graph_id, OperandState state) {
   auto rows =
-      read_operands(db.query("SELECT " + kOperandColumns +
-                                 " FROM operand o WHERE o.graph_id = ? AND o.state = ? ORDER BY o.id LIMIT 1",
-                             graph_id, state));
+      read_operands(query(db,
+                          "SELECT " + kOperandColumns +
+                              " FROM operand o WHERE o.graph_id = ? AND o.state = ? ORDER BY o.id LIMIT 1",
+                          graph_id, state));
   if (rows.empty()) return std::nullopt;
   return rows.front();
 }
@@ -329,25 +337,26 @@ std::vector<OperandRow> fetch_operands_download_failed(Database& db, Shard shard
 }
 
 int64_t staged_output_bytes(Database& db, int64_t graph_id) {
-  return db.query_int("SELECT SUM(output_nbytes) FROM operand WHERE graph_id = ? AND state = ?", graph_id,
-                      OperandState::Finished);
+  return query_int(db, "SELECT SUM(output_nbytes) FROM operand WHERE graph_id = ? AND state = ?", graph_id,
+                   OperandState::Finished);
 }
 
 int64_t result_chunk_bytes(Database& db, int64_t graph_id) {
-  return db.query_int(
-      "SELECT COALESCE(SUM(output_bytes), 0) FROM operand WHERE graph_id = ? AND result_chunk >= 0",
+  return query_int(
+      db, "SELECT COALESCE(SUM(output_bytes), 0) FROM operand WHERE graph_id = ? AND result_chunk >= 0",
       graph_id);
 }
 
 std::vector<ReservedOperand> fetch_reserved_operands(Database& db, Shard shard, int64_t now, int64_t after_id,
                                                      int limit) {
-  auto rows = db.query(
-      "SELECT o.id, o.preferred_host, o.preferred_until, h.id IS NOT NULL, COALESCE(h.rpc_time, 0), "
-      "COALESCE(h.nresults_today, 0), COALESCE(h.nresults_day, 0), COALESCE(h.max_results_day, 0) "
-      "FROM operand o LEFT JOIN host h ON h.id = o.preferred_host WHERE o.state = ? "
-      "AND o.preferred_host <> 0 AND o.preferred_until > ? AND o.id > ? AND o.id % ? = ? "
-      "ORDER BY o.id LIMIT ?",
-      OperandState::Ready, now, after_id, shard.n, shard.id, limit);
+  auto rows =
+      query(db,
+            "SELECT o.id, o.preferred_host, o.preferred_until, h.id IS NOT NULL, COALESCE(h.rpc_time, 0), "
+            "COALESCE(h.nresults_today, 0), COALESCE(h.nresults_day, 0), COALESCE(h.max_results_day, 0) "
+            "FROM operand o LEFT JOIN host h ON h.id = o.preferred_host WHERE o.state = ? "
+            "AND o.preferred_host <> 0 AND o.preferred_until > ? AND o.id > ? AND o.id % ? = ? "
+            "ORDER BY o.id LIMIT ?",
+            OperandState::Ready, now, after_id, shard.n, shard.id, limit);
   std::vector<ReservedOperand> out;
   while (rows->next()) {
     ReservedOperand r;
@@ -365,22 +374,22 @@ std::vector<ReservedOperand> fetch_reserved_operands(Database& db, Shard shard, 
 }
 
 bool release_reservation(Database& db, const ReservedOperand& operand, int64_t now) {
-  return db.exec(
-             "UPDATE operand SET preferred_until = ? WHERE id = ? AND state = ? AND preferred_host = ? AND "
-             "preferred_until = ?",
-             now, operand.id, OperandState::Ready, operand.preferred_host, operand.preferred_until) > 0;
+  return exec(db,
+              "UPDATE operand SET preferred_until = ? WHERE id = ? AND state = ? AND preferred_host = ? AND "
+              "preferred_until = ?",
+              now, operand.id, OperandState::Ready, operand.preferred_host, operand.preferred_until) > 0;
 }
 
 std::vector<int64_t> fetch_graph_ids(Database& db) {
-  auto rows = db.query("SELECT id FROM graph ORDER BY id");
+  auto rows = query(db, "SELECT id FROM graph ORDER BY id");
   std::vector<int64_t> ids;
   while (rows->next()) ids.push_back(rows->getInt64(1));
   return ids;
 }
 
 int64_t free_finished_operands(Database& db, int64_t graph_id, int64_t now) {
-  return db.exec("UPDATE operand SET state = ?, state_time = ? WHERE graph_id = ? AND state = ?",
-                 OperandState::Freed, now, graph_id, OperandState::Finished);
+  return exec(db, "UPDATE operand SET state = ?, state_time = ? WHERE graph_id = ? AND state = ?",
+              OperandState::Freed, now, graph_id, OperandState::Finished);
 }
 
 }  // namespace tharsis

@@ -1,19 +1,23 @@
 // Implementation of db/heartbeat_store.h.
 #include "db/heartbeat_store.h"
 
+#include "db/sql.h"
+
 namespace tharsis {
 
 void record_heartbeat(Database& db, const HeartbeatRow& b) {
-  db.exec("INSERT INTO daemon_heartbeat (name, mod_n, mod_id, hostname, pid, start_time, last_beat, "
-          "units_done) VALUES (?,?,?,?,?,?,?,?) ON DUPLICATE KEY UPDATE hostname = VALUES(hostname), "
-          "pid = VALUES(pid), start_time = VALUES(start_time), last_beat = VALUES(last_beat), "
-          "units_done = VALUES(units_done)",
-          b.name, b.shard.n, b.shard.id, b.hostname, b.pid, b.start_time, b.last_beat, b.units_done);
+  exec(db,
+       "INSERT INTO daemon_heartbeat (name, mod_n, mod_id, hostname, pid, start_time, last_beat, "
+       "units_done) VALUES (?,?,?,?,?,?,?,?) ON DUPLICATE KEY UPDATE hostname = VALUES(hostname), "
+       "pid = VALUES(pid), start_time = VALUES(start_time), last_beat = VALUES(last_beat), "
+       "units_done = VALUES(units_done)",
+       b.name, b.shard.n, b.shard.id, b.hostname, b.pid, b.start_time, b.last_beat, b.units_done);
 }
 
 std::vector<HeartbeatRow> fetch_heartbeats(Database& db) {
-  auto rows = db.query("SELECT name, mod_n, mod_id, hostname, pid, start_time, last_beat, units_done "
-                       "FROM daemon_heartbeat ORDER BY name, mod_n, mod_id");
+  auto rows = query(db,
+                    "SELECT name, mod_n, mod_id, hostname, pid, start_time, last_beat, units_done "
+                    "FROM daemon_heartbeat ORDER BY name, mod_n, mod_id");
   std::vector<HeartbeatRow> out;
   while (rows->next()) {
     HeartbeatRow b;

@@ -1,6 +1,8 @@
 // Implementation of db/host_store.h.
 #include "db/host_store.h"
 
+#include "db/sql.h"
+
 namespace tharsis {
 namespace {
 
@@ -50,38 +52,39 @@ constexpr int64_t kSecondsPerDay = 86400;
 
 // Adds ? results to today's count (? = today, twice), a fresh count on a new day.
 // Assignments run left to right in MariaDB: nresults_today must read the old day.
-const std::string kCountSent = "nresults_today = IF(nresults_day = ?, nresults_today, 0) + ?, nresults_day = ?";
+const std::string kCountSent =
+    "nresults_today = IF(nresults_day = ?, nresults_today, 0) + ?, nresults_day = ?";
 
 }  // namespace
 
 int64_t insert_host(Database& db, const HostRow& h) {
-  db.exec("INSERT INTO host (create_time, userid, rpc_seqno, rpc_time, total_credit, "
-          "expavg_credit, expavg_time, domain_name, host_cpid, platform_name, p_ncpus, p_vendor, "
-          "p_model, p_fpops, p_iops, os_name, os_version, m_nbytes, m_swap, d_total, d_free, "
-          "nresults_today, nresults_day, max_results_day, error_rate) "
-          "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-          h.create_time, h.userid, h.rpc_seqno, h.rpc_time, h.total_credit, h.expavg_credit,
-          h.expavg_time, h.domain_name, h.host_cpid, h.platform_name, h.p_ncpus, h.p_vendor,
-          h.p_model, h.p_fpops, h.p_iops, h.os_name, h.os_version, h.m_nbytes, h.m_swap,
-          h.d_total, h.d_free, h.nresults_today, h.nresults_day, h.max_results_day,
-          h.error_rate);
-  return db.last_insert_id();
+  exec(db,
+       "INSERT INTO host (create_time, userid, rpc_seqno, rpc_time, total_credit, "
+       "expavg_credit, expavg_time, domain_name, host_cpid, platform_name, p_ncpus, p_vendor, "
+       "p_model, p_fpops, p_iops, os_name, os_version, m_nbytes, m_swap, d_total, d_free, "
+       "nresults_today, nresults_day, max_results_day, error_rate) "
+       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+       h.create_time, h.userid, h.rpc_seqno, h.rpc_time, h.total_credit, h.expavg_credit, h.expavg_time,
+       h.domain_name, h.host_cpid, h.platform_name, h.p_ncpus, h.p_vendor, h.p_model, h.p_fpops, h.p_iops,
+       h.os_name, h.os_version, h.m_nbytes, h.m_swap, h.d_total, h.d_free, h.nresults_today, h.nresults_day,
+       h.max_results_day, h.error_rate);
+  return last_insert_id(db);
 }
 
 std::optional<HostRow> fetch_host(Database& db, int64_t id, bool for_update) {
-  return read_one(db.query("SELECT " + kColumns + " FROM host WHERE id = ?" +
-                               (for_update ? " FOR UPDATE" : ""),
-                           id));
+  return read_one(
+      query(db, "SELECT " + kColumns + " FROM host WHERE id = ?" + (for_update ? " FOR UPDATE" : ""), id));
 }
 
 std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const std::string& host_cpid,
                                           bool for_update) {
   // Served by the host_user (userid, host_cpid) index: a key lookup however many hosts
   // the user has (a new cpid used to read them all).
-  return read_one(db.query("SELECT " + kColumns +
-                               " FROM host WHERE userid = ? AND host_cpid = ? ORDER BY id DESC LIMIT 1" +
-                               (for_update ? " FOR UPDATE" : ""),
-                           userid, host_cpid));
+  return read_one(query(db,
+                        "SELECT " + kColumns +
+                            " FROM host WHERE userid = ? AND host_cpid = ? ORDER BY id DESC LIMIT 1" +
+                            (for_update ? " FOR UPDATE" : ""),
+                        userid, host_cpid));
 }
 
 void update_host(Database& db, const HostRow& h, int64_t now, int results_sent) {
@@ -94,32 +97,31 @@ void update_host(Database& db, const HostRow& h, int64_t now, int results_sent) 
       "p_fpops = ?, p_iops = ?, os_name = ?, os_version = ?, m_nbytes = ?, m_swap = ?, d_total = ?, "
       "d_free = ?, max_results_day = ?, " +
       kCountSent + " WHERE id = ?";
-  db.exec(sql, h.userid, h.rpc_seqno, h.rpc_seqno, h.rpc_time, h.domain_name, h.host_cpid, h.platform_name,
-          h.p_ncpus, h.p_vendor, h.p_model, h.p_fpops, h.p_iops, h.os_name, h.os_version, h.m_nbytes,
-          h.m_swap, h.d_total, h.d_free, h.max_results_day, today, results_sent, today, h.id);
+  exec(db, sql, h.userid, h.rpc_seqno, h.rpc_seqno, h.rpc_time, h.domain_name, h.host_cpid, h.platform_name,
+       h.p_ncpus, h.p_vendor, h.p_model, h.p_fpops, h.p_iops, h.os_name, h.os_version, h.m_nbytes, h.m_swap,
+       h.d_total, h.d_free, h.max_results_day, today, results_sent, today, h.id);
 }
 
 void add_results_sent(Database& db, int64_t host_id, int64_t now, int n) {
   int64_t today = now / kSecondsPerDay;
-  db.exec("UPDATE host SET " + kCountSent + " WHERE id = ?",
-          today, n, today, host_id);
+  exec(db, "UPDATE host SET " + kCountSent + " WHERE id = ?", today, n, today, host_id);
 }
 
 int count_results_sent(Database& db, int64_t host_id, int64_t now, int n) {
   add_results_sent(db, host_id, now, n);
-  return static_cast<int>(db.query_int("SELECT nresults_today FROM host WHERE id = ?", host_id));
+  return static_cast<int>(query_int(db, "SELECT nresults_today FROM host WHERE id = ?", host_id));
 }
 
 void set_max_results_day(Database& db, int64_t host_id, int max_results_day) {
-  db.exec("UPDATE host SET max_results_day = ? WHERE id = ?", max_results_day, host_id);
+  exec(db, "UPDATE host SET max_results_day = ? WHERE id = ?", max_results_day, host_id);
 }
 
 void touch_host_rpc(Database& db, int64_t host_id, int64_t now) {
-  db.exec("UPDATE host SET rpc_time = ?, rpc_seqno = rpc_seqno + 1 WHERE id = ?", now, host_id);
+  exec(db, "UPDATE host SET rpc_time = ?, rpc_seqno = rpc_seqno + 1 WHERE id = ?", now, host_id);
 }
 
 std::vector<int64_t> fetch_host_ids_active_since(Database& db, int64_t since) {
-  auto rows = db.query("SELECT id FROM host WHERE rpc_time >= ? ORDER BY id", since);
+  auto rows = query(db, "SELECT id FROM host WHERE rpc_time >= ? ORDER BY id", since);
   std::vector<int64_t> ids;
   while (rows->next()) ids.push_back(rows->getInt64(1));
   return ids;

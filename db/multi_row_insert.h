@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "db/database.h"
+#include "db/sql.h"
 
 namespace tharsis {
 
@@ -50,7 +51,7 @@ int64_t insert_rows(Database& db, const std::string& head, int fields, const std
   while (done < rows.size()) {
     const size_t n =
         next_statement_rows(rows.size() - done, [&](size_t i) { return row_bytes(rows[done + i]); });
-    inserted += db.exec_bound(multi_row_insert(head, fields, n), [&](sql::PreparedStatement& st) {
+    inserted += exec_bound(db, multi_row_insert(head, fields, n), [&](sql::PreparedStatement& st) {
       int index = 1;
       for (size_t r = 0; r < n; ++r) bind(st, index, rows[done + r]);
     });

@@ -3,17 +3,21 @@
 
 #include <algorithm>
 
+#include "db/sql.h"
+#include "db/states.h"
+
 namespace tharsis {
 
 std::vector<ReclusterHistory> fetch_recluster_histories(Database& db, int limit) {
   std::vector<ReclusterHistory> out;
-  auto apps = db.query("SELECT id, name FROM app ORDER BY id");
+  auto apps = query(db, "SELECT id, name FROM app ORDER BY id");
   while (apps->next()) out.push_back({apps->getInt64(1), apps->getString(2), {}, "", 0});
   for (auto& app : out) {
-    auto rows = db.query(
-        "SELECT time, alpha, beta, cluster_size, model, tasks FROM failure_stat WHERE appid = ? "
-        "ORDER BY time DESC, id DESC LIMIT ?",
-        app.appid, limit);
+    auto rows =
+        query(db,
+              "SELECT time, alpha, beta, cluster_size, model, tasks FROM failure_stat WHERE appid = ? "
+              "ORDER BY time DESC, id DESC LIMIT ?",
+              app.appid, limit);
     while (rows->next()) {
       if (app.series.empty()) {
         app.model = rows->getString(5);
@@ -29,12 +33,13 @@ std::vector<ReclusterHistory> fetch_recluster_histories(Database& db, int limit)
 }
 
 int64_t count_waiting_tasks(Database& db, int64_t appid) {
-  // A waiting task has state 0 (and no job): the (appid, state) index answers it.
-  return db.query_int("SELECT COUNT(*) FROM cluster_task WHERE appid = ? AND state = 0", appid);
+  // A waiting task has no job yet: the (appid, state) index answers it.
+  return query_int(db, "SELECT COUNT(*) FROM cluster_task WHERE appid = ? AND state = ?", appid,
+                   ClusterTaskState::Waiting);
 }
 
 int64_t count_active_hosts(Database& db, int64_t since) {
-  return db.query_int("SELECT COUNT(*) FROM host WHERE rpc_time >= ?", since);
+  return query_int(db, "SELECT COUNT(*) FROM host WHERE rpc_time >= ?", since);
 }
 
 }  // namespace tharsis

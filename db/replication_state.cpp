@@ -2,13 +2,14 @@
 #include "db/replication_state.h"
 
 #include "db/mariadb_errors.h"
+#include "db/sql.h"
 
 namespace tharsis {
 
 std::optional<ReplicationState> read_replication_state(Database& db) {
   std::unique_ptr<sql::ResultSet> rows;
   try {
-    rows = db.query("SHOW SLAVE STATUS");
+    rows = query(db, "SHOW SLAVE STATUS");
   } catch (const DbError& e) {
     if (e.code() == mariadb_error::kSpecificAccessDenied) return std::nullopt;
     throw;

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "db/file_store.h"
 #include "db/id_list.h"
 #include "db/multi_row_insert.h"
+#include "db/sql.h"
 
 namespace tharsis {
 namespace {
@@ -92,7 +94,7 @@ void bind_insert(sql::PreparedStatement& st, int& index, const ResultRow& x) {
 
 int64_t insert_result(Database& db, const ResultRow& x) {
   insert_result_row(db, x);
-  return db.last_insert_id();
+  return last_insert_id(db);
 }
 
 void insert_result_row(Database& db, const ResultRow& x) { insert_result_rows(db, {x}); }
@@ -104,32 +106,36 @@ void insert_result_rows(Database& db, const std::vector<ResultRow>& rows) {
 }
 
 std::optional<ResultRow> fetch_result(Database& db, int64_t id, bool for_update) {
-  auto rows = db.query("SELECT " + kColumns + " FROM result WHERE id = ?" + (for_update ? " FOR UPDATE" : ""), id);
+  auto rows =
+      query(db, "SELECT " + kColumns + " FROM result WHERE id = ?" + (for_update ? " FOR UPDATE" : ""), id);
   if (!rows->next()) return std::nullopt;
   return read_row(*rows);
 }
 
 std::optional<ResultRow> fetch_result_by_name(Database& db, const std::string& name, bool for_update) {
-  auto rows = db.query("SELECT " + kColumns + " FROM result WHERE name = ?" + (for_update ? " FOR UPDATE" : ""),
-                       name);
+  auto rows = query(
+      db, "SELECT " + kColumns + " FROM result WHERE name = ?" + (for_update ? " FOR UPDATE" : ""), name);
   if (!rows->next()) return std::nullopt;
   return read_row(*rows);
 }
 
 std::vector<ResultRow> fetch_results_of_workunit(Database& db, int64_t wu_id, bool for_update) {
-  return read_all(db.query("SELECT " + kColumns + " FROM result WHERE workunitid = ? ORDER BY id" +
-                               (for_update ? " FOR UPDATE" : ""),
-                           wu_id));
+  return read_all(query(db,
+                        "SELECT " + kColumns + " FROM result WHERE workunitid = ? ORDER BY id" +
+                            (for_update ? " FOR UPDATE" : ""),
+                        wu_id));
 }
 
-std::vector<ResultRow> fetch_results_of_workunits(Database& db, const std::vector<int64_t>& wu_ids, bool for_update) {
+std::vector<ResultRow> fetch_results_of_workunits(Database& db, const std::vector<int64_t>& wu_ids,
+                                                  bool for_update) {
   // Sorted here, not by ORDER BY: a server-side sort of rows with MEDIUMTEXT columns cost
   // twice the read itself.
-  auto rows = read_all(db.query("SELECT " + kColumns + " FROM " + kIdListTable +
-                                    " STRAIGHT_JOIN result FORCE INDEX (res_wuid) ON result.workunitid = "
-                                    "wanted.wanted_id" +
-                                    (for_update ? " FOR UPDATE" : ""),
-                                id_list_json(wu_ids)));
+  auto rows = read_all(query(db,
+                             "SELECT " + kColumns + " FROM " + kIdListTable +
+                                 " STRAIGHT_JOIN result FORCE INDEX (res_wuid) ON result.workunitid = "
+                                 "wanted.wanted_id" +
+                                 (for_update ? " FOR UPDATE" : ""),
+                             id_list_json(wu_ids)));
   std::sort(rows.begin(), rows.end(), [](const ResultRow& a, const ResultRow& b) {
     return a.workunitid != b.workunitid ? a.workunitid < b.workunitid : a.id < b.id;
   });
@@ -139,27 +145,28 @@ std::vector<ResultRow> fetch_results_of_workunits(Database& db, const std::vecto
 std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit, int64_t now) {
   // A graph operand's canonical output is its successors' input: it stays until the
   // operand is FREED, FATAL or CANCELLED (docs/operand_graphs.md), whatever file_delete_state says.
-  return read_all(
-      db.query("SELECT " + kColumns +
-                   " FROM result WHERE file_delete_state = ? AND id % ? = ? AND NOT EXISTS ("
-                   "SELECT 1 FROM operand o JOIN workunit w ON w.id = o.workunitid "
-                   "WHERE o.workunitid = result.workunitid AND w.canonical_resultid = result.id "
-                   "AND o.state NOT IN (?, ?, ?)) AND NOT EXISTS (SELECT 1 FROM file_delete_retry f "
-                   "WHERE f.owner = 1 AND f.id = result.id AND f.next_time > ?) LIMIT ?",
-               FileDeleteState::Ready, shard.n, shard.id, OperandState::Freed, OperandState::Fatal,
-               OperandState::Cancelled, now, limit));
+  return read_all(query(db,
+                        "SELECT " + kColumns +
+                            " FROM result WHERE file_delete_state = ? AND id % ? = ? AND NOT EXISTS ("
+                            "SELECT 1 FROM operand o JOIN workunit w ON w.id = o.workunitid "
+                            "WHERE o.workunitid = result.workunitid AND w.canonical_resultid = result.id "
+                            "AND o.state NOT IN (?, ?, ?)) AND NOT EXISTS (SELECT 1 FROM file_delete_retry f "
+                            "WHERE f.owner = ? AND f.id = result.id AND f.next_time > ?) LIMIT ?",
+                        FileDeleteState::Ready, shard.n, shard.id, OperandState::Freed, OperandState::Fatal,
+                        OperandState::Cancelled, FileOwner::Result, now, limit));
 }
 
 bool update_result_guarded(Database& db, const ResultUpdate& u) {
   const ResultRow& a = u.after;
   const ResultRow& b = u.before;
-  return db.exec("UPDATE result SET server_state = ?, outcome = ?, client_state = ?, "
-                 "file_delete_state = ?, validate_state = ?, report_deadline = ?, granted_credit = ? "
-                 "WHERE id = ? AND server_state = ? AND outcome = ? AND file_delete_state = ? "
-                 "AND validate_state = ?",
-                 a.server_state, a.outcome, a.client_state, a.file_delete_state, a.validate_state,
-                 a.report_deadline, a.granted_credit, a.id, b.server_state, b.outcome,
-                 b.file_delete_state, b.validate_state) > 0;
+  return exec(db,
+              "UPDATE result SET server_state = ?, outcome = ?, client_state = ?, "
+              "file_delete_state = ?, validate_state = ?, report_deadline = ?, granted_credit = ? "
+              "WHERE id = ? AND server_state = ? AND outcome = ? AND file_delete_state = ? "
+              "AND validate_state = ?",
+              a.server_state, a.outcome, a.client_state, a.file_delete_state, a.validate_state,
+              a.report_deadline, a.granted_credit, a.id, b.server_state, b.outcome, b.file_delete_state,
+              b.validate_state) > 0;
 }
 
 int64_t update_results_guarded(Database& db, const std::vector<ResultUpdate>& updates) {
@@ -181,29 +188,29 @@ int64_t update_results_guarded(Database& db, const std::vector<ResultUpdate>& up
     json += "," + std::to_string(a.report_deadline) + "," + json_double(a.granted_credit) + "]";
   }
   if (json.size() == 1) return 0;
-  return db.exec(
-      "UPDATE JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$[0]', "
-      "old_server_state INT PATH '$[1]', old_outcome INT PATH '$[2]', "
-      "old_file_delete_state INT PATH '$[3]', old_validate_state INT PATH '$[4]', "
-      "server_state INT PATH '$[5]', outcome INT PATH '$[6]', client_state INT PATH '$[7]', "
-      "file_delete_state INT PATH '$[8]', validate_state INT PATH '$[9]', "
-      "report_deadline BIGINT PATH '$[10]', granted_credit DOUBLE PATH '$[11]')) u "
-      "STRAIGHT_JOIN result r FORCE INDEX (PRIMARY) ON r.id = u.id "
-      "SET r.server_state = u.server_state, r.outcome = u.outcome, r.client_state = u.client_state, "
-      "r.file_delete_state = u.file_delete_state, r.validate_state = u.validate_state, "
-      "r.report_deadline = u.report_deadline, r.granted_credit = u.granted_credit "
-      "WHERE r.server_state = u.old_server_state AND r.outcome = u.old_outcome "
-      "AND r.file_delete_state = u.old_file_delete_state AND r.validate_state = u.old_validate_state",
-      json + "]");
+  return exec(db,
+              "UPDATE JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$[0]', "
+              "old_server_state INT PATH '$[1]', old_outcome INT PATH '$[2]', "
+              "old_file_delete_state INT PATH '$[3]', old_validate_state INT PATH '$[4]', "
+              "server_state INT PATH '$[5]', outcome INT PATH '$[6]', client_state INT PATH '$[7]', "
+              "file_delete_state INT PATH '$[8]', validate_state INT PATH '$[9]', "
+              "report_deadline BIGINT PATH '$[10]', granted_credit DOUBLE PATH '$[11]')) u "
+              "STRAIGHT_JOIN result r FORCE INDEX (PRIMARY) ON r.id = u.id "
+              "SET r.server_state = u.server_state, r.outcome = u.outcome, r.client_state = u.client_state, "
+              "r.file_delete_state = u.file_delete_state, r.validate_state = u.validate_state, "
+              "r.report_deadline = u.report_deadline, r.granted_credit = u.granted_credit "
+              "WHERE r.server_state = u.old_server_state AND r.outcome = u.old_outcome "
+              "AND r.file_delete_state = u.old_file_delete_state AND r.validate_state = u.old_validate_state",
+              json + "]");
 }
 
 }  // namespace tharsis
 
 namespace tharsis {
 std::vector<ResultRow> fetch_results_of_workunit_range(Database& db, int64_t first_wu, int64_t last_wu) {
-  return read_all(db.query("SELECT " + kColumns +
-                               " FROM result WHERE workunitid BETWEEN ? AND ? ORDER BY workunitid, id",
-                           first_wu, last_wu));
+  return read_all(query(
+      db, "SELECT " + kColumns + " FROM result WHERE workunitid BETWEEN ? AND ? ORDER BY workunitid, id",
+      first_wu, last_wu));
 }
 }  // namespace tharsis
 
@@ -222,13 +229,14 @@ const std::string kWorkunitThenResult = "workunit w STRAIGHT_JOIN result r ON r.
 // under READ COMMITTED: it takes no lock on the result row, so the workunit is the first
 // row locked. Returns the workunit id, or 0.
 template <class Key>
-int64_t lock_workunit_of_reportable(Database& db, const std::string& key_column, const Key& key, int64_t host_id) {
+int64_t lock_workunit_of_reportable(Database& db, const std::string& key_column, const Key& key,
+                                    int64_t host_id) {
   const std::string sql =
       "SELECT id FROM workunit WHERE id = (SELECT workunitid FROM result WHERE " + key_column +
       " = ? AND hostid = ? AND (server_state = ? OR (server_state = ? AND outcome IN (?, ?)))) "
       "FOR UPDATE";
-  return db.query_int(sql, key, host_id, ServerState::InProgress, ServerState::Over, Outcome::NoReply,
-                      Outcome::ClientDetached);
+  return query_int(db, sql, key, host_id, ServerState::InProgress, ServerState::Over, Outcome::NoReply,
+                   Outcome::ClientDetached);
 }
 
 // The report write itself, the workunit already locked: result -> OVER with the client's
@@ -258,11 +266,10 @@ bool write_report(Database& db, int64_t wu_id, const std::string& key_column, co
       "r.claimed_credit = ?, r.xml_doc_out = ?, r.stderr_out = ?, r.received_time = ?, "
       "w.transition_time = ? WHERE w.id = ? AND r." +
       key_column + " = ? AND r.hostid = ? AND " + kTakesReport;
-  return db.exec(sql, ServerState::Over, rp.outcome, rp.client_state, rp.exit_status, rp.cpu_time,
-                 rp.elapsed_time, rp.claimed_credit, rp.xml_doc_out, rp.stderr_out, now, now, wu_id, key,
-                 host_id, ServerState::InProgress, ServerState::Over, Outcome::NoReply,
-                 Outcome::ClientDetached, ValidateState::Init, FileDeleteState::Init,
-                 AssimilateState::Init) > 0;
+  return exec(db, sql, ServerState::Over, rp.outcome, rp.client_state, rp.exit_status, rp.cpu_time,
+              rp.elapsed_time, rp.claimed_credit, rp.xml_doc_out, rp.stderr_out, now, now, wu_id, key,
+              host_id, ServerState::InProgress, ServerState::Over, Outcome::NoReply, Outcome::ClientDetached,
+              ValidateState::Init, FileDeleteState::Init, AssimilateState::Init) > 0;
 }
 
 }  // namespace
@@ -275,7 +282,7 @@ namespace {
 // changed (transition_time already earlier): two RPCs of one host on two nodes are kept
 // apart instead by the host row, which the claiming transaction always changes
 // (update_host / add_results_sent count the results sent), so the second to commit fails
-// certification (1213) and its re-run sees the first's result.
+// certification (a deadlock error) and its re-run sees the first's result.
 bool claim(Database& db, const SendClaim& c, bool once_per_host) {
   int64_t deadline = c.now + c.delay_bound;
   const std::string sql = "UPDATE " + kWorkunitThenResult +
@@ -286,12 +293,12 @@ bool claim(Database& db, const SendClaim& c, bool once_per_host) {
   // Matched rows (CLIENT_FOUND_ROWS): 2 when the result was UNSENT and of this workunit,
   // 0 when another scheduler process claimed it first.
   if (!once_per_host) {
-    return db.exec(sql, ServerState::InProgress, c.host_id, c.user_id, c.now, deadline, c.app_version_id, deadline,
-                   c.workunit_id, c.result_id, ServerState::Unsent) > 0;
+    return exec(db, sql, ServerState::InProgress, c.host_id, c.user_id, c.now, deadline, c.app_version_id,
+                deadline, c.workunit_id, c.result_id, ServerState::Unsent) > 0;
   }
-  return db.exec(sql + " AND NOT EXISTS (SELECT 1 FROM result h WHERE h.workunitid = w.id AND h.hostid = ?)",
-                 ServerState::InProgress, c.host_id, c.user_id, c.now, deadline, c.app_version_id, deadline,
-                 c.workunit_id, c.result_id, ServerState::Unsent, c.host_id) > 0;
+  return exec(db, sql + " AND NOT EXISTS (SELECT 1 FROM result h WHERE h.workunitid = w.id AND h.hostid = ?)",
+              ServerState::InProgress, c.host_id, c.user_id, c.now, deadline, c.app_version_id, deadline,
+              c.workunit_id, c.result_id, ServerState::Unsent, c.host_id) > 0;
 }
 
 }  // namespace
@@ -300,12 +307,13 @@ bool claim_unsent_result(Database& db, const SendClaim& c) { return claim(db, c,
 
 bool host_has_result_of(Database& db, int64_t workunit_id, int64_t host_id) {
   // The few rows of one workunit, by res_wuid.
-  return db.query_int("SELECT COUNT(*) FROM result WHERE workunitid = ? AND hostid = ?", workunit_id, host_id) > 0;
+  return query_int(db, "SELECT COUNT(*) FROM result WHERE workunitid = ? AND hostid = ?", workunit_id,
+                   host_id) > 0;
 }
 
 bool mark_result_sent(Database& db, int64_t result_id, int64_t host_id, int64_t user_id, int64_t now,
                       int delay_bound, int64_t app_version_id) {
-  int64_t wu_id = db.query_int("SELECT workunitid FROM result WHERE id = ?", result_id);
+  int64_t wu_id = query_int(db, "SELECT workunitid FROM result WHERE id = ?", result_id);
   if (wu_id == 0) return false;
   return claim(db, SendClaim{result_id, wu_id, host_id, user_id, now, delay_bound, app_version_id},
                /*once_per_host=*/false);
@@ -314,13 +322,16 @@ bool mark_result_sent(Database& db, int64_t result_id, int64_t host_id, int64_t 
 bool refresh_sent_result(Database& db, int64_t result_id, int64_t workunit_id, int64_t host_id, int64_t now,
                          int delay_bound) {
   int64_t deadline = now + delay_bound;
-  return db.exec("UPDATE " + kWorkunitThenResult +
-                     " SET r.sent_time = ?, r.report_deadline = ?, w.transition_time = LEAST(w.transition_time, ?) "
-                     "WHERE w.id = ? AND r.id = ? AND r.hostid = ? AND r.server_state = ?",
-                 now, deadline, deadline, workunit_id, result_id, host_id, ServerState::InProgress) > 0;
+  return exec(db,
+              "UPDATE " + kWorkunitThenResult +
+                  " SET r.sent_time = ?, r.report_deadline = ?, w.transition_time = LEAST(w.transition_time, "
+                  "?) "
+                  "WHERE w.id = ? AND r.id = ? AND r.hostid = ? AND r.server_state = ?",
+              now, deadline, deadline, workunit_id, result_id, host_id, ServerState::InProgress) > 0;
 }
 
-bool mark_result_reported(Database& db, int64_t result_id, int64_t host_id, int64_t now, const ResultReport& rp) {
+bool mark_result_reported(Database& db, int64_t result_id, int64_t host_id, int64_t now,
+                          const ResultReport& rp) {
   int64_t wu_id = lock_workunit_of_reportable(db, "id", result_id, host_id);
   return wu_id != 0 && write_report(db, wu_id, "id", result_id, host_id, now, rp);
 }

@@ -9,6 +9,7 @@
 
 #include "db/database.h"
 #include "db/schema_migrations.h"
+#include "db/sql.h"
 #include "lib/text_file.h"
 
 namespace tharsis {
@@ -51,8 +52,8 @@ void create_database(const DbConfig& admin, const std::string& name) {
   if (!text.ok()) throw DbError("cannot read schema: " + text.error(), 0, "create_database");
   DbConfig server = admin;
   server.name = "";
-  Database::open(server)->execute_trusted_script("CREATE DATABASE IF NOT EXISTS `" + name +
-                                                 "` CHARACTER SET utf8mb4;");
+  execute_trusted_script(*Database::open(server),
+                         "CREATE DATABASE IF NOT EXISTS `" + name + "` CHARACTER SET utf8mb4;");
   DbConfig project = admin;
   project.name = name;
   auto db = Database::open(project);
@@ -91,7 +92,7 @@ void create_read_only_user(const DbConfig& admin, const std::string& name, const
     script += "CREATE OR REPLACE USER " + account + " IDENTIFIED BY '" + password + "';\nGRANT SELECT ON `" +
               name + "`.* TO " + account + ";\nGRANT REPLICA MONITOR ON *.* TO " + account + ";\n";
   }
-  db->execute_trusted_script(script);
+  execute_trusted_script(*db, script);
 }
 
 void drop_database(const DbConfig& admin, const std::string& name) {
@@ -99,7 +100,7 @@ void drop_database(const DbConfig& admin, const std::string& name) {
   DbConfig server = admin;
   server.name = "";
   auto db = Database::open(server);
-  db->execute_trusted_script("DROP DATABASE IF EXISTS `" + name + "`;");
+  execute_trusted_script(*db, "DROP DATABASE IF EXISTS `" + name + "`;");
 }
 
 }  // namespace tharsis

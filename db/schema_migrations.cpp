@@ -5,7 +5,9 @@
 #include <set>
 #include <stdexcept>
 
+#include "db/mariadb_errors.h"
 #include "db/schema_loader.h"
+#include "db/sql.h"
 #include "lib/text_file.h"
 
 namespace tharsis {
@@ -61,10 +63,10 @@ const std::string& checked_identifier(const std::string& name) {
 }
 
 bool table_exists(Database& db, const std::string& table) {
-  return db.query_int(
-             "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND "
-             "TABLE_NAME = ?",
-             table) > 0;
+  return query_int(db,
+                   "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND "
+                   "TABLE_NAME = ?",
+                   table) > 0;
 }
 
 // `table`'s CREATE TABLE statement in db/schema.sql, from its first line to the line that
@@ -83,11 +85,10 @@ std::string create_statement_in_schema(const std::string& table) {
 
 // One query when the table is there (the scheduler checks on every new connection).
 int64_t version_row(Database& db) {
-  constexpr int kNoSuchTable = 1146;
   try {
-    return db.query_int("SELECT version FROM schema_version WHERE id = 1");
+    return query_int(db, "SELECT version FROM schema_version WHERE id = 1");
   } catch (const DbError& e) {
-    if (e.code() != kNoSuchTable) throw;
+    if (e.code() != mariadb_error::kNoSuchTable) throw;
     return 0;
   }
 }
@@ -149,10 +150,11 @@ MigrationStep add_column(const std::string& table, const std::string& column, co
   checked_identifier(column);
   return {table + ": add column " + column,
           [=](Database& db) {
-            bool has = db.query_int(
-                           "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() "
-                           "AND TABLE_NAME = ? AND COLUMN_NAME = ?",
-                           table, column) > 0;
+            bool has =
+                query_int(db,
+                          "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() "
+                          "AND TABLE_NAME = ? AND COLUMN_NAME = ?",
+                          table, column) > 0;
             return has ? std::string()
                        : "ALTER TABLE `" + table + "` ADD COLUMN `" + column + "` " + definition;
           },
@@ -164,10 +166,10 @@ MigrationStep add_index(const std::string& table, const std::string& index, cons
   checked_identifier(index);
   return {table + ": add index " + index + " " + columns,
           [=](Database& db) {
-            bool has = db.query_int(
-                           "SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = "
-                           "DATABASE() AND TABLE_NAME = ? AND INDEX_NAME = ?",
-                           table, index) > 0;
+            bool has = query_int(db,
+                                 "SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = "
+                                 "DATABASE() AND TABLE_NAME = ? AND INDEX_NAME = ?",
+                                 table, index) > 0;
             return has ? std::string() : "ALTER TABLE `" + table + "` ADD KEY `" + index + "` " + columns;
           },
           table};
@@ -178,7 +180,8 @@ MigrationStep convert_to_utf8mb4(const std::string& table) {
   return {
       table + ": convert to utf8mb4",
       [table](Database& db) {
-        int64_t other = db.query_int(
+        int64_t other = query_int(
+            db,
             "SELECT (SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND "
             "TABLE_NAME = ? AND TABLE_COLLATION NOT LIKE 'utf8mb4%') + (SELECT COUNT(*) FROM "
             "information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND "
@@ -188,7 +191,8 @@ MigrationStep convert_to_utf8mb4(const std::string& table) {
         // CONVERT TO would widen a TEXT column to hold as many four-byte characters (MEDIUMTEXT
         // -> LONGTEXT); keep each TEXT column's type, as a new database has it.
         std::string statement = "ALTER TABLE `" + table + "` CONVERT TO CHARACTER SET utf8mb4";
-        auto texts = db.query(
+        auto texts = query(
+            db,
             "SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA "
             "= "
             "DATABASE() AND TABLE_NAME = ? AND DATA_TYPE IN ('tinytext', 'text', 'mediumtext', 'longtext') "
@@ -230,19 +234,19 @@ UpgradePlan upgrade_schema(Database& db, int64_t now,
       std::string statement = step.pending(db);
       if (statement.empty()) continue;
       if (progress) progress("  " + statement);
-      db.execute_trusted_script(statement);
+      execute_trusted_script(db, statement);
       done.statements.push_back(statement);
     }
     db.transaction([&](Database& d) {
-      d.exec(
-          "INSERT INTO schema_migration (version, summary, applied_time, steps) VALUES (?, ?, ?, ?) "
-          "ON DUPLICATE KEY UPDATE version = version",
-          m.version, m.summary, now, static_cast<int64_t>(done.statements.size()));
-      d.exec(
-          "INSERT INTO schema_version (id, version, updated_time) VALUES (1, ?, ?) "
-          "ON DUPLICATE KEY UPDATE updated_time = IF(version < VALUES(version), VALUES(updated_time), "
-          "updated_time), version = GREATEST(version, VALUES(version))",
-          m.version, now);
+      exec(d,
+           "INSERT INTO schema_migration (version, summary, applied_time, steps) VALUES (?, ?, ?, ?) "
+           "ON DUPLICATE KEY UPDATE version = version",
+           m.version, m.summary, now, static_cast<int64_t>(done.statements.size()));
+      exec(d,
+           "INSERT INTO schema_version (id, version, updated_time) VALUES (1, ?, ?) "
+           "ON DUPLICATE KEY UPDATE updated_time = IF(version < VALUES(version), VALUES(updated_time), "
+           "updated_time), version = GREATEST(version, VALUES(version))",
+           m.version, now);
     });
     plan.migrations.push_back(std::move(done));
   }
@@ -250,12 +254,12 @@ UpgradePlan upgrade_schema(Database& db, int64_t now,
 }
 
 void load_fresh_schema(Database& db, const std::string& schema_text, int64_t now) {
-  db.execute_trusted_script(schema_text);
+  execute_trusted_script(db, schema_text);
   int latest = latest_schema_version();
   db.transaction([&](Database& d) {
-    d.exec("INSERT IGNORE INTO schema_migration (version, summary, applied_time, steps) VALUES (?, ?, ?, 0)",
-           latest, "new database at version " + std::to_string(latest) + " (db/schema.sql)", now);
-    d.exec("INSERT IGNORE INTO schema_version (id, version, updated_time) VALUES (1, ?, ?)", latest, now);
+    exec(d, "INSERT IGNORE INTO schema_migration (version, summary, applied_time, steps) VALUES (?, ?, ?, 0)",
+         latest, "new database at version " + std::to_string(latest) + " (db/schema.sql)", now);
+    exec(d, "INSERT IGNORE INTO schema_version (id, version, updated_time) VALUES (1, ?, ?)", latest, now);
   });
 }
 
@@ -275,14 +279,15 @@ std::string schema_version_problem(Database& db, const std::string& project_dir)
 
 std::vector<std::pair<std::string, int64_t>> table_row_counts(Database& db) {
   std::vector<std::string> tables;
-  auto rows = db.query(
+  auto rows = query(
+      db,
       "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = "
       "'BASE "
       "TABLE' ORDER BY TABLE_NAME");
   while (rows->next()) tables.push_back(rows->getString(1));
   std::vector<std::pair<std::string, int64_t>> counts;
   for (const auto& table : tables) {
-    counts.emplace_back(table, db.query_int("SELECT COUNT(*) FROM `" + checked_identifier(table) + "`"));
+    counts.emplace_back(table, query_int(db, "SELECT COUNT(*) FROM `" + checked_identifier(table) + "`"));
   }
   return counts;
 }

@@ -1,6 +1,7 @@
 // Implementation of db/send_store.h.
 #include "db/send_store.h"
 
+#include "db/sql.h"
 #include "db/states.h"
 
 namespace tharsis {
@@ -70,19 +71,19 @@ std::vector<SendCandidateRow> fetch_send_candidates(Database& db, const SendFilt
       "AND o.preferred_host <> ? AND o.preferred_until > ?) " +
       kCandidateOrder;
   double flops = f.flops > 0 ? f.flops : 1e9;
-  return read_candidates(db.query(sql, ServerState::Unsent, f.host_id, comma_list(f.apps_not_runnable),
-                                  f.memory_bytes, f.memory_bytes, f.disk_free_bytes, flops, f.host_id, f.now,
-                                  limit));
+  return read_candidates(query(db, sql, ServerState::Unsent, f.host_id, comma_list(f.apps_not_runnable),
+                               f.memory_bytes, f.memory_bytes, f.disk_free_bytes, flops, f.host_id, f.now,
+                               limit));
 }
 
 std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int64_t host_id, int limit) {
   static const std::string sql = "SET STATEMENT optimizer_switch = 'exists_to_in=off' FOR " +
                                  kCandidateSelect + kNotHeldByHost + kCandidateOrder;
-  return read_candidates(db.query(sql, ServerState::Unsent, host_id, limit));
+  return read_candidates(query(db, sql, ServerState::Unsent, host_id, limit));
 }
 
 std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int limit) {
-  return read_candidates(db.query(kCandidateSelect + kCandidateOrder, ServerState::Unsent, limit));
+  return read_candidates(query(db, kCandidateSelect + kCandidateOrder, ServerState::Unsent, limit));
 }
 
 namespace {
@@ -112,26 +113,26 @@ HostResultRow read_host_result(sql::ResultSet& rows) {
 }  // namespace
 
 std::vector<HostResultRow> fetch_in_progress_results_at_host(Database& db, int64_t host_id) {
-  auto rows = db.query(kHostResultSelect + "WHERE r.hostid = ? AND r.server_state = ?", host_id,
-                       ServerState::InProgress);
+  auto rows = query(db, kHostResultSelect + "WHERE r.hostid = ? AND r.server_state = ?", host_id,
+                    ServerState::InProgress);
   std::vector<HostResultRow> out;
   while (rows->next()) out.push_back(read_host_result(*rows));
   return out;
 }
 
 std::optional<HostResultRow> fetch_host_result_by_name(Database& db, const std::string& name) {
-  auto rows = db.query(kHostResultSelect + "WHERE r.name = ?", name);
+  auto rows = query(db, kHostResultSelect + "WHERE r.name = ?", name);
   if (!rows->next()) return std::nullopt;
   return read_host_result(*rows);
 }
 
 std::optional<SendDetailsRow> fetch_send_details(Database& db, int64_t result_id) {
-  auto rows = db.query(
-      "SELECT r.id, r.name, r.xml_doc_in, r.report_deadline, r.appid, w.id, w.name, w.xml_doc, "
-      "w.rsc_fpops_est, "
-      "w.rsc_fpops_bound, w.rsc_memory_bound, w.rsc_disk_bound "
-      "FROM result r JOIN workunit w ON w.id = r.workunitid WHERE r.id = ?",
-      result_id);
+  auto rows = query(db,
+                    "SELECT r.id, r.name, r.xml_doc_in, r.report_deadline, r.appid, w.id, w.name, w.xml_doc, "
+                    "w.rsc_fpops_est, "
+                    "w.rsc_fpops_bound, w.rsc_memory_bound, w.rsc_disk_bound "
+                    "FROM result r JOIN workunit w ON w.id = r.workunitid WHERE r.id = ?",
+                    result_id);
   if (!rows->next()) return std::nullopt;
   SendDetailsRow d;
   d.result_id = rows->getInt64(1);

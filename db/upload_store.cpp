@@ -1,14 +1,17 @@
 // Implementation of db/upload_store.h.
 #include "db/upload_store.h"
 
+#include "db/sql.h"
+
 namespace tharsis {
 
 std::optional<UploadTargetRow> fetch_upload_target(Database& db, const std::string& result_name) {
-  auto rows = db.query(
-      "SELECT r.server_state, r.outcome, r.xml_doc_in, w.canonical_resultid, w.error_mask, "
-      "w.assimilate_state "
-      "FROM result r FORCE INDEX (res_name) JOIN workunit w ON w.id = r.workunitid WHERE r.name = ?",
-      result_name);
+  auto rows =
+      query(db,
+            "SELECT r.server_state, r.outcome, r.xml_doc_in, w.canonical_resultid, w.error_mask, "
+            "w.assimilate_state "
+            "FROM result r FORCE INDEX (res_name) JOIN workunit w ON w.id = r.workunitid WHERE r.name = ?",
+            result_name);
   if (!rows->next()) return std::nullopt;
   UploadTargetRow row;
   row.server_state = static_cast<ServerState>(rows->getInt("server_state"));

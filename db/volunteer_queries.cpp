@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "db/sql.h"
+
 namespace tharsis {
 
 namespace {
@@ -21,7 +23,7 @@ double credit(sql::ResultSet& rows, int column) { return static_cast<double>(row
 template <class... Args>
 std::vector<UserCreditRow> users(Database& db, const std::string& tail, const Args&... args) {
   std::vector<UserCreditRow> out;
-  auto rows = db.query(kUserColumns + tail, args...);
+  auto rows = query(db, kUserColumns + tail, args...);
   while (rows->next()) {
     out.push_back(
         {rows->getInt64(1), rows->getString(2), credit(*rows, 3), credit(*rows, 4), rows->getInt64(5)});
@@ -32,7 +34,7 @@ std::vector<UserCreditRow> users(Database& db, const std::string& tail, const Ar
 template <class... Args>
 std::vector<HostCreditRow> hosts(Database& db, const std::string& tail, const Args&... args) {
   std::vector<HostCreditRow> out;
-  auto rows = db.query(kHostColumns + tail, args...);
+  auto rows = query(db, kHostColumns + tail, args...);
   while (rows->next()) {
     out.push_back({rows->getInt64(1), rows->getString(2), rows->getString(3), rows->getString(4),
                    credit(*rows, 5), credit(*rows, 6), rows->getInt64(7)});
@@ -52,8 +54,8 @@ bool trim_page(std::vector<Row>& rows, int page_size) {
 
 VolunteerTables fetch_volunteer_tables(Database& db, const VolunteerQuery& q) {
   VolunteerTables t;
-  t.user_count = db.query_int("SELECT COUNT(*) FROM user");
-  t.host_count = db.query_int("SELECT COUNT(*) FROM host");
+  t.user_count = query_int(db, "SELECT COUNT(*) FROM user");
+  t.host_count = query_int(db, "SELECT COUNT(*) FROM host");
   t.top_users_by_total = users(db, "ORDER BY u.total_credit DESC, u.id DESC LIMIT ?", q.top_n);
   t.top_users_by_recent = users(db, "ORDER BY u.expavg_credit DESC, u.id DESC LIMIT ?", q.top_n);
   t.top_hosts_by_total = hosts(db, "ORDER BY h.total_credit DESC, h.id DESC LIMIT ?", q.top_n);

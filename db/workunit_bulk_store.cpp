@@ -5,6 +5,7 @@
 
 #include "db/id_list.h"
 #include "db/multi_row_insert.h"
+#include "db/sql.h"
 
 namespace tharsis {
 namespace {
@@ -82,11 +83,11 @@ void record_workunit_inputs_bulk(Database& db,
     append_json_string(json, file_name);
     json += ']';
     if (json.size() >= kChunkBytes) {
-      db.exec(kInsert, json + "]");
+      exec(db, kInsert, json + "]");
       json.assign(1, '[');
     }
   }
-  if (json.size() > 1) db.exec(kInsert, json + "]");
+  if (json.size() > 1) exec(db, kInsert, json + "]");
 }
 
 }  // namespace tharsis

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "db/file_store.h"
 #include "db/id_list.h"
+#include "db/sql.h"
 
 namespace tharsis {
 namespace {
@@ -63,25 +65,24 @@ std::vector<int64_t> read_ids(std::unique_ptr<sql::ResultSet> rows) {
 }  // namespace
 
 int64_t insert_workunit(Database& db, const WorkunitRow& wu) {
-  db.exec("INSERT INTO workunit (create_time, appid, name, xml_doc, batch, rsc_fpops_est, "
-          "rsc_fpops_bound, rsc_memory_bound, rsc_disk_bound, delay_bound, min_quorum, "
-          "target_nresults, max_error_results, max_total_results, max_success_results, priority, "
-          "canonical_resultid, transition_time, file_delete_state, assimilate_state, need_validate, "
-          "error_mask, canonical_credit, result_template_file, graph_id) "
-          "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-          wu.create_time, wu.appid, wu.name, wu.xml_doc, wu.batch, wu.rsc_fpops_est,
-          wu.rsc_fpops_bound, wu.rsc_memory_bound, wu.rsc_disk_bound, wu.delay_bound, wu.min_quorum,
-          wu.target_nresults, wu.max_error_results, wu.max_total_results, wu.max_success_results,
-          wu.priority, wu.canonical_resultid, wu.transition_time, wu.file_delete_state,
-          wu.assimilate_state, wu.need_validate, wu.error_mask, wu.canonical_credit,
-          wu.result_template_file, wu.graph_id);
-  return db.last_insert_id();
+  exec(db,
+       "INSERT INTO workunit (create_time, appid, name, xml_doc, batch, rsc_fpops_est, "
+       "rsc_fpops_bound, rsc_memory_bound, rsc_disk_bound, delay_bound, min_quorum, "
+       "target_nresults, max_error_results, max_total_results, max_success_results, priority, "
+       "canonical_resultid, transition_time, file_delete_state, assimilate_state, need_validate, "
+       "error_mask, canonical_credit, result_template_file, graph_id) "
+       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+       wu.create_time, wu.appid, wu.name, wu.xml_doc, wu.batch, wu.rsc_fpops_est, wu.rsc_fpops_bound,
+       wu.rsc_memory_bound, wu.rsc_disk_bound, wu.delay_bound, wu.min_quorum, wu.target_nresults,
+       wu.max_error_results, wu.max_total_results, wu.max_success_results, wu.priority, wu.canonical_resultid,
+       wu.transition_time, wu.file_delete_state, wu.assimilate_state, wu.need_validate, wu.error_mask,
+       wu.canonical_credit, wu.result_template_file, wu.graph_id);
+  return last_insert_id(db);
 }
 
 std::optional<WorkunitRow> fetch_workunit(Database& db, int64_t id, bool for_update) {
-  auto rows = db.query("SELECT " + kColumns + " FROM workunit WHERE id = ?" +
-                           (for_update ? " FOR UPDATE" : ""),
-                       id);
+  auto rows =
+      query(db, "SELECT " + kColumns + " FROM workunit WHERE id = ?" + (for_update ? " FOR UPDATE" : ""), id);
   if (!rows->next()) return std::nullopt;
   return read_row(*rows);
 }
@@ -89,72 +90,76 @@ std::optional<WorkunitRow> fetch_workunit(Database& db, int64_t id, bool for_upd
 std::vector<WorkunitRow> fetch_workunits(Database& db, const std::vector<int64_t>& ids, bool for_update) {
   // Sorted here, not by ORDER BY: a server-side sort of rows with MEDIUMTEXT columns cost
   // three times the read itself.
-  auto rows = read_all(
-      db.query("SELECT " + kColumns + " FROM " + kIdListTable +
-                   " STRAIGHT_JOIN workunit FORCE INDEX (PRIMARY) ON workunit.id = wanted.wanted_id" +
-                   (for_update ? " FOR UPDATE" : ""),
-               id_list_json(ids)));
+  auto rows =
+      read_all(query(db,
+                     "SELECT " + kColumns + " FROM " + kIdListTable +
+                         " STRAIGHT_JOIN workunit FORCE INDEX (PRIMARY) ON workunit.id = wanted.wanted_id" +
+                         (for_update ? " FOR UPDATE" : ""),
+                     id_list_json(ids)));
   std::sort(rows.begin(), rows.end(), [](const WorkunitRow& a, const WorkunitRow& b) { return a.id < b.id; });
   return rows;
 }
 
 std::optional<WorkunitRow> fetch_workunit_by_name(Database& db, const std::string& name) {
-  auto rows = db.query("SELECT " + kColumns + " FROM workunit WHERE name = ?", name);
+  auto rows = query(db, "SELECT " + kColumns + " FROM workunit WHERE name = ?", name);
   if (!rows->next()) return std::nullopt;
   return read_row(*rows);
 }
 
 std::unordered_map<std::string, int64_t> fetch_workunit_ids_of_graph(Database& db, int64_t graph_id) {
-  auto rows = db.query("SELECT id, name FROM workunit WHERE graph_id = ?", graph_id);
+  auto rows = query(db, "SELECT id, name FROM workunit WHERE graph_id = ?", graph_id);
   std::unordered_map<std::string, int64_t> out;
   while (rows->next()) out.emplace(rows->getString(2), rows->getInt64(1));
   return out;
 }
 
 std::vector<int64_t> fetch_due_workunit_ids(Database& db, int64_t now, Shard shard, int limit) {
-  return read_ids(
-      db.query("SELECT id FROM workunit WHERE transition_time <= ? AND id % ? = ? "
-               "ORDER BY transition_time LIMIT ?",
-               now, shard.n, shard.id, limit));
+  return read_ids(query(db,
+                        "SELECT id FROM workunit WHERE transition_time <= ? AND id % ? = ? "
+                        "ORDER BY transition_time LIMIT ?",
+                        now, shard.n, shard.id, limit));
 }
 
 std::vector<int64_t> fetch_need_validate_ids(Database& db, Shard shard, int limit) {
-  return read_ids(db.query("SELECT id FROM workunit WHERE need_validate = 1 AND id % ? = ? LIMIT ?", shard.n,
-                           shard.id, limit));
+  return read_ids(query(db, "SELECT id FROM workunit WHERE need_validate = 1 AND id % ? = ? LIMIT ?", shard.n,
+                        shard.id, limit));
 }
 
 std::vector<int64_t> fetch_assimilate_ready_ids(Database& db, Shard shard, int limit) {
-  return read_ids(db.query("SELECT id FROM workunit WHERE assimilate_state = ? AND id % ? = ? LIMIT ?",
-                           AssimilateState::Ready, shard.n, shard.id, limit));
+  return read_ids(query(db, "SELECT id FROM workunit WHERE assimilate_state = ? AND id % ? = ? LIMIT ?",
+                        AssimilateState::Ready, shard.n, shard.id, limit));
 }
 
 std::vector<WorkunitRow> fetch_file_delete_ready_workunits(Database& db, Shard shard, int limit,
                                                            int64_t now) {
-  return read_all(db.query("SELECT " + kColumns +
-                               " FROM workunit WHERE file_delete_state = ? AND id % ? = ? AND NOT EXISTS ("
-                               "SELECT 1 FROM file_delete_retry f WHERE f.owner = 0 AND f.id = workunit.id "
-                               "AND f.next_time > ?) LIMIT ?",
-                           FileDeleteState::Ready, shard.n, shard.id, now, limit));
+  return read_all(query(db,
+                        "SELECT " + kColumns +
+                            " FROM workunit WHERE file_delete_state = ? AND id % ? = ? AND NOT EXISTS ("
+                            "SELECT 1 FROM file_delete_retry f WHERE f.owner = ? AND f.id = workunit.id "
+                            "AND f.next_time > ?) LIMIT ?",
+                        FileDeleteState::Ready, shard.n, shard.id, FileOwner::Workunit, now, limit));
 }
 
 void update_workunit(Database& db, const WorkunitRow& wu) {
-  db.exec("UPDATE workunit SET canonical_resultid = ?, transition_time = ?, file_delete_state = ?, "
-          "assimilate_state = ?, need_validate = ?, error_mask = ?, canonical_credit = ?, "
-          "target_nresults = ?, priority = ? WHERE id = ?",
-          wu.canonical_resultid, wu.transition_time, wu.file_delete_state, wu.assimilate_state,
-          wu.need_validate, wu.error_mask, wu.canonical_credit, wu.target_nresults, wu.priority, wu.id);
+  exec(db,
+       "UPDATE workunit SET canonical_resultid = ?, transition_time = ?, file_delete_state = ?, "
+       "assimilate_state = ?, need_validate = ?, error_mask = ?, canonical_credit = ?, "
+       "target_nresults = ?, priority = ? WHERE id = ?",
+       wu.canonical_resultid, wu.transition_time, wu.file_delete_state, wu.assimilate_state, wu.need_validate,
+       wu.error_mask, wu.canonical_credit, wu.target_nresults, wu.priority, wu.id);
 }
 
 bool update_workunit_guarded(Database& db, const WorkunitRow& before, const WorkunitRow& after) {
-  return db.exec("UPDATE workunit SET canonical_resultid = ?, transition_time = ?, "
-                 "file_delete_state = ?, assimilate_state = ?, need_validate = ?, error_mask = ?, "
-                 "canonical_credit = ?, target_nresults = ?, priority = ? "
-                 "WHERE id = ? AND canonical_resultid = ? AND file_delete_state = ? "
-                 "AND assimilate_state = ? AND error_mask = ?",
-                 after.canonical_resultid, after.transition_time, after.file_delete_state,
-                 after.assimilate_state, after.need_validate, after.error_mask, after.canonical_credit,
-                 after.target_nresults, after.priority, after.id, before.canonical_resultid,
-                 before.file_delete_state, before.assimilate_state, before.error_mask) > 0;
+  return exec(db,
+              "UPDATE workunit SET canonical_resultid = ?, transition_time = ?, "
+              "file_delete_state = ?, assimilate_state = ?, need_validate = ?, error_mask = ?, "
+              "canonical_credit = ?, target_nresults = ?, priority = ? "
+              "WHERE id = ? AND canonical_resultid = ? AND file_delete_state = ? "
+              "AND assimilate_state = ? AND error_mask = ?",
+              after.canonical_resultid, after.transition_time, after.file_delete_state,
+              after.assimilate_state, after.need_validate, after.error_mask, after.canonical_credit,
+              after.target_nresults, after.priority, after.id, before.canonical_resultid,
+              before.file_delete_state, before.assimilate_state, before.error_mask) > 0;
 }
 
 int64_t update_workunits_guarded(Database& db, const std::vector<WorkunitUpdate>& updates) {
@@ -179,7 +184,8 @@ int64_t update_workunits_guarded(Database& db, const std::vector<WorkunitUpdate>
             std::to_string(a.priority) + "]";
   }
   if (json.size() == 1) return 0;
-  return db.exec(
+  return exec(
+      db,
       "UPDATE JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$[0]', "
       "old_canonical_resultid BIGINT PATH '$[1]', old_file_delete_state INT PATH '$[2]', "
       "old_assimilate_state INT PATH '$[3]', old_error_mask INT PATH '$[4]', "
@@ -198,21 +204,24 @@ int64_t update_workunits_guarded(Database& db, const std::vector<WorkunitUpdate>
 }
 
 bool release_held_workunit(Database& db, int64_t wu_id, const std::string& xml_doc, int64_t now) {
-  return db.exec("UPDATE workunit SET xml_doc = ?, transition_time = ? WHERE id = ? AND transition_time = ? "
-                 "AND error_mask = 0",
-                 xml_doc, now, wu_id, kTransitionNever) > 0;
+  return exec(db,
+              "UPDATE workunit SET xml_doc = ?, transition_time = ? WHERE id = ? AND transition_time = ? "
+              "AND error_mask = 0",
+              xml_doc, now, wu_id, kTransitionNever) > 0;
 }
 
 bool mark_workunit_cancelled(Database& db, int64_t wu_id, int64_t now) {
-  return db.exec("UPDATE workunit SET error_mask = error_mask | ?, transition_time = LEAST(transition_time, ?) "
-                 "WHERE id = ? AND assimilate_state <> ?",
-                 kWuErrorCancelled, now, wu_id, AssimilateState::Done) > 0;
+  return exec(db,
+              "UPDATE workunit SET error_mask = error_mask | ?, transition_time = LEAST(transition_time, ?) "
+              "WHERE id = ? AND assimilate_state <> ?",
+              kWuErrorCancelled, now, wu_id, AssimilateState::Done) > 0;
 }
 
 }  // namespace tharsis
 
 namespace tharsis {
 std::vector<WorkunitRow> fetch_workunits_after(Database& db, int64_t after_id, int limit) {
-  return read_all(db.query("SELECT " + kColumns + " FROM workunit WHERE id > ? ORDER BY id LIMIT ?", after_id, limit));
+  return read_all(
+      query(db, "SELECT " + kColumns + " FROM workunit WHERE id > ? ORDER BY id LIMIT ?", after_id, limit));
 }
 }  // namespace tharsis

@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "db/database.h"
+#include "db/hostile_probe_queries.h"
 #include "lib/crypto/boinc_key.h"
 #include "lib/crypto/boinc_signature.h"
 #include "lib/crypto/md5.h"
@@ -56,6 +57,8 @@ using namespace tharsis;
 namespace {
 
 constexpr double kMarkerCpuTime = 4242.5;
+// The host_cpid of the hosts this program makes (left out when it picks other hosts' results).
+const std::string kOwnHostCpid = "chaos-hostile";
 
 struct HttpAnswer {
   long status = 0;  // 0: no HTTP answer at all
@@ -133,12 +136,7 @@ bool acked(const SchedulerReply& reply, const std::string& name) {
 }
 
 // A result row as far as a forged report could change it.
-struct ResultFacts {
-  std::string name;
-  int64_t hostid = 0;
-  int64_t received_time = 0;
-  double cpu_time = 0;
-};
+using ResultFacts = ResultReportFacts;
 
 class Hostile {
  public:
@@ -171,7 +169,7 @@ class Hostile {
   Database* db() {
     try {
       if (!db_) db_ = Database::open(config_.db);
-      db_->query_int("SELECT 1");
+      db_->ping();
       return db_.get();
     } catch (const std::exception&) {
       db_.reset();
@@ -183,9 +181,7 @@ class Hostile {
     Database* d = db();
     if (!d) return std::nullopt;
     try {
-      auto rows = d->query("SELECT hostid, received_time, cpu_time FROM result WHERE name = ?", name);
-      if (!rows->next()) return std::nullopt;
-      return ResultFacts{name, rows->getInt64(1), rows->getInt64(2), static_cast<double>(rows->getDouble(3))};
+      return fetch_result_report_facts(*d, name);
     } catch (const std::exception&) {
       db_.reset();
       return std::nullopt;
@@ -197,7 +193,7 @@ class Hostile {
     r.authenticator = authenticator;
     r.core_client = ClientVersion{7, 20, 2};
     r.platform_name = "x86_64-pc-linux-gnu";
-    r.host.host_cpid = "chaos-hostile";
+    r.host.host_cpid = kOwnHostCpid;
     r.host.domain_name = "chaos-hostile";
     r.host.p_ncpus = 1;
     r.host.p_fpops = 1e9;
@@ -231,21 +227,14 @@ class Hostile {
     SchedulerRequest r = request("");
     ResultFacts before;
     try {
-      auto rows = d->query(
-          "SELECT r.name, r.hostid, r.received_time, r.cpu_time, u.authenticator, h.host_cpid, h.rpc_seqno, "
-          "h.domain_name FROM result r JOIN host h ON h.id = r.hostid JOIN user u ON u.id = h.userid "
-          "WHERE r.server_state = 5 AND r.received_time > 0 AND h.host_cpid <> 'chaos-hostile' "
-          "ORDER BY r.id DESC LIMIT 50");
       std::vector<std::pair<ResultFacts, SchedulerRequest>> candidates;
-      while (rows->next()) {
-        SchedulerRequest c = request(rows->getString(5));
-        c.hostid = rows->getInt64(2);
-        c.host.host_cpid = rows->getString(6);
-        c.rpc_seqno = rows->getInt(7);
-        c.host.domain_name = rows->getString(8);
-        candidates.push_back({ResultFacts{rows->getString(1), rows->getInt64(2), rows->getInt64(3),
-                                          static_cast<double>(rows->getDouble(4))},
-                              c});
+      for (auto& reported : fetch_reported_results_of_hosts(*d, kOwnHostCpid, 50)) {
+        SchedulerRequest c = request(reported.authenticator);
+        c.hostid = reported.result.hostid;
+        c.host.host_cpid = reported.host_cpid;
+        c.rpc_seqno = reported.rpc_seqno;
+        c.host.domain_name = reported.domain_name;
+        candidates.push_back({reported.result, c});
       }
       if (candidates.empty()) return {Verdict::Skipped, ""};
       auto& chosen = candidates[pick(candidates.size())];
@@ -274,14 +263,7 @@ class Hostile {
     if (!d) return {Verdict::Skipped, ""};
     ResultFacts before;
     try {
-      auto rows = d->query(
-          "SELECT r.name, r.hostid, r.received_time, r.cpu_time FROM result r JOIN host h ON h.id = r.hostid "
-          "WHERE h.host_cpid <> 'chaos-hostile' ORDER BY r.server_state = 4 DESC, r.id DESC LIMIT 50");
-      std::vector<ResultFacts> candidates;
-      while (rows->next()) {
-        candidates.push_back({rows->getString(1), rows->getInt64(2), rows->getInt64(3),
-                              static_cast<double>(rows->getDouble(4))});
-      }
+      std::vector<ResultFacts> candidates = fetch_sent_results_of_hosts(*d, kOwnHostCpid, 50);
       if (candidates.empty()) return {Verdict::Skipped, ""};
       before = candidates[pick(candidates.size())];
     } catch (const std::exception&) {
@@ -425,10 +407,7 @@ class Hostile {
     try {
       // Results whose first output is on the server: reported successes (files not yet
       // deleted) and results still in progress.
-      auto rows = d->query(
-          "SELECT name FROM result WHERE (server_state = 5 AND outcome = 1 AND file_delete_state = 0) "
-          "OR server_state = 4 ORDER BY id DESC LIMIT 200");
-      while (rows->next()) names.push_back(rows->getString(1) + "_0");
+      for (const auto& result : fetch_results_with_outputs_on_server(*d, 200)) names.push_back(result + "_0");
     } catch (const std::exception&) {
       db_.reset();
       return {Verdict::Skipped, ""};

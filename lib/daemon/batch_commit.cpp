@@ -5,14 +5,11 @@
 #include <set>
 #include <string>
 
-#include "db/mariadb_errors.h"
 #include "db/stale_row.h"
 #include "lib/log.h"
 
 namespace tharsis {
 namespace {
-
-constexpr int kLockWaitTimeout = mariadb_error::kLockWaitTimeout;
 
 // Thrown inside the batch's transaction to roll it back and re-run it without one unit.
 struct SkipUnit {
@@ -42,7 +39,7 @@ int commit_in_batches(Database& db, const std::vector<int64_t>& ids, int per_com
             try {
               lock_batch(d, batch);
             } catch (const DbError& e) {
-              if (e.code() != kLockWaitTimeout) throw;
+              if (!e.lock_wait_timeout()) throw;
               log_warning(e.what(), "; locking this batch's units one by one");
             }
           }
@@ -54,7 +51,7 @@ int commit_in_batches(Database& db, const std::vector<int64_t>& ids, int per_com
               log_warning(e.what());
               throw SkipUnit{id};
             } catch (const DbError& e) {
-              if (e.code() != kLockWaitTimeout) throw;
+              if (!e.lock_wait_timeout()) throw;
               log_warning(e.what(), "; unit ", id, " left for the next pass");
               throw SkipUnit{id};
             }
@@ -71,14 +68,14 @@ int commit_in_batches(Database& db, const std::vector<int64_t>& ids, int per_com
   return written;
 }
 
-int commit_workunit_batches(Database& db, const std::vector<int64_t>& wu_ids, int per_commit, LockedWorkunits& locked,
-                            const UnitOfWork& unit, const std::function<bool()>& stop,
-                            const BatchFinish& finish_batch) {
+int commit_workunit_batches(Database& db, const std::vector<int64_t>& wu_ids, int per_commit,
+                            LockedWorkunits& locked, const UnitOfWork& unit,
+                            const std::function<bool()>& stop, const BatchFinish& finish_batch) {
   locked.clear();
   try {
-    int written = commit_in_batches(db, wu_ids, per_commit, unit, stop,
-                                    [&](Database& d, const std::vector<int64_t>& ids) { locked.lock(d, ids); },
-                                    finish_batch);
+    int written = commit_in_batches(
+        db, wu_ids, per_commit, unit, stop,
+        [&](Database& d, const std::vector<int64_t>& ids) { locked.lock(d, ids); }, finish_batch);
     locked.clear();
     return written;
   } catch (...) {
@@ -114,7 +111,7 @@ int commit_workunit_sets(Database& db, const std::vector<int64_t>& wu_ids, int p
         } catch (const StaleRow& e) {
           throw WriteUnitByUnit{e.what()};
         } catch (const DbError& e) {
-          if (e.code() != kLockWaitTimeout) throw;
+          if (!e.lock_wait_timeout()) throw;
           throw WriteUnitByUnit{e.what()};
         }
         if (finish_batch) finish_batch(d, batch);

@@ -2,7 +2,7 @@
 // by up to `per_commit` units, while each unit keeps its own guarantees:
 //  - every unit still locks and re-checks its rows and writes only guarded on the state
 //    it planned on, so a re-run after a crash or a retry is a no-op for it;
-//  - a unit that finds a row changed under it (StaleRow) or waits out a lock (1205) is
+//  - a unit that finds a row changed under it (StaleRow) or waits out a lock (lock wait timeout) is
 //    skipped alone: the transaction is rolled back and re-run without that unit, so the
 //    others still commit, and none ever commits half-written;
 //  - a deadlock or a lost connection re-runs the whole batch (Database::transaction);
@@ -39,9 +39,9 @@ int commit_in_batches(Database& db, const std::vector<int64_t>& ids, int per_com
 // commit_in_batches over workunit ids, each batch's workunits and results locked by
 // `locked` (db/locked_workunits.h), which the units read with locked.load(); `locked` is
 // empty again on return, so no row of a finished transaction is ever planned on.
-int commit_workunit_batches(Database& db, const std::vector<int64_t>& wu_ids, int per_commit, LockedWorkunits& locked,
-                            const UnitOfWork& unit, const std::function<bool()>& stop = {},
-                            const BatchFinish& finish_batch = {});
+int commit_workunit_batches(Database& db, const std::vector<int64_t>& wu_ids, int per_commit,
+                            LockedWorkunits& locked, const UnitOfWork& unit,
+                            const std::function<bool()>& stop = {}, const BatchFinish& finish_batch = {});
 
 // Plans one workunit inside its batch's open transaction: reads its rows with
 // locked.load(), asks the daemon's rules, and appends what to write to `writes` (it writes

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "db/sql.h"
 #include "tests/support/test_database.h"
 
 namespace tharsis {
@@ -32,7 +33,8 @@ class AppVersionCacheTest : public ::testing::Test {
   }
   int64_t add_version(int64_t appid, int64_t platform, int version_num, const std::string& xml = "") {
     std::string file = "hasher_" + std::to_string(version_num) + "_" + std::to_string(platform);
-    return insert_app_version(*db_, {0, appid, version_num, platform, "", xml.empty() ? version_xml(file) : xml});
+    return insert_app_version(*db_,
+                              {0, appid, version_num, platform, "", xml.empty() ? version_xml(file) : xml});
   }
 
   TestDatabase tdb_;
@@ -72,13 +74,13 @@ TEST_F(AppVersionCacheTest, AddedAndDeprecatedVersionsAreSeenAfterTheReloadInter
   EXPECT_EQ(held.version->row.id, first) << "a choice made before the reload changed under its holder";
   EXPECT_EQ(cache_.loads(), 2);
 
-  db_->exec("UPDATE app_version SET deprecated = 1 WHERE id = ?", second);
+  exec(*db_, "UPDATE app_version SET deprecated = 1 WHERE id = ?", second);
   auto after = cache_.choose(*db_, app_, kLinux, kNow + 2 * AppVersionCache::kReloadSeconds);
   EXPECT_EQ(after.version->row.id, first);
-  db_->exec("UPDATE app_version SET deprecated = 1 WHERE id = ?", first);
+  exec(*db_, "UPDATE app_version SET deprecated = 1 WHERE id = ?", first);
   EXPECT_FALSE(cache_.choose(*db_, app_, kLinux, kNow + 3 * AppVersionCache::kReloadSeconds).version);
   // A clock that went back (the host's, a test's) reads again rather than trusting the cache.
-  db_->exec("UPDATE app_version SET deprecated = 0 WHERE id = ?", second);
+  exec(*db_, "UPDATE app_version SET deprecated = 0 WHERE id = ?", second);
   EXPECT_EQ(cache_.choose(*db_, app_, kLinux, kNow).version->row.id, second);
 }
 

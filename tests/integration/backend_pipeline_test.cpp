@@ -17,6 +17,7 @@
 #include "daemons/transitioner/lib/transitioner_pass.h"
 #include "daemons/validator/lib/validator_pass.h"
 #include "db/result_store.h"
+#include "db/sql.h"
 #include "db/workunit_store.h"
 #include "lib/fanout.h"
 #include "lib/file_refs.h"
@@ -41,9 +42,7 @@ size_t results_of_count(const std::map<int64_t, ResultRow>& results, int64_t wu_
 
 class BackendPipeline : public ::testing::Test {
  protected:
-  void SetUp() override {
-    db_ = project_.open();
-  }
+  void SetUp() override { db_ = project_.open(); }
 
   int64_t create(const std::string& name, int quorum, int target, int max_errors = 3) {
     JobSpec job;
@@ -70,7 +69,8 @@ class BackendPipeline : public ::testing::Test {
   // The scheduler's part: send a result to `host`, then report it with `output` uploaded
   // (or an error when output is empty).
   void send(const ResultRow& r, int64_t host) {
-    ASSERT_TRUE(db_->transaction([&](Database& d) { return mark_result_sent(d, r.id, host, 1, now_, 1000, 1); }));
+    ASSERT_TRUE(
+        db_->transaction([&](Database& d) { return mark_result_sent(d, r.id, host, 1, now_, 1000, 1); }));
   }
   void report(const ResultRow& r, int64_t host, const std::string& output) {
     ResultReport rp;
@@ -82,7 +82,8 @@ class BackendPipeline : public ::testing::Test {
       auto files = file_infos_in(r.xml_doc_in);
       ASSERT_TRUE(files.ok());
       for (const auto& f : *files) {
-        auto path = fanout_path_create(project_.config().upload_dir, f.name, project_.config().uldl_dir_fanout);
+        auto path =
+            fanout_path_create(project_.config().upload_dir, f.name, project_.config().uldl_dir_fanout);
         ASSERT_TRUE(write_text_file(*path, output).ok());
       }
       auto described = describe_uploaded_outputs(project_.config(), r.xml_doc_in);
@@ -107,7 +108,8 @@ TEST_F(BackendPipeline, QuorumOfTwoAgreeingResultsIsAssimilatedOnceAndFilesDelet
   run_daemons();
   auto results = results_of(wu);
   ASSERT_EQ(results.size(), 2u);
-  std::string in_path = fanout_path(project_.config().download_dir, "agree.in", project_.config().uldl_dir_fanout);
+  std::string in_path =
+      fanout_path(project_.config().download_dir, "agree.in", project_.config().uldl_dir_fanout);
   EXPECT_TRUE(read_text_file(in_path).ok()) << "input deleted early";
   send(results[0], 11);
   send(results[1], 12);
@@ -123,7 +125,7 @@ TEST_F(BackendPipeline, QuorumOfTwoAgreeingResultsIsAssimilatedOnceAndFilesDelet
   auto manifest = read_manifest(project_.config().project_dir + "/results", "agree");
   ASSERT_TRUE(manifest.ok()) << manifest.error();
   EXPECT_EQ(manifest->size(), 1u);
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM assimilation WHERE workunitid = ?", wu), 1);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM assimilation WHERE workunitid = ?", wu), 1);
   expect_settled_and_clean();
 }
 
@@ -201,7 +203,8 @@ TEST_F(BackendPipeline, SharedInputIsKeptUntilTheLastWorkunitIsDone) {
   send(a_results[0], 11);
   report(a_results[0], 11, "ok\n");
   run_daemons();
-  std::string shared = fanout_path(project_.config().download_dir, "shared.dat", project_.config().uldl_dir_fanout);
+  std::string shared =
+      fanout_path(project_.config().download_dir, "shared.dat", project_.config().uldl_dir_fanout);
   EXPECT_TRUE(read_text_file(shared).ok()) << "shared input deleted while share_b still needs it";
   auto b_results = results_of(*b_id);
   send(b_results[0], 12);
@@ -234,7 +237,7 @@ TEST_F(BackendPipeline, DbPurgeArchivesFinishedWorkunitsOnlyAfterTheirAge) {
   EXPECT_EQ(purged->results, 1);
   EXPECT_FALSE(fetch_workunit(*db_, finished).has_value());
   EXPECT_TRUE(fetch_workunit(*db_, pending).has_value()) << "an unfinished workunit was purged";
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM result WHERE workunitid = ?", finished), 0);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM result WHERE workunitid = ?", finished), 0);
   std::string archive;
   for (auto& day : std::filesystem::directory_iterator(options.archive_dir)) {
     for (auto& file : std::filesystem::directory_iterator(day.path())) {
@@ -270,7 +273,8 @@ TEST_F(BackendPipeline, DbPurgeArchivesReadBackAsTheRowsTheyReplaced) {
       }
     }
   }
-  db_->exec("UPDATE result SET cpu_time = 1234.56789012345678, granted_credit = 0.1 WHERE workunitid = ?", pair);
+  exec(*db_, "UPDATE result SET cpu_time = 1234.56789012345678, granted_credit = 0.1 WHERE workunitid = ?",
+       pair);
   std::map<int64_t, WorkunitRow> workunits;
   std::map<int64_t, ResultRow> results;
   std::map<int64_t, int64_t> assimilated;
@@ -279,7 +283,7 @@ TEST_F(BackendPipeline, DbPurgeArchivesReadBackAsTheRowsTheyReplaced) {
     ASSERT_TRUE(wu);
     ASSERT_EQ(wu->file_delete_state, FileDeleteState::Done) << wu->name;
     workunits[id] = *wu;
-    assimilated[id] = db_->query_int("SELECT time FROM assimilation WHERE workunitid = ?", id);
+    assimilated[id] = query_int(*db_, "SELECT time FROM assimilation WHERE workunitid = ?", id);
     for (const auto& r : results_of(id)) results[r.id] = r;
   }
   EXPECT_NE(workunits[single].error_mask, 0);
@@ -359,8 +363,10 @@ TEST_F(BackendPipeline, CheckOnALiveDatabaseNeverSeesAHalfCommittedState) {
   };
   auto read_state = [&] {
     State s;
-    auto row = db_->query("SELECT canonical_resultid, assimilate_state, need_validate, transition_time "
-                          "FROM workunit WHERE id = ?", wu);
+    auto row = query(*db_,
+                     "SELECT canonical_resultid, assimilate_state, need_validate, transition_time "
+                     "FROM workunit WHERE id = ?",
+                     wu);
     EXPECT_TRUE(row->next());
     s.canonical = row->getInt64(1), s.assimilate = row->getInt64(2), s.need_validate = row->getInt64(3);
     s.transition_time = row->getInt64(4);
@@ -369,10 +375,12 @@ TEST_F(BackendPipeline, CheckOnALiveDatabaseNeverSeesAHalfCommittedState) {
   };
   auto write_state = [&](Database& db, const State& s) {
     db.transaction([&](Database& d) {
-      d.exec("UPDATE workunit SET canonical_resultid = ?, assimilate_state = ?, need_validate = ?, "
-             "transition_time = ? WHERE id = ?", s.canonical, s.assimilate, s.need_validate, s.transition_time, wu);
+      exec(d,
+           "UPDATE workunit SET canonical_resultid = ?, assimilate_state = ?, need_validate = ?, "
+           "transition_time = ? WHERE id = ?",
+           s.canonical, s.assimilate, s.need_validate, s.transition_time, wu);
       for (size_t i = 0; i < results.size(); ++i) {
-        d.exec("UPDATE result SET validate_state = ? WHERE id = ?", s.validate[i], results[i].id);
+        exec(d, "UPDATE result SET validate_state = ? WHERE id = ?", s.validate[i], results[i].id);
       }
     });
   };

@@ -14,6 +14,7 @@
 #include "daemons/file_deleter/lib/file_deleter_pass.h"
 #include "db/batch_store.h"
 #include "db/job_file_store.h"
+#include "db/sql.h"
 #include "db/states.h"
 #include "db/workunit_store.h"
 #include "lib/fanout.h"
@@ -76,7 +77,7 @@ class BatchCleanup : public ::testing::Test {
     ASSERT_EQ(utimes(path->c_str(), times), 0);
   }
   void assimilate_jobs_of(int64_t batch_id) {
-    db_->exec("UPDATE workunit SET assimilate_state = ? WHERE batch = ?", AssimilateState::Done, batch_id);
+    exec(*db_, "UPDATE workunit SET assimilate_state = ? WHERE batch = ?", AssimilateState::Done, batch_id);
   }
   BatchCleanupCounts pass(int64_t now = kNow) {
     return clean_batches_and_sandboxes(*db_, config(), now, 100);
@@ -119,12 +120,12 @@ TEST_F(BatchCleanup, RetiredBatchesResultsGoOnceItsJobsAreAssimilated) {
   EXPECT_FALSE(fs::exists(results_dir("retired_0")));
   EXPECT_FALSE(fs::exists(results_dir("retired_1")));
   EXPECT_TRUE(fs::exists(results_dir("live_0")));
-  EXPECT_EQ(db_->query_int("SELECT files_deleted FROM batch WHERE id = ?", retired), 1);
+  EXPECT_EQ(query_int(*db_, "SELECT files_deleted FROM batch WHERE id = ?", retired), 1);
   EXPECT_EQ(pass().cleaned, 0) << "done once";
   // An empty retired batch (created, never submitted) is cleaned at once.
   int64_t empty = batch("empty", BatchState::Retired);
   EXPECT_EQ(pass().cleaned, 1);
-  EXPECT_EQ(db_->query_int("SELECT files_deleted FROM batch WHERE id = ?", empty), 1);
+  EXPECT_EQ(query_int(*db_, "SELECT files_deleted FROM batch WHERE id = ?", empty), 1);
 }
 
 TEST_F(BatchCleanup, SandboxRowsPastTheirTimeGoWithTheFilesNobodyElseNeeds) {
@@ -169,7 +170,7 @@ TEST_F(BatchCleanup, WorkunitInputHeldInASandboxOutlivesTheWorkunit) {
   put("jf_held", kNow - 2 * 3600);
   hold_job_files(*db_, user_, {"jf_held"}, kNow - 86400, kNow + 86400);
   int64_t id = job(batch("b", BatchState::InProgress), "b_0", {"jf_held"});
-  db_->exec("UPDATE workunit SET file_delete_state = ?", FileDeleteState::Ready);
+  exec(*db_, "UPDATE workunit SET file_delete_state = ?", FileDeleteState::Ready);
   DaemonOptions options;
   DaemonContext context{config(), options, Shard{}, 100};
   FileDeleterPass deleter(config());
@@ -182,7 +183,8 @@ TEST_F(BatchCleanup, DbPurgeArchivesRetiredBatchesOnceTheirWorkunitsAreGone) {
   int64_t retired = batch("to_archive", BatchState::Retired, 1234.5);
   int64_t live = batch("still_live", BatchState::InProgress);
   job(retired, "to_archive_0");
-  db_->exec(
+  exec(
+      *db_,
       "UPDATE batch SET njobs = 1, nerror_jobs = 1, credit_canonical = 0.125, completion_time = ? WHERE id = "
       "?",
       kNow - 7200, retired);
@@ -193,7 +195,7 @@ TEST_F(BatchCleanup, DbPurgeArchivesRetiredBatchesOnceTheirWorkunitsAreGone) {
   auto early = purge_finished(*db_, options, kNow);
   ASSERT_TRUE(early.ok()) << early.error();
   EXPECT_EQ(early->batches, 0) << "its workunit is still there";
-  db_->exec("DELETE FROM workunit WHERE batch = ?", retired);  // what db_purge does once it qualifies
+  exec(*db_, "DELETE FROM workunit WHERE batch = ?", retired);  // what db_purge does once it qualifies
 
   auto purged = purge_finished(*db_, options, kNow);
   ASSERT_TRUE(purged.ok()) << purged.error();

@@ -11,6 +11,7 @@
 
 #include "db/locked_workunits.h"
 #include "db/result_store.h"
+#include "db/sql.h"
 #include "db/stale_row.h"
 #include "db/workunit_store.h"
 #include "tests/support/test_database.h"
@@ -33,12 +34,17 @@ class BatchCommit : public ::testing::Test {
   // The unit of work: move workunit i from 1000 to 2000, guarded like the daemons' writes.
   bool advance(Database& d, int64_t id) {
     ++runs_;
-    require_written(d.exec("UPDATE workunit SET transition_time = 2000 WHERE id = ? AND transition_time = 1000", id) > 0,
-                    "workunit " + std::to_string(id));
+    require_written(
+        exec(d, "UPDATE workunit SET transition_time = 2000 WHERE id = ? AND transition_time = 1000", id) > 0,
+        "workunit " + std::to_string(id));
     return true;
   }
-  int64_t advanced() { return db_->query_int("SELECT COUNT(*) FROM workunit WHERE transition_time = 2000"); }
-  int64_t commits() { return db_->query_int("SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = 'COM_COMMIT'"); }
+  int64_t advanced() { return query_int(*db_, "SELECT COUNT(*) FROM workunit WHERE transition_time = 2000"); }
+  int64_t commits() {
+    return query_int(
+        *db_,
+        "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = 'COM_COMMIT'");
+  }
 
   TestDatabase tdb_;
   std::unique_ptr<Database> db_;
@@ -58,23 +64,23 @@ TEST_F(BatchCommit, UnitsShareOneCommitPerBatch) {
 }
 
 TEST_F(BatchCommit, AUnitWhoseRowChangedIsSkippedAloneAndTheRestOfTheBatchCommits) {
-  db_->exec("UPDATE workunit SET transition_time = 1500 WHERE id = ?", ids_[2]);  // changed after planning
+  exec(*db_, "UPDATE workunit SET transition_time = 1500 WHERE id = ?", ids_[2]);  // changed after planning
   int written = commit_in_batches(*db_, ids_, 50, [&](Database& d, int64_t id) { return advance(d, id); });
   EXPECT_EQ(written, 4);
   EXPECT_EQ(advanced(), 4);
-  EXPECT_EQ(db_->query_int("SELECT transition_time FROM workunit WHERE id = ?", ids_[2]), 1500);
+  EXPECT_EQ(query_int(*db_, "SELECT transition_time FROM workunit WHERE id = ?", ids_[2]), 1500);
   EXPECT_EQ(runs_, 3 + 4);  // rolled back at the third unit, then run again without it
 }
 
 TEST_F(BatchCommit, AUnitWhoseRowIsLockedElsewhereIsSkippedAloneAndTheRestOfTheBatchCommits) {
-  db_->exec("SET SESSION innodb_lock_wait_timeout = 1");
+  exec(*db_, "SET SESSION innodb_lock_wait_timeout = 1");
   int written = 0;
   with_workunit_locked_elsewhere(tdb_, ids_[3], [&] {
     written = commit_in_batches(*db_, ids_, 50, [&](Database& d, int64_t id) { return advance(d, id); });
   });
   EXPECT_EQ(written, 4);
   EXPECT_EQ(advanced(), 4);
-  EXPECT_EQ(db_->query_int("SELECT transition_time FROM workunit WHERE id = ?", ids_[3]), 1000);
+  EXPECT_EQ(query_int(*db_, "SELECT transition_time FROM workunit WHERE id = ?", ids_[3]), 1000);
 }
 
 TEST_F(BatchCommit, AnErrorOtherThanAConflictRollsBackTheBatchAndPropagates) {
@@ -95,7 +101,7 @@ TEST_F(BatchCommit, StopIsCheckedBetweenBatches) {
 }
 
 TEST_F(BatchCommit, ABatchReadLocksOnlyItsOwnWorkunits) {
-  db_->exec("SET SESSION innodb_lock_wait_timeout = 1");
+  exec(*db_, "SET SESSION innodb_lock_wait_timeout = 1");
   // Another transaction holds workunit 2: reading 1, 3 and 5 for update does not wait
   // (each row read by its key: without FORCE INDEX, a small table was scanned and waited)...
   with_workunit_locked_elsewhere(tdb_, ids_[1], [&] {
@@ -136,7 +142,7 @@ TEST_F(BatchCommit, WorkunitBatchesHandOutEachWorkunitWithItsResults) {
 }
 
 TEST_F(BatchCommit, WhenTheBatchReadTimesOutEachUnitLocksItsOwnAndOnlyTheLockedOneIsSkipped) {
-  db_->exec("SET SESSION innodb_lock_wait_timeout = 1");
+  exec(*db_, "SET SESSION innodb_lock_wait_timeout = 1");
   LockedWorkunits locked;
   int written = 0;
   with_workunit_locked_elsewhere(tdb_, ids_[3], [&] {
@@ -148,7 +154,7 @@ TEST_F(BatchCommit, WhenTheBatchReadTimesOutEachUnitLocksItsOwnAndOnlyTheLockedO
   });
   EXPECT_EQ(written, 4);
   EXPECT_EQ(advanced(), 4);
-  EXPECT_EQ(db_->query_int("SELECT transition_time FROM workunit WHERE id = ?", ids_[3]), 1000);
+  EXPECT_EQ(query_int(*db_, "SELECT transition_time FROM workunit WHERE id = ?", ids_[3]), 1000);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <cctype>
 
+#include "db/sql.h"
 #include "db/user_store.h"
 #include "db/workunit_store.h"
 #include "tests/support/test_project.h"
@@ -36,7 +37,7 @@ TEST(CreateAccount, GivesEachAccountAFreshAuthenticator) {
   auto bad_email = create_account(*db, "carl", "not an address", 1000);
   ASSERT_FALSE(bad_email.ok());
   EXPECT_NE(bad_email.error().find("email"), std::string::npos) << bad_email.error();
-  EXPECT_EQ(db->query_int("SELECT COUNT(*) FROM user"), 2);
+  EXPECT_EQ(query_int(*db, "SELECT COUNT(*) FROM user"), 2);
 }
 
 class CancelWork : public ::testing::Test {

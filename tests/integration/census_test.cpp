@@ -9,6 +9,7 @@
 #include "db/census_store.h"
 #include "db/heartbeat_store.h"
 #include "db/queue_stats.h"
+#include "db/sql.h"
 #include "lib/web/server_status_source.h"
 #include "tests/support/test_project.h"
 
@@ -22,20 +23,21 @@ class Census : public ::testing::Test {
   void SetUp() override { db_ = project_.open(); }
 
   int64_t add_workunit(int64_t create_time, const std::string& set = "") {
-    db_->exec("INSERT INTO workunit (create_time, appid, name, xml_doc, transition_time) VALUES (?,?,?,'',?)",
-              create_time, project_.appid(), "wu" + std::to_string(++names_), kNow + 86400);
-    const int64_t id = db_->last_insert_id();
+    exec(*db_,
+         "INSERT INTO workunit (create_time, appid, name, xml_doc, transition_time) VALUES (?,?,?,'',?)",
+         create_time, project_.appid(), "wu" + std::to_string(++names_), kNow + 86400);
+    const int64_t id = last_insert_id(*db_);
     // `set` is fixed text from the tests below, never input.
-    if (!set.empty()) db_->exec("UPDATE workunit SET " + set + " WHERE id = ?", id);
+    if (!set.empty()) exec(*db_, "UPDATE workunit SET " + set + " WHERE id = ?", id);
     return id;
   }
 
   void add_results(int64_t wu, int server_state, int outcome, int n) {
     for (int i = 0; i < n; ++i) {
-      db_->exec(
-          "INSERT INTO result (create_time, workunitid, appid, name, server_state, outcome, xml_doc_in, "
-          "xml_doc_out, stderr_out) VALUES (?,?,?,?,?,?,'','','')",
-          kNow - 100, wu, project_.appid(), "r" + std::to_string(++names_), server_state, outcome);
+      exec(*db_,
+           "INSERT INTO result (create_time, workunitid, appid, name, server_state, outcome, xml_doc_in, "
+           "xml_doc_out, stderr_out) VALUES (?,?,?,?,?,?,'','','')",
+           kNow - 100, wu, project_.appid(), "r" + std::to_string(++names_), server_state, outcome);
     }
   }
 
@@ -52,7 +54,7 @@ class Census : public ::testing::Test {
     add_workunit(kNow - 300, "need_validate = 1");
     add_workunit(kNow - 200, "assimilate_state = 1");
     add_workunit(kNow - 100, "file_delete_state = 1");
-    db_->exec("UPDATE result SET file_delete_state = 1 WHERE outcome = 3");
+    exec(*db_, "UPDATE result SET file_delete_state = 1 WHERE outcome = 3");
   }
 
   // The snapshot holds exactly what counting now finds.
@@ -93,7 +95,7 @@ TEST_F(Census, Snapshot_NextOnlyAfterItsIntervalAndReplacedWhole) {
   DaemonContext context{project_.config(), options_, Shard{}, 100};
   ASSERT_EQ(census.do_pass(*db_, context, kNow), 1);
   // The project moves on: the NO_REPLY pair disappears, a new pair appears.
-  db_->exec("UPDATE result SET outcome = 6 WHERE outcome = 4");
+  exec(*db_, "UPDATE result SET outcome = 6 WHERE outcome = 4");
   add_results(add_workunit(kNow), 5, 5, 2);
   EXPECT_EQ(census.do_pass(*db_, context, kNow + 59), 0);  // not due: the old snapshot stays
   EXPECT_EQ(fetch_census(*db_)->taken_at, kNow);

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "db/queue_stats.h"
+#include "db/sql.h"
 #include "db/states.h"
 #include "lib/text_file.h"
 #include "tests/support/child_process.h"
@@ -44,8 +45,8 @@ TEST(ClientOutage, ComputedResultsOutlastAnApacheOutage) {
   args.insert(args.end(), {"--transfer_backoff_max", "2"});
   auto client = live.start_client("client", data.path(), args);
   auto in_progress = [&] {
-    return live.db().query_int("SELECT COUNT(*) FROM result WHERE server_state = ?",
-                               code(ServerState::InProgress));
+    return query_int(live.db(), "SELECT COUNT(*) FROM result WHERE server_state = ?",
+                     code(ServerState::InProgress));
   };
   for (int i = 0; i < 300 && in_progress() < 8; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -65,10 +66,10 @@ TEST(ClientOutage, ComputedResultsOutlastAnApacheOutage) {
   ASSERT_TRUE(log.ok());
   EXPECT_GE(count_of(*log, "upload of "), 8u)
       << "the outage did not hit the uploads; the test proves nothing";
-  EXPECT_EQ(live.db().query_int("SELECT COUNT(*) FROM result WHERE outcome = ?", code(Outcome::ClientError)),
+  EXPECT_EQ(query_int(live.db(), "SELECT COUNT(*) FROM result WHERE outcome = ?", code(Outcome::ClientError)),
             0)
       << "computed results reported as client errors";
-  EXPECT_EQ(live.db().query_int("SELECT COUNT(*) FROM result WHERE outcome = ?", code(Outcome::Success)),
+  EXPECT_EQ(query_int(live.db(), "SELECT COUNT(*) FROM result WHERE outcome = ?", code(Outcome::Success)),
             kWorkunits)
       << "every result sent was computed, uploaded and reported as a success";
   EXPECT_EQ(workunit_progress(live.db()).with_canonical, kWorkunits);
@@ -104,8 +105,8 @@ TEST(ClientOutage, ProjectWatcherWaitsOutARestartedDatabase) {
   server.start();
   // The project settles after the restart: the client sees it once it has reconnected.
   auto db = Database::open(made->db);
-  db->exec("UPDATE workunit SET assimilate_state = ?, file_delete_state = ?", code(AssimilateState::Done),
-           code(FileDeleteState::Done));
+  exec(*db, "UPDATE workunit SET assimilate_state = ?, file_delete_state = ?", code(AssimilateState::Done),
+       code(FileDeleteState::Done));
   auto started = std::chrono::steady_clock::now();
   EXPECT_EQ(client.wait(45), 0) << *read_text_file(log);
   // Reconnect attempts 1, 2, 4 s after the outage began: well before --max_seconds.

@@ -22,6 +22,7 @@
 #include "daemons/validator/lib/validator_pass.h"
 #include "db/cluster_store.h"
 #include "db/result_store.h"
+#include "db/sql.h"
 #include "db/workunit_store.h"
 #include "lib/fanout.h"
 #include "lib/file_refs.h"
@@ -217,8 +218,9 @@ TEST_F(Clustering, Settle_SrRetriesOnlyTheFailedTasksRegroupedIntoOneJob) {
   EXPECT_EQ(settled->state, ClusterJobState::Settled);
   EXPECT_EQ(settled->failed_tasks, 2);
   EXPECT_FALSE(settled->job_failed);
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM cluster_task WHERE state = 2 AND workunitid = ?", first), 2);
-  EXPECT_EQ(db_->query_int("SELECT output = CONCAT('out', id) FROM cluster_task WHERE id = ?", ids[0]), 1);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM cluster_task WHERE state = 2 AND workunitid = ?", first),
+            2);
+  EXPECT_EQ(query_int(*db_, "SELECT output = CONCAT('out', id) FROM cluster_task WHERE id = ?", ids[0]), 1);
   auto stat = fetch_latest_failure_stat(*db_, project_.appid());
   ASSERT_TRUE(stat.has_value());
   EXPECT_EQ(stat->jobs, 1);
@@ -300,10 +302,11 @@ TEST_F(Clustering, Pipeline_EveryPolicyFinishesEveryTaskExactlyOnceUnderInjected
       EXPECT_EQ(t.state, ClusterTaskState::Done);
       EXPECT_EQ(t.output, hash_chain_hex(t.task_key, 2)) << t.task_key;
     }
-    EXPECT_EQ(db_->query_int(
+    EXPECT_EQ(
+        query_int(*db_,
                   "SELECT COUNT(*) FROM cluster_task t JOIN cluster_job j ON j.workunitid = t.workunitid "
                   "WHERE t.state = 2 AND j.state = 1"),
-              n);
+        n);
     crashes += sim.jobs_crashed();
     task_failures += sim.tasks_failed();
     CheckReport report = check_project(*db_, config_, now_, /*require_settled=*/true);
@@ -331,11 +334,11 @@ TEST_F(Clustering, Estimator_FailureStatRowsMatchTheInjectedRates) {
   // W = 200 jobs of 10: σ(α̂) ≈ 0.007, σ(β̂) ≈ 0.015.
   EXPECT_NEAR(stat->alpha, 0.1, 0.025);
   EXPECT_NEAR(stat->beta, 0.05, 0.04);
-  EXPECT_EQ(db_->query_int("SELECT MAX(cluster_size) FROM failure_stat WHERE appid = ?", project_.appid()),
+  EXPECT_EQ(query_int(*db_, "SELECT MAX(cluster_size) FROM failure_stat WHERE appid = ?", project_.appid()),
             10);
   EXPECT_EQ(stat->hosts, 8);
   EXPECT_NEAR(stat->task_time, 1.0, 1e-9);
-  EXPECT_GT(db_->query_int("SELECT COUNT(*) FROM failure_stat WHERE appid = ?", project_.appid()), 200);
+  EXPECT_GT(query_int(*db_, "SELECT COUNT(*) FROM failure_stat WHERE appid = ?", project_.appid()), 200);
 }
 
 // The real programs, each SIGKILLed at random instants and restarted, while simulated
@@ -377,8 +380,8 @@ TEST_F(Clustering, Daemons_SigkillAtRandomInstantsLosesAndDuplicatesNoTask) {
     daemons[victim] = start(names[victim]);
   }
   // Let the back end finish the last jobs' bookkeeping, then stop everything.
-  for (int i = 0; i < 200 && db_->query_int("SELECT COUNT(*) FROM workunit WHERE file_delete_state <> 2") > 0;
-       ++i) {
+  for (int i = 0;
+       i < 200 && query_int(*db_, "SELECT COUNT(*) FROM workunit WHERE file_delete_state <> 2") > 0; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   for (auto& d : daemons) {
@@ -393,7 +396,7 @@ TEST_F(Clustering, Daemons_SigkillAtRandomInstantsLosesAndDuplicatesNoTask) {
   // Each task was finished by exactly one settled job: Σ(k − failed) over the settled jobs
   // that reported task by task is n (a task done twice would make it larger).
   EXPECT_EQ(
-      db_->query_int("SELECT SUM(k - failed_tasks) FROM cluster_job WHERE state = 1 AND job_failed = 0"), n);
+      query_int(*db_, "SELECT SUM(k - failed_tasks) FROM cluster_job WHERE state = 1 AND job_failed = 0"), n);
   CheckReport report = check_project(*db_, config_, std::time(nullptr), /*require_settled=*/true);
   for (const auto& v : report.violations) ADD_FAILURE() << v;
   EXPECT_EQ(report.cluster.done, n);

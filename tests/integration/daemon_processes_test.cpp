@@ -21,6 +21,7 @@
 #include "db/heartbeat_store.h"
 #include "db/queue_stats.h"
 #include "db/result_store.h"
+#include "db/sql.h"
 #include "lib/fanout.h"
 #include "lib/file_refs.h"
 #include "lib/output_check.h"
@@ -65,7 +66,10 @@ class DaemonProcesses : public ::testing::Test {
       GraphSubmission g;
       g.name = "graph" + std::to_string(i);
       g.expression = "hand-made";
-      g.operands = {{"a", "const 1", {}}, {"b", "const 2", {}}, {"c", "add", {0, 1}}, {"d", "add", {2, 1}},
+      g.operands = {{"a", "const 1", {}},
+                    {"b", "const 2", {}},
+                    {"c", "add", {0, 1}},
+                    {"d", "add", {2, 1}},
                     {"e", "add", {0, 3}}};
       g.job.appid = project_.appid();
       g.job.output_template_file = project_.output_template();
@@ -75,24 +79,26 @@ class DaemonProcesses : public ::testing::Test {
     }
     int64_t second_app = insert_app(*db_, AppRow{0, "second", "Second", "bitwise"});
     for (int64_t app : {project_.appid(), second_app}) {
-      auto submitted = submit_cluster_tasks(*db_, app, generated_tasks("app" + std::to_string(app) + "_", tasks, 2));
+      auto submitted =
+          submit_cluster_tasks(*db_, app, generated_tasks("app" + std::to_string(app) + "_", tasks, 2));
       ASSERT_TRUE(submitted.ok()) << submitted.error();
     }
   }
 
   // Everything finished: every workunit's files handled, every task done, every graph over.
   bool all_done() {
-    return db_->query_int("SELECT COUNT(*) FROM workunit WHERE file_delete_state <> 2") == 0 &&
-           db_->query_int("SELECT COUNT(*) FROM cluster_task WHERE state <> 2") == 0 &&
-           db_->query_int("SELECT COUNT(*) FROM graph WHERE state = 0") == 0;
+    return query_int(*db_, "SELECT COUNT(*) FROM workunit WHERE file_delete_state <> 2") == 0 &&
+           query_int(*db_, "SELECT COUNT(*) FROM cluster_task WHERE state <> 2") == 0 &&
+           query_int(*db_, "SELECT COUNT(*) FROM graph WHERE state = 0") == 0;
   }
 
   void expect_graphs_and_tasks_done(int graphs, int tasks) {
-    EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM graph WHERE state = 1"), graphs) << "graphs not DONE";
-    EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM operand WHERE state = 4"), 5 * graphs) << "operands not FREED";
-    EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM cluster_task WHERE state = 2"), 2 * tasks);
+    EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM graph WHERE state = 1"), graphs) << "graphs not DONE";
+    EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM operand WHERE state = 4"), 5 * graphs)
+        << "operands not FREED";
+    EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM cluster_task WHERE state = 2"), 2 * tasks);
     // No clustered job left live.
-    EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM cluster_job WHERE state = 0"), 0);
+    EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM cluster_job WHERE state = 0"), 0);
   }
 
   std::unique_ptr<ChildProcess> start(const std::string& daemon, std::vector<std::string> extra = {}) {
@@ -106,11 +112,12 @@ class DaemonProcesses : public ::testing::Test {
   int volunteer_round() {
     int64_t now = std::time(nullptr);
     int worked = 0;
-    auto unsent = db_->query("SELECT id FROM result WHERE server_state = 2 LIMIT 10");
+    auto unsent = query(*db_, "SELECT id FROM result WHERE server_state = 2 LIMIT 10");
     std::vector<int64_t> ids;
     while (unsent->next()) ids.push_back(unsent->getInt64(1));
-    for (int64_t id : ids) worked += db_->transaction([&](Database& d) { return mark_result_sent(d, id, id, 0, now, 3600, 0); });
-    auto running = db_->query("SELECT id FROM result WHERE server_state = 4 LIMIT 10");
+    for (int64_t id : ids)
+      worked += db_->transaction([&](Database& d) { return mark_result_sent(d, id, id, 0, now, 3600, 0); });
+    auto running = query(*db_, "SELECT id FROM result WHERE server_state = 4 LIMIT 10");
     ids.clear();
     while (running->next()) ids.push_back(running->getInt64(1));
     for (int64_t id : ids) {
@@ -126,7 +133,8 @@ class DaemonProcesses : public ::testing::Test {
         answer = render_task_report(reports);
       }
       for (const auto& f : *files) {
-        auto path = fanout_path_create(project_.config().upload_dir, f.name, project_.config().uldl_dir_fanout);
+        auto path =
+            fanout_path_create(project_.config().upload_dir, f.name, project_.config().uldl_dir_fanout);
         EXPECT_TRUE(write_text_file(*path, answer).ok());
       }
       ResultReport report;
@@ -138,7 +146,7 @@ class DaemonProcesses : public ::testing::Test {
   }
 
   int64_t finished_workunits() {
-    return db_->query_int("SELECT COUNT(*) FROM workunit WHERE file_delete_state = 2");
+    return query_int(*db_, "SELECT COUNT(*) FROM workunit WHERE file_delete_state = 2");
   }
 
   testing::TestProject project_;
@@ -153,7 +161,8 @@ TEST_F(DaemonProcesses, Daemon_StopsCleanlyOnSigtermAndOnStopTrigger) {
     auto text = read_text_file(pid_file);
     return text.ok() && std::atol(text->c_str()) == transitioner->pid();
   };
-  for (int i = 0; i < 500 && !holds_pid_file(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  for (int i = 0; i < 500 && !holds_pid_file(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   ASSERT_TRUE(holds_pid_file());
   // A second instance of the same shard refuses to start.
   auto second = start("transitioner");
@@ -180,12 +189,13 @@ TEST_F(DaemonProcesses, Daemon_TwoShardsDrainOneBacklogWithoutOverlap) {
   EXPECT_EQ(shard0->wait(60), 0);
   EXPECT_EQ(shard1->wait(60), 0);
   // Every workunit got exactly its one result: nothing created twice, nothing missed.
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM result"), 60);
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM (SELECT workunitid FROM result GROUP BY workunitid "
-                           "HAVING COUNT(*) <> 1) x"),
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM result"), 60);
+  EXPECT_EQ(query_int(*db_,
+                      "SELECT COUNT(*) FROM (SELECT workunitid FROM result GROUP BY workunitid "
+                      "HAVING COUNT(*) <> 1) x"),
             0);
   // Each instance did exactly its own shard's workunits.
-  int64_t even = db_->query_int("SELECT COUNT(*) FROM workunit WHERE id % 2 = 0");
+  int64_t even = query_int(*db_, "SELECT COUNT(*) FROM workunit WHERE id % 2 = 0");
   for (const auto& beat : fetch_heartbeats(*db_)) {
     EXPECT_EQ(beat.shard.n, 2);
     EXPECT_EQ(beat.units_done, beat.shard.id == 0 ? even : 60 - even) << "shard " << beat.shard.id;
@@ -231,14 +241,14 @@ TEST_F(DaemonProcesses, Daemon_SigkillAtRandomInstantsRepeatsNothingAndLosesNoth
   EXPECT_GE(kills, 25);
   for (const auto& name : names) EXPECT_GE(kills_of[name], 2) << name << " was hardly killed";
   EXPECT_TRUE(all_done()) << "not finished in time";
-  EXPECT_EQ(finished_workunits(), db_->query_int("SELECT COUNT(*) FROM workunit"));
+  EXPECT_EQ(finished_workunits(), query_int(*db_, "SELECT COUNT(*) FROM workunit"));
   CheckReport report = check_project(*db_, project_.config(), std::time(nullptr), /*require_settled=*/true);
   for (const auto& v : report.violations) ADD_FAILURE() << v;
   expect_graphs_and_tasks_done(kGraphs, kTasks);
-  const int64_t workunits = db_->query_int("SELECT COUNT(*) FROM workunit");
+  const int64_t workunits = query_int(*db_, "SELECT COUNT(*) FROM workunit");
   EXPECT_EQ(report.workunits, workunits);
   // The handler's own effect: exactly one manifest per plain workunit, one assimilation each.
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM assimilation"), workunits);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM assimilation"), workunits);
   int manifests = 0;
   for (auto& entry : std::filesystem::directory_iterator(project_.config().project_dir + "/results")) {
     if (entry.path().filename().string().rfind("job", 0) != 0) continue;
@@ -247,7 +257,7 @@ TEST_F(DaemonProcesses, Daemon_SigkillAtRandomInstantsRepeatsNothingAndLosesNoth
   EXPECT_EQ(manifests, kWorkunits);
   // Exactly min_quorum results per workunit: no result created twice by a re-run (plain
   // jobs have a quorum of 2, graph operands and clustered jobs 1).
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM result"), 2 * kWorkunits + (workunits - kWorkunits));
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM result"), 2 * kWorkunits + (workunits - kWorkunits));
   // The census, killed mid-count or mid-write as often as the others, left a snapshot and
   // takes the next one right.
   ASSERT_TRUE(fetch_census(*db_).has_value());
@@ -286,8 +296,8 @@ TEST_F(DaemonProcesses, Daemon_TwoInstancesOfEachDaemonShareTheBacklogWithNoRowT
   const int kWorkunits = 80, kGraphs = 4, kTasks = 20;
   create_backlog(kWorkunits, 2);
   create_graphs_and_tasks(kGraphs, kTasks);
-  const std::vector<std::string> names{"transitioner", "validator", "assimilator", "file_deleter", "graph_scheduler",
-                                       "clusterer"};
+  const std::vector<std::string> names{"transitioner", "validator",       "assimilator",
+                                       "file_deleter", "graph_scheduler", "clusterer"};
   std::vector<std::unique_ptr<ChildProcess>> daemons;
   for (const auto& name : names) {
     for (int shard = 0; shard < 2; ++shard) {
@@ -308,12 +318,12 @@ TEST_F(DaemonProcesses, Daemon_TwoInstancesOfEachDaemonShareTheBacklogWithNoRowT
   for (const auto& v : report.violations) ADD_FAILURE() << v;
   expect_graphs_and_tasks_done(kGraphs, kTasks);
   // Nothing done twice: one assimilation and exactly min_quorum results per workunit.
-  const int64_t workunits = db_->query_int("SELECT COUNT(*) FROM workunit");
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM assimilation"), workunits);
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM result"), 2 * kWorkunits + (workunits - kWorkunits));
+  const int64_t workunits = query_int(*db_, "SELECT COUNT(*) FROM workunit");
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM assimilation"), workunits);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM result"), 2 * kWorkunits + (workunits - kWorkunits));
   // Both shards of every daemon did work, and only rows of their own shard: the
   // assimilator's units per shard equal the workunits with that id parity.
-  int64_t even = db_->query_int("SELECT COUNT(*) FROM workunit WHERE id % 2 = 0");
+  int64_t even = query_int(*db_, "SELECT COUNT(*) FROM workunit WHERE id % 2 = 0");
   for (const auto& beat : fetch_heartbeats(*db_)) {
     EXPECT_EQ(beat.shard.n, 2) << beat.name;
     EXPECT_GT(beat.units_done, 0) << beat.name << " shard " << beat.shard.id << " did nothing";
@@ -348,7 +358,7 @@ TEST(DaemonWithDeadDatabase, KeepsRunningWithBackoffAndResumesWhenTheServerRetur
   // Up to 40 s: the daemon may be inside a back-off wait of up to 30 s when the server returns.
   for (int i = 0; i < 200 && !processed; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    processed = db->query_int("SELECT COUNT(*) FROM result") > 0;
+    processed = query_int(*db, "SELECT COUNT(*) FROM result") > 0;
   }
   EXPECT_TRUE(processed) << "no result created after the database came back";
   daemon.signal(SIGTERM);

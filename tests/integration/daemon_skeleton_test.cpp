@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "db/heartbeat_store.h"
+#include "db/sql.h"
 #include "db/states.h"
 #include "db/workunit_store.h"
 #include "lib/daemon/daemon_loop.h"
@@ -83,10 +84,11 @@ class ToyDaemon {
       for (const auto& a : storage) argv.push_back(a.c_str());
       int code = 1;
       try {
-        code = run_daemon("toy", static_cast<int>(argv.size()), argv.data(),
-                          [&](const ProjectConfig&, const DaemonOptions&) -> Result<std::unique_ptr<DaemonWork>> {
-                            return std::unique_ptr<DaemonWork>(new ToyWork(journal, unit_millis));
-                          });
+        code = run_daemon(
+            "toy", static_cast<int>(argv.size()), argv.data(),
+            [&](const ProjectConfig&, const DaemonOptions&) -> Result<std::unique_ptr<DaemonWork>> {
+              return std::unique_ptr<DaemonWork>(new ToyWork(journal, unit_millis));
+            });
       } catch (...) {
       }
       std::fflush(nullptr);
@@ -187,7 +189,9 @@ class DaemonSkeleton : public ::testing::Test {
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
   }
-  int64_t due_now() { return db_->query_int("SELECT COUNT(*) FROM workunit WHERE transition_time < ?", kTransitionNever); }
+  int64_t due_now() {
+    return query_int(*db_, "SELECT COUNT(*) FROM workunit WHERE transition_time < ?", kTransitionNever);
+  }
 
   testing::TestProject project_;
   std::unique_ptr<Database> db_;
@@ -245,10 +249,12 @@ TEST_F(DaemonSkeleton, Daemon_SecondInstanceOfTheSameShardIsRefused) {
   EXPECT_EQ(second.wait(10), kDaemonExitRunning);
   EXPECT_TRUE(first.running());
   auto text = text_of(log());
-  EXPECT_NE(text.find("another instance (pid " + std::to_string(first.pid()) + ")"), std::string::npos) << text;
+  EXPECT_NE(text.find("another instance (pid " + std::to_string(first.pid()) + ")"), std::string::npos)
+      << text;
   // Another shard of the same daemon is a different instance and starts.
   ToyDaemon other_shard(journal(), args({"--mod", "2", "--mod_id", "0"}), log());
-  EXPECT_TRUE(eventually(10, [&] { return holds_pid_file(project_.config().pid_dir + "/toy_0.pid", other_shard.pid()); }));
+  EXPECT_TRUE(eventually(
+      10, [&] { return holds_pid_file(project_.config().pid_dir + "/toy_0.pid", other_shard.pid()); }));
   first.signal(SIGTERM);
   other_shard.signal(SIGTERM);
   EXPECT_EQ(first.wait(10), kDaemonExitOk);
@@ -329,7 +335,8 @@ TEST(DaemonSkeletonDeadDatabase, Daemon_WaitsOutALostDatabaseWithBackoffAndStops
   int64_t id = insert_workunit(*db, wu);
   // Up to 40 s: the daemon may be inside a back-off wait of up to 30 s when the server returns.
   EXPECT_TRUE(eventually(40, [&] { return journal_ids(journal, "done").count(id) == 1; }))
-      << "no work done after the database came back\n" << text_of(log);
+      << "no work done after the database came back\n"
+      << text_of(log);
   EXPECT_NE(text_of(log).find("database reachable again"), std::string::npos);
   db.reset();
 

@@ -12,6 +12,7 @@
 
 #include "db/result_store.h"
 #include "db/schema_loader.h"
+#include "db/sql.h"
 #include "db/workunit_store.h"
 #include "tests/support/test_database.h"
 
@@ -92,8 +93,8 @@ TEST(Database, ConnectionKilledServerSideIsReestablished) {
   auto killer = tdb.open();
   insert_workunit(*db, sample_workunit("wu_kill"));
   int64_t victim = db->connection_id();
-  killer->exec("KILL CONNECTION ?", victim);
-  int64_t count = db->transaction([](Database& d) { return d.query_int("SELECT COUNT(*) FROM workunit"); });
+  exec(*killer, "KILL CONNECTION ?", victim);
+  int64_t count = db->transaction([](Database& d) { return query_int(d, "SELECT COUNT(*) FROM workunit"); });
   EXPECT_EQ(count, 1);
   EXPECT_NE(db->connection_id(), victim);
   EXPECT_GE(db->retries(), 1);
@@ -112,12 +113,12 @@ TEST(Database, DeadlockIsRetriedAndBothTransactionsCommitOnce) {
     auto db = tdb.open();
     bool first_attempt = true;
     db->transaction([&](Database& d) {
-      d.exec("UPDATE workunit SET batch = batch + 1 WHERE name = ?", std::string(first));
+      exec(d, "UPDATE workunit SET batch = batch + 1 WHERE name = ?", std::string(first));
       if (first_attempt) {
         first_attempt = false;
         both_hold_first_lock.arrive_and_wait();
       }
-      d.exec("UPDATE workunit SET batch = batch + 1 WHERE name = ?", std::string(second));
+      exec(d, "UPDATE workunit SET batch = batch + 1 WHERE name = ?", std::string(second));
     });
     retries += db->retries();
   };
@@ -126,8 +127,8 @@ TEST(Database, DeadlockIsRetriedAndBothTransactionsCommitOnce) {
   t1.join();
   t2.join();
   auto db = tdb.open();
-  EXPECT_EQ(db->query_int("SELECT batch FROM workunit WHERE name = 'a'"), 2);
-  EXPECT_EQ(db->query_int("SELECT batch FROM workunit WHERE name = 'b'"), 2);
+  EXPECT_EQ(query_int(*db, "SELECT batch FROM workunit WHERE name = 'a'"), 2);
+  EXPECT_EQ(query_int(*db, "SELECT batch FROM workunit WHERE name = 'b'"), 2);
   EXPECT_GE(retries.load(), 1);  // one of them was the deadlock victim and ran again
 }
 
@@ -137,7 +138,8 @@ TEST(Database, ExceptionInsideTransactionRollsBack) {
   EXPECT_THROW(db->transaction([](Database& d) {
     insert_workunit(d, sample_workunit("doomed"));
     throw std::runtime_error("handler failed");
-  }), std::runtime_error);
+  }),
+               std::runtime_error);
   EXPECT_FALSE(fetch_workunit_by_name(*db, "doomed").has_value());
 }
 
@@ -167,7 +169,7 @@ TEST(Database, DeadServerGivesClearErrorAndWorksAfterRestart) {
   server.halt();
   auto started = std::chrono::steady_clock::now();
   try {
-    db->transaction([](Database& d) { d.query_int("SELECT COUNT(*) FROM workunit"); });
+    db->transaction([](Database& d) { query_int(d, "SELECT COUNT(*) FROM workunit"); });
     FAIL() << "expected a DbError with the server down";
   } catch (const DbError& e) {
     EXPECT_TRUE(e.connection_lost()) << e.what();
@@ -176,7 +178,7 @@ TEST(Database, DeadServerGivesClearErrorAndWorksAfterRestart) {
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(30));
   EXPECT_THROW(Database::open(config), DbError);
   server.start();
-  EXPECT_EQ(db->transaction([](Database& d) { return d.query_int("SELECT COUNT(*) FROM workunit"); }), 1);
+  EXPECT_EQ(db->transaction([](Database& d) { return query_int(d, "SELECT COUNT(*) FROM workunit"); }), 1);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "daemons/file_deleter/lib/file_deleter_pass.h"
 #include "db/file_store.h"
+#include "db/sql.h"
 #include "db/workunit_store.h"
 #include "lib/fanout.h"
 #include "lib/text_file.h"
@@ -38,7 +39,7 @@ TEST(FileDeleterBatch, OneFailedUnlinkStaysReadyWhileTheRestOfTheBatchIsDone) {
     ids.push_back(*id);
   }
   // The transitioner's part: every workunit over and assimilated.
-  db->exec("UPDATE workunit SET file_delete_state = ?", FileDeleteState::Ready);
+  exec(*db, "UPDATE workunit SET file_delete_state = ?", FileDeleteState::Ready);
   auto path_of = [&](int i) {
     return fanout_path(config.download_dir, "batch_" + std::to_string(i) + ".in", config.uldl_dir_fanout);
   };
@@ -54,7 +55,8 @@ TEST(FileDeleterBatch, OneFailedUnlinkStaysReadyWhileTheRestOfTheBatchIsDone) {
   for (int i = 0; i < 5; ++i) {
     auto wu = fetch_workunit(*db, ids[i]);
     ASSERT_TRUE(wu);
-    EXPECT_EQ(wu->file_delete_state, i == 2 ? FileDeleteState::Ready : FileDeleteState::Done) << "workunit " << i;
+    EXPECT_EQ(wu->file_delete_state, i == 2 ? FileDeleteState::Ready : FileDeleteState::Done)
+        << "workunit " << i;
     EXPECT_EQ(std::filesystem::exists(path_of(i)), i == 2) << "workunit " << i;
   }
   // Not retried before the delay, then retried and recorded once the file can go.
@@ -86,7 +88,7 @@ TEST(FileDeleterBatch, RowsThatKeepFailingDoNotStarveNewerOnesAndBackOff) {
     ASSERT_TRUE(id.ok()) << id.error();
     ids.push_back(*id);
   }
-  db->exec("UPDATE workunit SET file_delete_state = ?", FileDeleteState::Ready);
+  exec(*db, "UPDATE workunit SET file_delete_state = ?", FileDeleteState::Ready);
   // The three oldest rows' inputs cannot be unlinked (a directory in their place): more
   // than a batch of two.
   for (int i = 0; i < 3; ++i) {
@@ -122,8 +124,9 @@ TEST(FileDeleterBatch, RowsThatKeepFailingDoNotStarveNewerOnesAndBackOff) {
   EXPECT_EQ(deleter.do_pass(*db, context, kStart + 70), 0);  // the third
   failures = file_delete_failures(*db, FileOwner::Workunit, {ids[0]});
   EXPECT_EQ(failures[ids[0]], 2);
-  EXPECT_EQ(db->query_int("SELECT next_time FROM file_delete_retry WHERE id = ?", ids[0]), kStart + 70 + 120);
-  EXPECT_NE(db->query_int("SELECT LENGTH(last_error) FROM file_delete_retry WHERE id = ?", ids[0]), 0);
+  EXPECT_EQ(query_int(*db, "SELECT next_time FROM file_delete_retry WHERE id = ?", ids[0]),
+            kStart + 70 + 120);
+  EXPECT_NE(query_int(*db, "SELECT LENGTH(last_error) FROM file_delete_retry WHERE id = ?", ids[0]), 0);
   for (int i = 0; i < 3; ++i) std::filesystem::remove_all(path_of(i));
   EXPECT_EQ(deleter.do_pass(*db, context, kStart + 100), 0) << "retried before its back-off";
   for (int pass = 0; pass < 3; ++pass) deleter.do_pass(*db, context, kStart + 200 + pass);

@@ -13,6 +13,7 @@
 
 #include "daemons/assimilator/lib/results_store.h"
 #include "db/queue_stats.h"
+#include "db/sql.h"
 #include "lib/crypto/md5.h"
 #include "lib/text_file.h"
 #include "tests/support/galera_cluster.h"
@@ -57,11 +58,11 @@ TEST(GaleraPipeline, WorkunitsSettleWithDaemonsOnThreeNodesAndOneNodeKilledMidRu
   auto client = live.start_client("simulation", data.path(), args);
 
   // Mid-run: some results reported, not all workunits assimilated.
-  auto reported = [&] { return live.db().query_int("SELECT COUNT(*) FROM result WHERE server_state = 5"); };
+  auto reported = [&] { return query_int(live.db(), "SELECT COUNT(*) FROM result WHERE server_state = 5"); };
   for (int i = 0; i < 600 && reported() < kWorkunits / 2; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  EXPECT_LT(live.db().query_int("SELECT COUNT(*) FROM assimilation"), kWorkunits) << "killed too late";
+  EXPECT_LT(query_int(live.db(), "SELECT COUNT(*) FROM assimilation"), kWorkunits) << "killed too late";
   cluster.kill(2);  // the validator's and file_deleter's node
   // Down until the validator of shard 1 (polling every 0.05 s, on node 2) has moved to a
   // fall-back node: on a loaded machine the surviving nodes may take seconds to settle
@@ -98,13 +99,13 @@ TEST(GaleraPipeline, WorkunitsSettleWithDaemonsOnThreeNodesAndOneNodeKilledMidRu
   EXPECT_EQ(correct + errored, kWorkunits);
   EXPECT_GT(correct, kWorkunits * 8 / 10);
   // Assimilated exactly once each (one assimilation row per workunit, none twice).
-  EXPECT_EQ(live.db().query_int("SELECT COUNT(*) FROM assimilation"), kWorkunits);
-  EXPECT_EQ(live.db().query_int("SELECT COUNT(DISTINCT workunitid) FROM assimilation"), kWorkunits);
+  EXPECT_EQ(query_int(live.db(), "SELECT COUNT(*) FROM assimilation"), kWorkunits);
+  EXPECT_EQ(query_int(live.db(), "SELECT COUNT(DISTINCT workunitid) FROM assimilation"), kWorkunits);
   // No host given two results of one workunit.
-  EXPECT_EQ(
-      live.db().query_int("SELECT COUNT(*) FROM (SELECT workunitid, hostid FROM result WHERE hostid > 0 "
-                          "GROUP BY workunitid, hostid HAVING COUNT(*) > 1) t"),
-      0);
+  EXPECT_EQ(query_int(live.db(),
+                      "SELECT COUNT(*) FROM (SELECT workunitid, hostid FROM result WHERE hostid > 0 "
+                      "GROUP BY workunitid, hostid HAVING COUNT(*) > 1) t"),
+            0);
   // Both scheduler hosts served scheduler RPCs (the hosts spread over the master page's list).
   for (const auto& log_path : {live.web_server().access_log(), second.access_log()}) {
     auto log = read_text_file(log_path);
@@ -118,8 +119,8 @@ TEST(GaleraPipeline, WorkunitsSettleWithDaemonsOnThreeNodesAndOneNodeKilledMidRu
     DbConfig config = cluster.admin_only(node);
     config.name = live.config().db.name;
     auto db = Database::open(config);
-    db->exec("SET SESSION wsrep_sync_wait = 1");
-    EXPECT_EQ(db->query_int("SELECT COUNT(*) FROM assimilation"), kWorkunits) << "node " << node;
+    exec(*db, "SET SESSION wsrep_sync_wait = 1");
+    EXPECT_EQ(query_int(*db, "SELECT COUNT(*) FROM assimilation"), kWorkunits) << "node " << node;
   }
 }
 

@@ -22,6 +22,7 @@
 #include "db/mariadb_errors.h"
 #include "db/result_store.h"
 #include "db/schema_loader.h"
+#include "db/sql.h"
 #include "db/states.h"
 #include "tests/support/galera_cluster.h"
 
@@ -41,9 +42,9 @@ class Galera : public ::testing::Test {
     if (!skip_reason_.empty() || cluster_) return;
     cluster_ = &GaleraCluster::shared();
     auto db = Database::open(cluster_->admin_only(1));
-    db->exec(std::string("CREATE DATABASE IF NOT EXISTS ") + kDbName);
-    db->exec(std::string("CREATE TABLE IF NOT EXISTS ") + kDbName +
-             ".counter (id INT PRIMARY KEY, v BIGINT NOT NULL, runs BIGINT NOT NULL DEFAULT 0)");
+    exec(*db, std::string("CREATE DATABASE IF NOT EXISTS ") + kDbName);
+    exec(*db, std::string("CREATE TABLE IF NOT EXISTS ") + kDbName +
+                  ".counter (id INT PRIMARY KEY, v BIGINT NOT NULL, runs BIGINT NOT NULL DEFAULT 0)");
   }
   void SetUp() override {
     if (!skip_reason_.empty()) GTEST_SKIP() << "Galera tests skipped: " << skip_reason_;
@@ -67,18 +68,18 @@ class Galera : public ::testing::Test {
     DbConfig config = cluster_->admin_only(node);
     config.name = kDbName;
     auto db = Database::open(config);
-    db->exec("SET SESSION wsrep_sync_wait = 1");
+    exec(*db, "SET SESSION wsrep_sync_wait = 1");
     return db;
   }
   static void reset_counter(int id) {
     auto db = only_node(1);
-    db->exec("REPLACE INTO counter (id, v, runs) VALUES (?, 0, 0)", id);
+    exec(*db, "REPLACE INTO counter (id, v, runs) VALUES (?, 0, 0)", id);
     // Every node has applied it before the test writes there (replication applies
     // asynchronously after certification).
     for (int node = 2; node <= cluster_->nodes(); ++node) EXPECT_EQ(value_on(node, id), 0);
   }
   static int64_t value_on(int node, int id) {
-    return only_node(node)->query_int("SELECT v FROM counter WHERE id = ?", id);
+    return query_int(*only_node(node), "SELECT v FROM counter WHERE id = ?", id);
   }
 
   static std::string skip_reason_;
@@ -91,8 +92,8 @@ GaleraCluster* Galera::cluster_ = nullptr;
 // Read, then a guarded write of read + 1: the pattern of every Tharsis state change.
 // Returns whether the guarded UPDATE matched (it must, inside a successful transaction).
 bool increment(Database& d, int id) {
-  int64_t v = d.query_int("SELECT v FROM counter WHERE id = ?", id);
-  return d.exec("UPDATE counter SET v = ?, runs = runs + 1 WHERE id = ? AND v = ?", v + 1, id, v) == 1;
+  int64_t v = query_int(d, "SELECT v FROM counter WHERE id = ?", id);
+  return exec(d, "UPDATE counter SET v = ?, runs = runs + 1 WHERE id = ? AND v = ?", v + 1, id, v) == 1;
 }
 
 // A program reading with causal_reads (the upload handler) sees a row written on another
@@ -104,11 +105,11 @@ TEST_F(Galera, CausalReadsSeeWhatAnotherNodeJustCommitted) {
   config.name = kDbName;
   config.causal_reads = true;
   auto reader = Database::open(config);
-  EXPECT_EQ(reader->query_int("SELECT @@wsrep_sync_wait"), 1);
+  EXPECT_EQ(query_int(*reader, "SELECT @@wsrep_sync_wait"), 1);
   auto writer = on_node(2);
   for (int i = 1; i <= 20; ++i) {
-    writer->exec("UPDATE counter SET v = ? WHERE id = 3", i);
-    ASSERT_EQ(reader->query_int("SELECT v FROM counter WHERE id = 3"), i);
+    exec(*writer, "UPDATE counter SET v = ? WHERE id = 3", i);
+    ASSERT_EQ(query_int(*reader, "SELECT v FROM counter WHERE id = 3"), i);
   }
 }
 
@@ -131,7 +132,7 @@ TEST_F(Galera, ConnectionFailsOverWhenItsNodeIsKilled) {
   // A new connection configured for the dead node starts on a fall-back.
   auto fresh = on_node(2);
   EXPECT_EQ(fresh->current_node(), 1);
-  EXPECT_EQ(fresh->query_int("SELECT v FROM counter WHERE id = 1"), 2);
+  EXPECT_EQ(query_int(*fresh, "SELECT v FROM counter WHERE id = 1"), 2);
 }
 
 TEST_F(Galera, RestartedNodeRejoinsAndServesItsInstancesAgain) {
@@ -155,16 +156,16 @@ TEST_F(Galera, NodeOutOfThePrimaryComponentIsPassedOver) {
   ASSERT_TRUE(db->transaction([](Database& d) { return increment(d, 3); }));
   // Cut node 1 off the group: it stays up but answers 1047 (not ready) to statements.
   auto admin = Database::open(cluster_->admin_only(1));
-  admin->exec("SET GLOBAL wsrep_provider_options = 'gmcast.isolate=1'");
+  exec(*admin, "SET GLOBAL wsrep_provider_options = 'gmcast.isolate=1'");
   bool cut_off = false;
   for (int i = 0; i < 100 && !cut_off; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    auto rows = admin->query("SHOW GLOBAL STATUS LIKE 'wsrep_ready'");
+    auto rows = query(*admin, "SHOW GLOBAL STATUS LIKE 'wsrep_ready'");
     cut_off = rows->next() && std::string(rows->getString(2)) == "OFF";
   }
   ASSERT_TRUE(cut_off) << "node 1 did not leave the primary component";
   try {
-    admin->query_int(std::string("SELECT COUNT(*) FROM ") + kDbName + ".counter");
+    query_int(*admin, std::string("SELECT COUNT(*) FROM ") + kDbName + ".counter");
     ADD_FAILURE() << "a statement on a non-primary node should fail";
   } catch (const DbError& e) {
     EXPECT_EQ(e.code(), mariadb_error::kUnknownCom) << e.what();
@@ -175,7 +176,7 @@ TEST_F(Galera, NodeOutOfThePrimaryComponentIsPassedOver) {
   EXPECT_EQ(db->current_node(), 1) << "node 2 is fall-back 1 of node 1";
   EXPECT_EQ(value_on(2, 3), 2);
 
-  admin->exec("SET GLOBAL wsrep_provider_options = 'gmcast.isolate=0'");
+  exec(*admin, "SET GLOBAL wsrep_provider_options = 'gmcast.isolate=0'");
   EXPECT_TRUE(cluster_->wait_healthy(60)) << "node 1 did not rejoin after gmcast.isolate=0";
 }
 
@@ -202,7 +203,7 @@ TEST_F(Galera, CertificationConflictOnTwoNodesIsRetriedFromTheStart) {
   for (int node = 1; node <= 3; ++node) {
     EXPECT_EQ(value_on(node, 4), 2) << "node " << node << ": both increments, neither lost";
   }
-  EXPECT_EQ(only_node(3)->query_int("SELECT runs FROM counter WHERE id = 4"), 2);
+  EXPECT_EQ(query_int(*only_node(3), "SELECT runs FROM counter WHERE id = 4"), 2);
 }
 
 // Two nodes incrementing one row as the daemons write: read, then a guarded UPDATE.
@@ -233,7 +234,7 @@ TEST_F(Galera, ConcurrentIncrementsOnTwoNodesLoseNothing) {
   two.join();
   EXPECT_EQ(done.load(), 2 * kEach) << refused.load() << " guarded writes refused";
   EXPECT_EQ(value_on(3, 5), done.load());
-  EXPECT_EQ(only_node(2)->query_int("SELECT runs FROM counter WHERE id = 5"), done.load());
+  EXPECT_EQ(query_int(*only_node(2), "SELECT runs FROM counter WHERE id = 5"), done.load());
 }
 
 // The scheduler's writes on the real schema, two scheduler processes on two nodes.
@@ -264,17 +265,17 @@ class GaleraScheduler : public Galera {
   // Workunit `wu` with `n` UNSENT results; transition_time 0, so a claim's
   // LEAST(transition_time, deadline) leaves the workunit row unchanged. Returns their ids.
   std::vector<int64_t> add_workunit(int64_t wu, int n) {
-    one_->exec(
-        "INSERT INTO workunit (id, appid, name, xml_doc, delay_bound, transition_time) "
-        "VALUES (?, 1, CONCAT('wu', ?), '', 3600, 0)",
-        wu, wu);
-    one_->exec(
-        "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out, stderr_out) "
-        "SELECT ?, 1, CONCAT('wu', ?, '_', seq), ?, '', '', '' FROM seq_1_to_" +
-            std::to_string(n),
-        wu, wu, ServerState::Unsent);
+    exec(*one_,
+         "INSERT INTO workunit (id, appid, name, xml_doc, delay_bound, transition_time) "
+         "VALUES (?, 1, CONCAT('wu', ?), '', 3600, 0)",
+         wu, wu);
+    exec(*one_,
+         "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out, stderr_out) "
+         "SELECT ?, 1, CONCAT('wu', ?, '_', seq), ?, '', '', '' FROM seq_1_to_" +
+             std::to_string(n),
+         wu, wu, ServerState::Unsent);
     std::vector<int64_t> ids;
-    auto rows = one_->query("SELECT id FROM result WHERE workunitid = ? ORDER BY id", wu);
+    auto rows = query(*one_, "SELECT id FROM result WHERE workunitid = ? ORDER BY id", wu);
     while (rows->next()) ids.push_back(rows->getInt64(1));
     // Node 2 applies these rows asynchronously: wait until it has (a causal read there).
     EXPECT_EQ(results_of_host(2, wu, 0), n);
@@ -287,9 +288,9 @@ class GaleraScheduler : public Galera {
     DbConfig config = cluster_->admin_only(node);
     config.name = name_;
     auto db = Database::open(config);
-    db->exec("SET SESSION wsrep_sync_wait = 1");  // after every write committed before
-    return db->query_int("SELECT COUNT(*) FROM result WHERE workunitid = ? AND hostid = ?", wu,
-                         host < 0 ? host_ : host);
+    exec(*db, "SET SESSION wsrep_sync_wait = 1");  // after every write committed before
+    return query_int(*db, "SELECT COUNT(*) FROM result WHERE workunitid = ? AND hostid = ?", wu,
+                     host < 0 ? host_ : host);
   }
 
   std::string name_;
@@ -321,8 +322,8 @@ TEST_F(GaleraScheduler, ResultsRacedForOnTwoNodesAreEachSentOnce) {
   a.join();
   b.join();
   for (int64_t id : ids) EXPECT_EQ(winners[id], 1) << "result " << id << " sent " << winners[id] << " times";
-  EXPECT_EQ(one_->query_int("SELECT COUNT(*) FROM result WHERE server_state = ? AND hostid IN (1001, 1002)",
-                            ServerState::InProgress),
+  EXPECT_EQ(query_int(*one_, "SELECT COUNT(*) FROM result WHERE server_state = ? AND hostid IN (1001, 1002)",
+                      ServerState::InProgress),
             kResults);
 }
 

@@ -12,6 +12,7 @@
 #include "daemons/graph_scheduler/lib/graph_scheduler_pass.h"
 #include "db/graph_store.h"
 #include "db/result_store.h"
+#include "db/sql.h"
 #include "db/user_store.h"
 #include "db/workunit_store.h"
 #include "lib/crypto/boinc_key.h"
@@ -45,7 +46,7 @@ class GraphPipeline : public ::testing::Test {
     // The hosts these tests compute on, asking for work now (a reservation for a host that
     // cannot take work is released early: ReservationForAHostThatCannotTakeWorkIsReleasedEarly).
     for (int64_t host : {11, 12, 13})
-      db_->exec("INSERT INTO host (id, userid, rpc_time) VALUES (?, 1, ?)", host, now_);
+      exec(*db_, "INSERT INTO host (id, userid, rpc_time) VALUES (?, 1, ?)", host, now_);
   }
 
   OperandSubmission op(const std::string& name, const std::string& spec, std::vector<int> inputs = {}) {
@@ -237,14 +238,14 @@ TEST_F(GraphPipeline, ReservationForAHostThatCannotTakeWorkIsReleasedEarly) {
   EXPECT_GT(operand(g, "c").preferred_until, now_) << "host 11 asks and has quota left: reserved";
 
   // Host 11 has spent today's quota (the project's default, 500): released at the next pass.
-  db_->exec("UPDATE host SET nresults_today = 500, nresults_day = ? WHERE id = 11", now_ / 86400);
+  exec(*db_, "UPDATE host SET nresults_today = 500, nresults_day = ? WHERE id = 11", now_ / 86400);
   now_ += 5;
   run();
   EXPECT_EQ(operand(g, "c").preferred_until, now_) << "still reserved for a host that can take nothing";
 
   // A host that stopped asking (no RPC for more than an hour): released too; one that asks
   // again keeps its reservation.
-  db_->exec("UPDATE host SET nresults_today = 0, rpc_time = ? WHERE id = 13", now_ - 3601);
+  exec(*db_, "UPDATE host SET nresults_today = 0, rpc_time = ? WHERE id = 13", now_ - 3601);
   int64_t h = submit("silent", {op("a", "const 1"), op("b", "const 2"), op("c", "add", {0, 1})});
   run();
   work(h, 13, {"a", "b"});
@@ -252,8 +253,8 @@ TEST_F(GraphPipeline, ReservationForAHostThatCannotTakeWorkIsReleasedEarly) {
   ASSERT_EQ(state(h, "c"), S::Ready);
   EXPECT_EQ(operand(h, "c").preferred_host, 13);
   EXPECT_EQ(operand(h, "c").preferred_until, now_) << "reserved for a host silent for an hour";
-  db_->exec("UPDATE host SET rpc_time = ? WHERE id = 11", now_);
-  db_->exec("UPDATE host SET nresults_today = 0 WHERE id = 11");
+  exec(*db_, "UPDATE host SET rpc_time = ? WHERE id = 11", now_);
+  exec(*db_, "UPDATE host SET nresults_today = 0 WHERE id = 11");
   int64_t k = submit("kept", {op("a", "const 1"), op("b", "const 2"), op("c", "add", {0, 1})});
   run();
   work(k, 11, {"a", "b"});
@@ -473,7 +474,8 @@ TEST_F(GraphPipeline, OutputSwappedAfterAssimilationIsNotRecordedAndIsRecomputed
   ASSERT_TRUE(testing::run_daemons_until_idle(*db_, project_.config(), now_));
   ASSERT_EQ(fetch_workunit(*db_, operand(g, "c").workunitid)->assimilate_state, AssimilateState::Done);
   ASSERT_NE(state(g, "c"), S::Finished) << "not recorded yet";
-  const std::string c_output = upload_path(file_infos_in(results_of(g, "c").front().xml_doc_in)->front().name);
+  const std::string c_output =
+      upload_path(file_infos_in(results_of(g, "c").front().xml_doc_in)->front().name);
   ASSERT_TRUE(write_text_file(c_output, number_text(1000)).ok());
   run_daemons();
   EXPECT_EQ(operand(g, "c").output_md5, "") << "the swapped bytes were recorded as c's output";
@@ -500,7 +502,7 @@ TEST_F(GraphPipeline, BadGraphsAreRefused) {
   g.name = "once";
   EXPECT_TRUE(submit_graph(*db_, project_.config(), g, now_).ok());
   EXPECT_FALSE(submit_graph(*db_, project_.config(), g, now_).ok()) << "duplicate graph";
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM graph"), 1);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM graph"), 1);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "daemons/graph_scheduler/lib/graph_scheduler_pass.h"
 #include "db/graph_store.h"
 #include "db/result_store.h"
+#include "db/sql.h"
 #include "db/workunit_store.h"
 #include "lib/crypto/md5.h"
 #include "lib/fanout.h"
@@ -199,9 +200,10 @@ TEST_F(GraphSubmit, SumOfTwoRandomTensorsMatchesTheDirectComputationWithHostsVan
   ASSERT_TRUE(progress.ok());
   EXPECT_EQ(progress->finished, progress->total);
   EXPECT_EQ(progress->staged_bytes, 0) << "a finished graph holds no intermediate data";
-  EXPECT_GT(db_->query_int("SELECT COUNT(*) FROM result r JOIN workunit w ON w.id = r.workunitid "
-                           "WHERE w.graph_id = ? AND r.outcome = ?",
-                           g, Outcome::NoReply),
+  EXPECT_GT(query_int(*db_,
+                      "SELECT COUNT(*) FROM result r JOIN workunit w ON w.id = r.workunitid "
+                      "WHERE w.graph_id = ? AND r.outcome = ?",
+                      g, Outcome::NoReply),
             0)
       << "some jobs went to the vanished host and were sent again";
   CheckReport report = check_project(*db_, project_.config(), now_, /*require_settled=*/true);
@@ -246,8 +248,8 @@ TEST_F(GraphSubmit, UploadedTensorsAreFilesStagedAsTheyAreAndTheResultMatches) {
     EXPECT_TRUE(std::filesystem::exists(path_in(project_.config().download_dir, name)))
         << name << ": the sandbox's file outlives the graph";
   }
-  EXPECT_GT(db_->query_int("SELECT COUNT(*) FROM workunit WHERE graph_id = ? AND xml_doc LIKE ?", g,
-                           "%" + twice + "%<no_delete/>%"),
+  EXPECT_GT(query_int(*db_, "SELECT COUNT(*) FROM workunit WHERE graph_id = ? AND xml_doc LIKE ?", g,
+                      "%" + twice + "%<no_delete/>%"),
             0)
       << "consumers name the upload itself, marked no_delete";
   CheckReport report = check_project(*db_, project_.config(), now_, /*require_settled=*/true);
@@ -280,7 +282,7 @@ TEST_F(GraphSubmit, SubmissionRefusesMissingCorruptOrMisshapenUploadsAndWritesNo
     ASSERT_FALSE(refused.ok()) << file;
     EXPECT_NE(refused.error().find(message), std::string::npos) << refused.error();
   }
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM graph"), 0);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM graph"), 0);
   EXPECT_TRUE(attempt(good).ok());
 }
 
@@ -296,8 +298,8 @@ TEST_F(GraphSubmit, AnUploadLostBeforeItIsNeededFailsTheGraph) {
       EXPECT_EQ(o.state, OperandState::Fatal) << o.name;
     }
   }
-  EXPECT_GT(db_->query_int("SELECT COUNT(*) FROM operand WHERE graph_id = ? AND state = ?", g,
-                           OperandState::Cancelled),
+  EXPECT_GT(query_int(*db_, "SELECT COUNT(*) FROM operand WHERE graph_id = ? AND state = ?", g,
+                      OperandState::Cancelled),
             0);
   CheckReport report = check_project(*db_, project_.config(), now_, /*require_settled=*/true);
   for (const auto& v : report.violations) ADD_FAILURE() << v;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "db/host_store.h"
+#include "db/sql.h"
 #include "db/user_store.h"
 #include "tests/support/test_database.h"
 
@@ -158,7 +159,7 @@ TEST(HostStore, DailyCountAddsWithinADayAndRestartsOnTheNext) {
   EXPECT_EQ(fetch_host(*db, id)->max_results_day, 12);
   // update_host adds to the count in the database, whatever the row it was given says,
   // and leaves the validator's credit alone.
-  db->exec("UPDATE host SET total_credit = 50, expavg_credit = 5, error_rate = 0.25 WHERE id = ?", id);
+  exec(*db, "UPDATE host SET total_credit = 50, expavg_credit = 5, error_rate = 0.25 WHERE id = ?", id);
   HostRow stale = *h;
   stale.nresults_today = 0;
   stale.os_version = "7.0";
@@ -178,11 +179,12 @@ TEST(HostStore, DailyCountAddsWithinADayAndRestartsOnTheNext) {
 TEST(HostStore, FindingByCpidReadsFewRowsWhateverTheOwnersHostCount) {
   TestDatabase tdb;
   auto db = tdb.open();
-  db->exec("INSERT INTO host (userid, host_cpid) SELECT 7, CONCAT('cpid', seq) FROM seq_1_to_3000");
-  db->query("ANALYZE TABLE host");  // (it returns rows: query, not exec)
+  exec(*db, "INSERT INTO host (userid, host_cpid) SELECT 7, CONCAT('cpid', seq) FROM seq_1_to_3000");
+  query(*db, "ANALYZE TABLE host");  // (it returns rows: query, not exec)
   auto rows_read = [&] {
-    return db->query_int("SELECT SUM(VARIABLE_VALUE) FROM information_schema.SESSION_STATUS "
-                         "WHERE VARIABLE_NAME LIKE 'HANDLER_READ%'");
+    return query_int(*db,
+                     "SELECT SUM(VARIABLE_VALUE) FROM information_schema.SESSION_STATUS "
+                     "WHERE VARIABLE_NAME LIKE 'HANDLER_READ%'");
   };
   int64_t start = rows_read();
   int64_t overhead = rows_read() - start;
@@ -201,10 +203,10 @@ TEST(HostStore, FindingByCpidForUpdateLocksTheRow) {
   int64_t id = insert_host(*db, sample_host(7, "cpid1"));
   db->transaction([&](Database& d) {
     ASSERT_EQ(fetch_host_by_cpid(d, 7, "cpid1", /*for_update=*/true)->id, id);
-    EXPECT_THROW(other->query_int("SELECT id FROM host WHERE id = ? FOR UPDATE NOWAIT", id), DbError)
+    EXPECT_THROW(query_int(*other, "SELECT id FROM host WHERE id = ? FOR UPDATE NOWAIT", id), DbError)
         << "the host row is not locked";
   });
-  EXPECT_EQ(other->query_int("SELECT id FROM host WHERE id = ? FOR UPDATE NOWAIT", id), id);
+  EXPECT_EQ(query_int(*other, "SELECT id FROM host WHERE id = ? FOR UPDATE NOWAIT", id), id);
 }
 
 // Issue 13 item 2: text a client sends is stored whatever its characters. The connection
@@ -212,11 +214,12 @@ TEST(HostStore, FindingByCpidForUpdateLocksTheRow) {
 TEST(HostStore, TextColumnsAreUtf8mb4AndKeepFourByteCharacters) {
   TestDatabase tdb;
   auto db = tdb.open();
-  auto rows = db->query("SELECT @@character_set_connection, @@character_set_client");
+  auto rows = query(*db, "SELECT @@character_set_connection, @@character_set_client");
   ASSERT_TRUE(rows->next());
   EXPECT_EQ(rows->getString(1), "utf8mb4");
   EXPECT_EQ(rows->getString(2), "utf8mb4");
-  auto other = db->query(
+  auto other = query(
+      *db,
       "SELECT CONCAT(TABLE_NAME, '.', COLUMN_NAME, ' ', CHARACTER_SET_NAME) FROM information_schema.COLUMNS "
       "WHERE TABLE_SCHEMA = DATABASE() AND CHARACTER_SET_NAME IS NOT NULL AND CHARACTER_SET_NAME <> "
       "'utf8mb4'");

@@ -13,6 +13,7 @@
 
 #include "db/database.h"
 #include "db/schema_loader.h"
+#include "db/sql.h"
 #include "db/workunit_store.h"
 #include "lib/web/status_cgi.h"
 #include "tests/support/test_database.h"
@@ -62,9 +63,9 @@ TEST(MakeProjectDb, MakeProject_CreatesDatabaseWithSchema) {
   EXPECT_EQ(pages.user, config->other["web_db_user"]);
   EXPECT_EQ(pages.password.size(), 24u);
   auto read_only = Database::open(pages);
-  EXPECT_EQ(read_only->query_int("SELECT COUNT(*) FROM workunit"), 0);
-  EXPECT_THROW(read_only->exec("INSERT INTO app (name) VALUES ('x')"), DbError);
-  EXPECT_THROW(read_only->exec("CREATE TABLE t (a INT)"), DbError);
+  EXPECT_EQ(query_int(*read_only, "SELECT COUNT(*) FROM workunit"), 0);
+  EXPECT_THROW(exec(*read_only, "INSERT INTO app (name) VALUES ('x')"), DbError);
+  EXPECT_THROW(exec(*read_only, "CREATE TABLE t (a INT)"), DbError);
   read_only.reset();
   drop_database(testing::shared_server_admin(), options.db.name);
 }

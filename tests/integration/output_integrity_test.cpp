@@ -12,6 +12,7 @@
 #include "daemons/assimilator/lib/results_store.h"
 #include "daemons/transitioner/lib/transitioner_pass.h"
 #include "daemons/validator/lib/validator_pass.h"
+#include "db/sql.h"
 #include "lib/crypto/md5.h"
 #include "tests/integration/backend_fixture.h"
 
@@ -42,7 +43,7 @@ class OutputIntegrity : public testing::BackendFixture {
     EXPECT_EQ(manifest->front().md5, md5_hex(kAnswer));
     EXPECT_EQ(manifest->front().size, static_cast<int64_t>(kAnswer.size()));
     EXPECT_EQ(*read_text_file(results_dir() + "/" + wu_name + "/" + manifest->front().name), kAnswer);
-    EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM assimilation WHERE workunitid = ?", wu_id), 1);
+    EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM assimilation WHERE workunitid = ?", wu_id), 1);
   }
 };
 
@@ -104,7 +105,7 @@ TEST_F(OutputIntegrity, CanonicalOutputSwappedBeforeAssimilationIsWithdrawnAndTh
   auto back = fetch_workunit(*db_, wu);
   EXPECT_EQ(back->canonical_resultid, 0) << "the canonical result is withdrawn";
   EXPECT_EQ(back->assimilate_state, AssimilateState::Init);
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM assimilation WHERE workunitid = ?", wu), 0);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM assimilation WHERE workunitid = ?", wu), 0);
   EXPECT_FALSE(fs::exists(results_dir() + "/swap_late")) << "nothing forged (nor anything else) stored";
   EXPECT_EQ(result(canonical).outcome, Outcome::ValidateError);
   EXPECT_EQ(result(canonical).validate_state, ValidateState::Error);

@@ -10,6 +10,7 @@
 #include <pugixml.hpp>
 
 #include "db/graph_store.h"
+#include "db/sql.h"
 #include "db/submit_grant_store.h"
 #include "lib/crypto/md5.h"
 #include "lib/operand/graph_compiler.h"
@@ -93,11 +94,11 @@ class RemoteGraphHttp : public ::testing::Test {
     for ([[maybe_unused]] const auto& entry :
          std::filesystem::directory_iterator(project_.config().project_dir + "/templates"))
       ++templates;
-    return std::to_string(db_->query_int("SELECT COUNT(*) FROM graph")) + "/" +
-           std::to_string(db_->query_int("SELECT COUNT(*) FROM operand")) + "/" +
-           std::to_string(db_->query_int("SELECT COUNT(*) FROM workunit")) + "/" +
-           std::to_string(db_->query_int("SELECT COUNT(*) FROM cluster_task")) + "/" +
-           std::to_string(db_->query_int("SELECT COALESCE(SUM(state), 0) FROM graph")) + "/" +
+    return std::to_string(query_int(*db_, "SELECT COUNT(*) FROM graph")) + "/" +
+           std::to_string(query_int(*db_, "SELECT COUNT(*) FROM operand")) + "/" +
+           std::to_string(query_int(*db_, "SELECT COUNT(*) FROM workunit")) + "/" +
+           std::to_string(query_int(*db_, "SELECT COUNT(*) FROM cluster_task")) + "/" +
+           std::to_string(query_int(*db_, "SELECT COALESCE(SUM(state), 0) FROM graph")) + "/" +
            std::to_string(templates);
   }
 
@@ -126,9 +127,9 @@ TEST_F(RemoteGraphHttp, SubmitGraphRecordsItsOwnerAndAnswersItsOperandCount) {
   ASSERT_TRUE(graph);
   EXPECT_EQ(graph->user_id, owner_);
   EXPECT_EQ(graph->expression, kSum);
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM operand WHERE graph_id = ?", id), operands);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM operand WHERE graph_id = ?", id), operands);
   EXPECT_EQ(
-      db_->query_int("SELECT COUNT(*) FROM workunit WHERE graph_id = ? AND appid = ?", id, operand_app_),
+      query_int(*db_, "SELECT COUNT(*) FROM workunit WHERE graph_id = ? AND appid = ?", id, operand_app_),
       operands)
       << "each operand's first run is a held workunit of the operand app";
 
@@ -152,7 +153,7 @@ TEST_F(RemoteGraphHttp, TheJsonGraphIsTheSameComputation) {
   int64_t id = submit_ok(kOwnerKey, "<graph_json>" + json + "</graph_json>");
   ASSERT_GT(id, 0);
   auto compiled = operand::compile_graph(kSum);
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM operand WHERE graph_id = ?", id),
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM operand WHERE graph_id = ?", id),
             static_cast<int64_t>(compiled->chunks.operands.size()));
   EXPECT_EQ(fetch_graph(*db_, id)->name.rfind("graph_" + std::to_string(owner_) + "_", 0), 0u)
       << "a graph without a name gets graph_<user>_<time>_<random>";
@@ -285,7 +286,7 @@ TEST_F(RemoteGraphHttp, AbortGraphCancelsTheOwnersGraphOnce) {
   auto graph = fetch_graph(*db_, id);
   EXPECT_TRUE(graph->state == GraphState::Cancelling || graph->state == GraphState::Cancelled)
       << graph_state_name(graph->state);
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM workunit WHERE graph_id = ? AND (error_mask & 16) = 0", id),
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM workunit WHERE graph_id = ? AND (error_mask & 16) = 0", id),
             0)
       << "every operand's workunit is cancelled, as tools/cancel_graph does";
   pugi::xml_node q = post(graph_op("query_graph", kOwnerKey, id)).child("graph");
@@ -293,7 +294,7 @@ TEST_F(RemoteGraphHttp, AbortGraphCancelsTheOwnersGraphOnce) {
   EXPECT_EQ(error_of(post(graph_op("abort_graph", kOwnerKey, id))), "")
       << "aborting it again while it is cancelling";
   // Once over, there is nothing to abort.
-  db_->exec("UPDATE graph SET state = ? WHERE id = ?", GraphState::Cancelled, id);
+  exec(*db_, "UPDATE graph SET state = ? WHERE id = ?", GraphState::Cancelled, id);
   expect_error(graph_op("abort_graph", kOwnerKey, id), "over already");
 }
 
@@ -309,9 +310,9 @@ TEST_F(RemoteGraphHttp, SubmitTasksRecordsTheOwnerAndIsAllOrNothing) {
   ASSERT_EQ(error_of(root), "");
   EXPECT_EQ(root.child("ntasks").text().as_int(), 3);
   EXPECT_EQ(
-      db_->query_int("SELECT COUNT(*) FROM cluster_task WHERE user_id = ? AND appid = ?", owner_, *task_app),
+      query_int(*db_, "SELECT COUNT(*) FROM cluster_task WHERE user_id = ? AND appid = ?", owner_, *task_app),
       3);
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM cluster_task WHERE payload = '100 t2'"), 1);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM cluster_task WHERE payload = '100 t2'"), 1);
 
   std::string before = snapshot();
   expect_error(tasks(kOwnerKey, {"t4", "t1"}), "already submitted");

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "db/batch_store.h"
+#include "db/sql.h"
 #include "db/submit_grant_store.h"
 #include "db/user_store.h"
 #include "db/workunit_store.h"
@@ -74,7 +75,9 @@ class RemoteSubmitHttp : public ::testing::Test {
     url_ = server_->url(project_.config().name + "/submit_rpc_handler.php");
   }
 
-  int64_t add_user(const std::string& name, const std::string& key) { return testing::add_account(*db_, name, key); }
+  int64_t add_user(const std::string& name, const std::string& key) {
+    return testing::add_account(*db_, name, key);
+  }
 
   std::unique_ptr<Reply> post(const std::string& xml, const std::string& url = "") {
     auto result = http_post(url.empty() ? url_ : url, form(xml));
@@ -96,11 +99,11 @@ class RemoteSubmitHttp : public ::testing::Test {
 
   // Rows that a submission would add or change.
   std::string snapshot() {
-    return std::to_string(db_->query_int("SELECT COUNT(*) FROM workunit")) + "/" +
-           std::to_string(db_->query_int("SELECT COUNT(*) FROM batch")) + "/" +
-           std::to_string(db_->query_int("SELECT COUNT(*) FROM workunit_input")) + "/" +
-           std::to_string(db_->query_int("SELECT COALESCE(SUM(error_mask), 0) FROM workunit")) + "/" +
-           std::to_string(db_->query_int("SELECT COALESCE(SUM(state), 0) FROM batch"));
+    return std::to_string(query_int(*db_, "SELECT COUNT(*) FROM workunit")) + "/" +
+           std::to_string(query_int(*db_, "SELECT COUNT(*) FROM batch")) + "/" +
+           std::to_string(query_int(*db_, "SELECT COUNT(*) FROM workunit_input")) + "/" +
+           std::to_string(query_int(*db_, "SELECT COALESCE(SUM(error_mask), 0) FROM workunit")) + "/" +
+           std::to_string(query_int(*db_, "SELECT COALESCE(SUM(state), 0) FROM batch"));
   }
 
   static std::string job(const std::string& name, const std::string& input_xml) {
@@ -210,8 +213,8 @@ TEST_F(RemoteSubmitHttp, SubmitBatchCreatesWorkunitsLikeCreateWork) {
   EXPECT_NE(remote_wu->xml_doc.find("<url>https://data.example.org/x.bin</url>"), std::string::npos)
       << remote_wu->xml_doc;
   EXPECT_NE(remote_wu->xml_doc.find("<nbytes>1234</nbytes><no_delete/>"), std::string::npos);
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM workunit_input WHERE workunitid IN (?, ?)", inline_wu->id,
-                           staged_wu->id),
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM workunit_input WHERE workunitid IN (?, ?)", inline_wu->id,
+                      staged_wu->id),
             2);
 
   // query_batch lists the jobs; query_batches shows the batch.
@@ -262,7 +265,7 @@ TEST_F(RemoteSubmitHttp, CreateBatchThenSubmitIntoItThenAbortAndRetire) {
                           std::to_string(id) + "</batch_id></abort_batch>");
   EXPECT_EQ(abort_batch->root().child("success").text().as_int(), 1);
   EXPECT_EQ(fetch_batch(*db_, id)->state, BatchState::Aborted);
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM workunit WHERE batch = ? AND (error_mask & 16) = 16", id),
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM workunit WHERE batch = ? AND (error_mask & 16) = 16", id),
             4);
 
   auto retire = post("<retire_batch><authenticator>owner_key_0123456789</authenticator><batch_id>" +
@@ -292,8 +295,8 @@ TEST_F(RemoteSubmitHttp, FastCgiProcessServesASequenceHostileOnesIncluded) {
         post("<query_batch>" + key + "<batch_id>" + std::to_string(id) + "</batch_id></query_batch>", fcgi);
     EXPECT_EQ(query->root().child("njobs").text().as_int(), 1) << query->text;
   }
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM workunit"), 3);
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM batch"), 3);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM workunit"), 3);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM batch"), 3);
 }
 
 // tharsis-submit, the shell client: only the URL and the authenticator.
@@ -365,7 +368,7 @@ TEST_F(RemoteSubmitHttp, GrantSubmitToolGrantsAndRevokes) {
   std::string key = "nogrant_key_0123456789";
   expect_error(submit(key, job("gs0", inline_input("a"))), "no submit access");
   EXPECT_EQ(grant({"--email", "nogrant@example.org", "--app", "no_such_app"}), 1);
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM user_submit"), 2) << "a failed grant changes nothing";
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM user_submit"), 2) << "a failed grant changes nothing";
   EXPECT_EQ(grant({"--email", "nogrant@example.org", "--app", "example", "--max_jobs_in_progress", "10"}), 0);
   EXPECT_GT(submit_ok(key, job("gs1", inline_input("a"))), 0);
   EXPECT_EQ(grant({"--email", "nogrant@example.org", "--revoke"}), 0);
@@ -447,14 +450,14 @@ TEST_F(RemoteSubmitHttp, JobFilesUploadedAheadThenSubmittedAsStaged) {
 
   // Held by the account for BOINC's default 30 days, and by the batch that uses them.
   int64_t hold =
-      db_->query_int("SELECT MIN(delete_time) - UNIX_TIMESTAMP() FROM job_file WHERE user_id = ?", owner_);
+      query_int(*db_, "SELECT MIN(delete_time) - UNIX_TIMESTAMP() FROM job_file WHERE user_id = ?", owner_);
   EXPECT_NEAR(static_cast<double>(hold), 30 * 86400, 600);
 
   int64_t id =
       submit_ok("owner_key_0123456789", job("up0", staged_input(name_a)) + job("up1", staged_input(name_b)));
   EXPECT_GT(id, 0);
   EXPECT_NE(fetch_workunit_by_name(*db_, "up1")->xml_doc.find("<nbytes>100001</nbytes>"), std::string::npos);
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM batch_file_assoc WHERE batch_id = ?", id), 2);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM batch_file_assoc WHERE batch_id = ?", id), 2);
 }
 
 // One account's sandbox is its own: another learns nothing of its files and cannot use
@@ -496,7 +499,7 @@ TEST_F(RemoteSubmitHttp, SandboxIsPerAccount) {
                                  std::to_string(theirs) + "</batch_id>" + names + "</upload_files>",
                              {a});
   EXPECT_NE(tied->error().find("not owner"), std::string::npos) << tied->text;
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM job_file WHERE user_id = ?", other_), 0);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM job_file WHERE user_id = ?", other_), 0);
 
   // The same content uploaded by the other account: now it holds the file too.
   auto own = post_multipart(url, "<upload_files>" + std::string(other_key) + names + "</upload_files>", {a});
@@ -504,9 +507,10 @@ TEST_F(RemoteSubmitHttp, SandboxIsPerAccount) {
   auto again = post_multipart(url, "<query_files>" + std::string(other_key) + names + "</query_files>", {});
   EXPECT_FALSE(again->root().child("absent_files").child("file")) << again->text;
   int64_t id = submit_ok("other_key_0123456789", job("mine", sandbox_input(name_a)));
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM batch_file_assoc a JOIN job_file f ON f.id = a.job_file_id "
-                           "WHERE a.batch_id = ? AND f.user_id = ?",
-                           id, other_),
+  EXPECT_EQ(query_int(*db_,
+                      "SELECT COUNT(*) FROM batch_file_assoc a JOIN job_file f ON f.id = a.job_file_id "
+                      "WHERE a.batch_id = ? AND f.user_id = ?",
+                      id, other_),
             1);
   EXPECT_NE(fetch_workunit_by_name(*db_, "mine")->xml_doc.find("<name>" + name_a + "</name>"),
             std::string::npos);
@@ -588,7 +592,7 @@ TEST_F(RemoteSubmitHttp, SemilocalOnlyWhenEnabledAndWithinItsLimit) {
 // server_status.php?counts=1, which BOINC's Python client posts to (get_job_counts).
 TEST_F(RemoteSubmitHttp, JobCountsAsBoincsServerStatusGivesThem) {
   submit_ok("owner_key_0123456789", job("jc0", inline_input("a")) + job("jc1", inline_input("b")));
-  db_->exec("UPDATE workunit SET need_validate = 1 WHERE name = 'jc0'");
+  exec(*db_, "UPDATE workunit SET need_validate = 1 WHERE name = 'jc0'");
   std::string url = server_->url(project_.config().name + "/server_status.php?counts=1");
   for (bool as_post : {true, false}) {
     auto result = as_post ? http_post(url, "request=") : testing::http_get(url);

@@ -16,6 +16,7 @@
 
 #include "client/lib/example_kernel.h"
 #include "db/batch_store.h"
+#include "db/sql.h"
 #include "db/submit_grant_store.h"
 #include "db/user_store.h"
 #include "lib/crypto/md5.h"
@@ -79,7 +80,7 @@ TEST(RemoteSubmitLifecycle, ThousandJobsFromTheSandboxToTheArchive) {
     sandbox_names.push_back("jf_" + md5_hex(input_text("sb" + std::to_string(i))));
   }
   ASSERT_EQ(submit_tool(uploads), 0) << "see log/tharsis-submit.log";
-  EXPECT_EQ(live.db().query_int("SELECT COUNT(*) FROM job_file WHERE user_id = ?", user_id), kSandboxFiles);
+  EXPECT_EQ(query_int(live.db(), "SELECT COUNT(*) FROM job_file WHERE user_id = ?", user_id), kSandboxFiles);
 
   // 1,000 jobs: even ones inline, odd ones a sandbox file.
   const int kJobs = 1000;
@@ -157,23 +158,23 @@ TEST(RemoteSubmitLifecycle, ThousandJobsFromTheSandboxToTheArchive) {
     return p.wait(120);
   };
   ASSERT_EQ(one_pass("file_deleter", {"--one_pass"}), 0);
-  EXPECT_EQ(live.db().query_int("SELECT files_deleted FROM batch WHERE id = ?", batch_id), 1);
+  EXPECT_EQ(query_int(live.db(), "SELECT files_deleted FROM batch WHERE id = ?", batch_id), 1);
   EXPECT_FALSE(fs::exists(c.project_dir + "/results/rs10"));
   EXPECT_FALSE(fs::exists(c.project_dir + "/results/rs11"));
   // ... and, 30 days on (the rows' time and the files' age moved back), the sandbox.
   std::string sandbox_file = fanout_path(c.download_dir, sandbox_names[0], c.uldl_dir_fanout);
   EXPECT_TRUE(fs::exists(sandbox_file)) << "held by the sandbox past its jobs";
-  live.db().exec("UPDATE job_file SET delete_time = UNIX_TIMESTAMP() - 1");
+  exec(live.db(), "UPDATE job_file SET delete_time = UNIX_TIMESTAMP() - 1");
   timeval old[2] = {{time(nullptr) - 7200, 0}, {time(nullptr) - 7200, 0}};
   for (const auto& name : sandbox_names)
     utimes(fanout_path(c.download_dir, name, c.uldl_dir_fanout).c_str(), old);
   ASSERT_EQ(one_pass("file_deleter", {"--one_pass"}), 0);
-  EXPECT_EQ(live.db().query_int("SELECT COUNT(*) FROM job_file"), 0);
+  EXPECT_EQ(query_int(live.db(), "SELECT COUNT(*) FROM job_file"), 0);
   EXPECT_FALSE(fs::exists(sandbox_file));
 
   // db_purge archives the workunits, then the batch, and reads the batch back.
   ASSERT_EQ(one_pass("db_purge", {"--min_age_days", "0"}), 0);
-  EXPECT_EQ(live.db().query_int("SELECT COUNT(*) FROM workunit WHERE batch = ?", batch_id), 0);
+  EXPECT_EQ(query_int(live.db(), "SELECT COUNT(*) FROM workunit WHERE batch = ?", batch_id), 0);
   EXPECT_FALSE(fetch_batch(live.db(), batch_id));
   std::string batch_archive;
   for (auto& day : fs::directory_iterator(c.project_dir + "/archives")) {

@@ -15,6 +15,7 @@
 #include "db/app_store.h"
 #include "db/host_store.h"
 #include "db/result_store.h"
+#include "db/sql.h"
 #include "db/user_store.h"
 #include "lib/crypto/md5.h"
 #include "lib/protocol/upload_protocol.h"
@@ -117,7 +118,7 @@ class SchedulerHttpHostile : public ::testing::Test {
                                                                << reply.body;
     return docs_.back()->child("scheduler_reply");
   }
-  int64_t count(const std::string& sql) { return db_->query_int(sql); }
+  int64_t count(const std::string& sql) { return query_int(*db_, sql); }
   int stored_seqno(int64_t host) { return fetch_host(*db_, host)->rpc_seqno; }
 
   // Uploads `data` as `file` with the certificate the reply `root` gave for it.
@@ -371,7 +372,7 @@ TEST_F(SchedulerHttpHostile, LateSuccessIsNotTakenOnceItsWorkunitHasACanonicalRe
   int64_t replacement = count("SELECT id FROM result WHERE workunitid = " + std::to_string(sent->workunitid) +
                               " AND id <> " + std::to_string(sent->id));
   ASSERT_GT(replacement, 0);
-  db_->exec("UPDATE workunit SET canonical_resultid = ? WHERE id = ?", replacement, sent->workunitid);
+  exec(*db_, "UPDATE workunit SET canonical_resultid = ? WHERE id = ?", replacement, sent->workunitid);
   auto before = fetch_result_by_name(*db_, name);
 
   Request late;
@@ -398,8 +399,8 @@ TEST_F(SchedulerHttpHostile, AHostHoldingResultsOfTheFirstWorkunitsStillGetsWork
   ASSERT_GT(hostid, 0);
   // One result of each of the first 104 workunits to this host, as 104 earlier RPCs would have.
   auto first_results =
-      db_->query("SELECT MIN(id), workunitid FROM result GROUP BY workunitid ORDER BY workunitid LIMIT " +
-                 std::to_string(kHeld));
+      query(*db_, "SELECT MIN(id), workunitid FROM result GROUP BY workunitid ORDER BY workunitid LIMIT " +
+                      std::to_string(kHeld));
   std::vector<std::pair<int64_t, int64_t>> held;
   while (first_results->next()) held.push_back({first_results->getInt64(1), first_results->getInt64(2)});
   ASSERT_EQ(held.size(), static_cast<size_t>(kHeld));
@@ -486,9 +487,9 @@ TEST_F(SchedulerHttpHostile, WorkTheHostCannotRunAtTheHeadOfTheQueueDoesNotHideW
   EXPECT_EQ(count("SELECT COUNT(*) FROM result WHERE server_state = 4"), 1);
   // Once only work of an app it has no version for is left, the reply says so (the
   // memory-bound work goes to another host).
-  auto big = db_->query(
-      "SELECT r.id, r.workunitid FROM result r JOIN workunit w ON w.id = r.workunitid "
-      "WHERE r.server_state = 2 AND w.name LIKE 'big%'");
+  auto big = query(*db_,
+                   "SELECT r.id, r.workunitid FROM result r JOIN workunit w ON w.id = r.workunitid "
+                   "WHERE r.server_state = 2 AND w.name LIKE 'big%'");
   std::vector<std::pair<int64_t, int64_t>> big_results;
   while (big->next()) big_results.push_back({big->getInt64(1), big->getInt64(2)});
   ASSERT_EQ(big_results.size(), 250u);

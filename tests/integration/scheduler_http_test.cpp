@@ -16,6 +16,7 @@
 
 #include "daemons/transitioner/lib/transitioner_pass.h"
 #include "db/result_store.h"
+#include "db/sql.h"
 #include "db/user_store.h"
 #include "lib/crypto/md5.h"
 #include "lib/fanout.h"
@@ -37,13 +38,16 @@ std::string request(const std::string& authenticator, int64_t hostid, const std:
   return "<scheduler_request>\n<authenticator>" + authenticator + "</authenticator>\n<hostid>" +
          std::to_string(hostid) +
          "</hostid>\n<rpc_seqno>1</rpc_seqno>\n<core_client_major_version>7</core_client_major_version>\n"
-         "<core_client_minor_version>20</core_client_minor_version>\n<core_client_release>2</core_client_release>\n"
-         "<platform_name>" + std::string(kPlatform) + "</platform_name>\n<work_req_seconds>" +
-         std::to_string(work_seconds) +
+         "<core_client_minor_version>20</core_client_minor_version>\n<core_client_release>2</"
+         "core_client_release>\n"
+         "<platform_name>" +
+         std::string(kPlatform) + "</platform_name>\n<work_req_seconds>" + std::to_string(work_seconds) +
          "</work_req_seconds>\n<host_info>\n<domain_name>volunteer" + std::to_string(hostid) +
          "</domain_name>\n<host_cpid>cpid" + authenticator + std::to_string(hostid) +
-         "</host_cpid>\n<p_ncpus>2</p_ncpus>\n<p_fpops>1000000000</p_fpops>\n<m_nbytes>8000000000</m_nbytes>\n"
-         "<d_total>200000000000</d_total>\n<d_free>100000000000</d_free>\n<os_name>Linux</os_name>\n</host_info>\n" +
+         "</host_cpid>\n<p_ncpus>2</p_ncpus>\n<p_fpops>1000000000</p_fpops>\n<m_nbytes>8000000000</"
+         "m_nbytes>\n"
+         "<d_total>200000000000</d_total>\n<d_free>100000000000</d_free>\n<os_name>Linux</os_name>\n</"
+         "host_info>\n" +
          body_extra + "</scheduler_request>\n";
 }
 
@@ -90,7 +94,7 @@ class SchedulerHttp : public ::testing::Test {
     EXPECT_TRUE(doc.load_string(reply.body.c_str())) << "reply is not well-formed XML:\n" << reply.body;
     return doc;
   }
-  int64_t count(const std::string& sql) { return db_->query_int(sql); }
+  int64_t count(const std::string& sql) { return query_int(*db_, sql); }
 
   std::string upload(const std::string& name, const std::string& signature, double max_nbytes,
                      const std::string& data, double offset = 0) {
@@ -131,7 +135,8 @@ TEST_F(SchedulerHttp, VolunteerGetsWorkUploadsAndReports) {
   ASSERT_FALSE(signature.empty());
 
   // Forged certificate and an over-long upload are refused; nothing is stored.
-  EXPECT_NE(upload(output, signature, max_nbytes * 2, "answer").find("<status>-1</status>"), std::string::npos);
+  EXPECT_NE(upload(output, signature, max_nbytes * 2, "answer").find("<status>-1</status>"),
+            std::string::npos);
   std::string path = fanout_path(project_.config().upload_dir, output, project_.config().uldl_dir_fanout);
   EXPECT_FALSE(read_text_file(path).ok());
   EXPECT_NE(upload("../escape", signature, max_nbytes, "x").find("<status>-1</status>"), std::string::npos);
@@ -149,13 +154,15 @@ TEST_F(SchedulerHttp, VolunteerGetsWorkUploadsAndReports) {
   EXPECT_EQ(*read_text_file(path), data);
 
   // Report it; then report it again: acknowledged twice, changed once.
-  std::string report = "<result>\n<name>" + result_name +
-                       "</name>\n<final_cpu_time>1.5</final_cpu_time>\n<final_elapsed_time>2</final_elapsed_time>\n"
-                       "<exit_status>0</exit_status>\n<state>5</state>\n<file_info>\n<name>" + output +
-                       "</name>\n<nbytes>10</nbytes>\n<md5_cksum>" + md5_hex(data) +
-                       "</md5_cksum>\n</file_info>\n</result>\n";
+  std::string report =
+      "<result>\n<name>" + result_name +
+      "</name>\n<final_cpu_time>1.5</final_cpu_time>\n<final_elapsed_time>2</final_elapsed_time>\n"
+      "<exit_status>0</exit_status>\n<state>5</state>\n<file_info>\n<name>" +
+      output + "</name>\n<nbytes>10</nbytes>\n<md5_cksum>" + md5_hex(data) +
+      "</md5_cksum>\n</file_info>\n</result>\n";
   auto reported = rpc(request("good_key_0123456789", hostid, report, 0));
-  EXPECT_STREQ(reported.child("scheduler_reply").child("result_ack").child_value("name"), result_name.c_str());
+  EXPECT_STREQ(reported.child("scheduler_reply").child("result_ack").child_value("name"),
+               result_name.c_str());
   // A known host gets no <hostid> (the 7.20 client would take its state for a copy and
   // make a new host CPID); the first reply gave the code-signing key.
   EXPECT_FALSE(reported.child("scheduler_reply").child("hostid"));
@@ -173,7 +180,8 @@ TEST_F(SchedulerHttp, CodeSignKeyIsSentOnlyToAClientWithoutIt) {
   ASSERT_TRUE(key.ok());
   std::string rewrapped;  // the client stores the key stripped; whitespace may differ
   for (char c : *key) rewrapped += c == '\n' ? std::string(" \n") : std::string(1, c);
-  auto holding = rpc(request("good_key_0123456789", 0, "<code_sign_key>\n" + rewrapped + "\n</code_sign_key>\n", 0));
+  auto holding =
+      rpc(request("good_key_0123456789", 0, "<code_sign_key>\n" + rewrapped + "\n</code_sign_key>\n", 0));
   EXPECT_FALSE(holding.child("scheduler_reply").child("code_sign_key"));
   auto fresh = rpc(request("good_key_0123456789", 0, "", 0));
   EXPECT_TRUE(fresh.child("scheduler_reply").child("code_sign_key"));
@@ -183,7 +191,8 @@ TEST_F(SchedulerHttp, CodeSignKeyIsSentOnlyToAClientWithoutIt) {
 // (AddressSanitizer's heap-use-after-free in the suite under THARSIS_SANITIZE).
 TEST_F(SchedulerHttp, HostileRequestsGetClearErrorsAndChangeNothing) {
   auto wrong = rpc(request("not_a_key", 0, ""));
-  EXPECT_NE(std::string(wrong.child("scheduler_reply").child_value("message")).find("account key"), std::string::npos);
+  EXPECT_NE(std::string(wrong.child("scheduler_reply").child_value("message")).find("account key"),
+            std::string::npos);
   EXPECT_EQ(count("SELECT COUNT(*) FROM host"), 0);
 
   for (const std::string& bad : {std::string("<scheduler_request><authenticator>x</authen"),
@@ -216,7 +225,8 @@ TEST_F(SchedulerHttp, OversizedRequestToTheCgiGetsAnErrorReplyEveryTime) {
   std::string too_big(static_cast<size_t>(project_.config().max_request_size) + (1 << 20), '<');
   for (int i = 0; i < 6; ++i) {
     auto reply = rpc(too_big);
-    EXPECT_STREQ(reply.child("scheduler_reply").child_value("message"), "Request too large") << "attempt " << i;
+    EXPECT_STREQ(reply.child("scheduler_reply").child_value("message"), "Request too large")
+        << "attempt " << i;
   }
   EXPECT_EQ(count("SELECT COUNT(*) FROM host"), 0);
 }
@@ -237,7 +247,9 @@ std::set<pid_t> fastcgi_processes(const std::string& program) {
 std::string success_report(const std::string& result_name) {
   return "<result>\n<name>" + result_name +
          "</name>\n<final_cpu_time>1</final_cpu_time>\n<exit_status>0</exit_status>\n<state>5</state>\n"
-         "<file_info>\n<name>" + result_name + "_0</name>\n<nbytes>3</nbytes>\n<md5_cksum>x</md5_cksum>\n"
+         "<file_info>\n<name>" +
+         result_name +
+         "_0</name>\n<nbytes>3</nbytes>\n<md5_cksum>x</md5_cksum>\n"
          "</file_info>\n</result>\n";
 }
 
@@ -272,7 +284,8 @@ TEST_F(SchedulerHttp, AHostNeverGetsTwoResultsOfOneWorkunitEvenAfterReportingThe
   std::string r2 = second.child("result").child_value("name");
   ASSERT_FALSE(r2.empty()) << "no work sent after the report, though three jobs wait";
   EXPECT_NE(fetch_result_by_name(*db_, r2)->workunitid, *pair) << "sent " << r2 << " after " << r1;
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM result WHERE workunitid = ? AND hostid = ?", *pair, hostid), 1);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM result WHERE workunitid = ? AND hostid = ?", *pair, hostid),
+            1);
 }
 
 TEST_F(SchedulerHttp, FastCgiProcessServesManyRpcsAndSurvivesHostileOnes) {
@@ -298,9 +311,9 @@ TEST_F(SchedulerHttp, FastCgiProcessServesManyRpcsAndSurvivesHostileOnes) {
   EXPECT_EQ(fetch_result_by_name(*db_, r2)->hostid, hostid);
 
   // Hostile requests: each an error reply, nothing changed, the process carries on.
-  for (const std::string& bad : {std::string("<scheduler_request><authenticator>good_key_0123456789</authen"),
-                                 request("not_a_key", hostid, success_report(r2), 1),
-                                 std::string(5 << 20, '<')}) {
+  for (const std::string& bad :
+       {std::string("<scheduler_request><authenticator>good_key_0123456789</authen"),
+        request("not_a_key", hostid, success_report(r2), 1), std::string(5 << 20, '<')}) {
     auto reply = rpc(bad, "fcgi");
     EXPECT_TRUE(reply.child("scheduler_reply").child("message")) << "no error message for bad input";
   }
@@ -375,7 +388,8 @@ TEST_F(SchedulerHttp, ManyHostsRacingForFewResultsNeverGetTheSameOne) {
   for (int h = 0; h < kHosts; ++h) {
     hosts.emplace_back([&, h] {
       start.arrive_and_wait();
-      auto reply = http_post(server_->url("test_cgi/cgi"), request("racer_key_" + std::to_string(h), 0, "", 2));
+      auto reply =
+          http_post(server_->url("test_cgi/cgi"), request("racer_key_" + std::to_string(h), 0, "", 2));
       pugi::xml_document doc;
       doc.load_string(reply.body.c_str());
       auto root = doc.child("scheduler_reply");
@@ -389,11 +403,13 @@ TEST_F(SchedulerHttp, ManyHostsRacingForFewResultsNeverGetTheSameOne) {
     ASSERT_GT(hostids[h], 0) << "host " << h << " got no host id";
     for (const auto& name : got[h]) {
       ++receivers[name];
-      EXPECT_EQ(fetch_result_by_name(*db_, name)->hostid, hostids[h]) << name << " is recorded for another host";
+      EXPECT_EQ(fetch_result_by_name(*db_, name)->hostid, hostids[h])
+          << name << " is recorded for another host";
     }
   }
   for (const auto& [name, n] : receivers) EXPECT_EQ(n, 1) << name << " was sent to " << n << " hosts";
-  EXPECT_EQ(count("SELECT COUNT(*) FROM result WHERE server_state = 4"), static_cast<int64_t>(receivers.size()));
+  EXPECT_EQ(count("SELECT COUNT(*) FROM result WHERE server_state = 4"),
+            static_cast<int64_t>(receivers.size()));
   EXPECT_EQ(count("SELECT SUM(nresults_today) FROM host"), static_cast<int64_t>(receivers.size()))
       << "the daily counts differ from what was sent";
   // Each host wants more than the three workunits can give it, so none is left unsent.

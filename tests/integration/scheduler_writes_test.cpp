@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "db/result_store.h"
+#include "db/sql.h"
 #include "sched/lib/result_acceptance.h"
 #include "tests/support/test_database.h"
 
@@ -29,20 +30,23 @@ class SchedulerWrites : public ::testing::Test {
 
   // `n` workunits, each with one UNSENT result; returns the result ids (workunit i+1 has result ids[i]).
   std::vector<int64_t> add_unsent(int n) {
-    int64_t first_wu = db_->query_int("SELECT COALESCE(MAX(id), 0) FROM workunit") + 1;
-    db_->exec("INSERT INTO workunit (appid, name, xml_doc, delay_bound, transition_time) "
-              "SELECT 1, CONCAT('wu', ? + seq), '', 3600, 9999999 FROM seq_1_to_" + std::to_string(n),
-              first_wu);
-    db_->exec("INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out, stderr_out) "
-              "SELECT id, 1, CONCAT(name, '_0'), 2, '', '', '' FROM workunit WHERE id >= ? ORDER BY id",
-              first_wu);
+    int64_t first_wu = query_int(*db_, "SELECT COALESCE(MAX(id), 0) FROM workunit") + 1;
+    exec(*db_,
+         "INSERT INTO workunit (appid, name, xml_doc, delay_bound, transition_time) "
+         "SELECT 1, CONCAT('wu', ? + seq), '', 3600, 9999999 FROM seq_1_to_" +
+             std::to_string(n),
+         first_wu);
+    exec(*db_,
+         "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out, stderr_out) "
+         "SELECT id, 1, CONCAT(name, '_0'), 2, '', '', '' FROM workunit WHERE id >= ? ORDER BY id",
+         first_wu);
     std::vector<int64_t> ids;
-    auto rows = db_->query("SELECT id FROM result WHERE workunitid >= ? ORDER BY workunitid", first_wu);
+    auto rows = query(*db_, "SELECT id FROM result WHERE workunitid >= ? ORDER BY workunitid", first_wu);
     while (rows->next()) ids.push_back(rows->getInt64(1));
     return ids;
   }
   int64_t workunit_of(int64_t result_id) {
-    return db_->query_int("SELECT workunitid FROM result WHERE id = ?", result_id);
+    return query_int(*db_, "SELECT workunitid FROM result WHERE id = ?", result_id);
   }
   bool claim(Database& db, int64_t result_id, int64_t host_id) {
     SendClaim c{result_id, workunit_of(result_id), host_id, 1, kNow, 3600, 7};
@@ -53,7 +57,7 @@ class SchedulerWrites : public ::testing::Test {
   bool locked(const std::string& table, int64_t id) {
     auto other = tdb_.open();
     try {
-      other->query_int("SELECT id FROM " + table + " WHERE id = ? FOR UPDATE NOWAIT", id);
+      query_int(*other, "SELECT id FROM " + table + " WHERE id = ? FOR UPDATE NOWAIT", id);
       return false;
     } catch (const DbError& e) {
       return true;
@@ -92,7 +96,8 @@ TEST_F(SchedulerWrites, ManyConnectionsRacingForFewUnsentResultsNeverSendOneTwic
         for (int k = 0; k < kResults; ++k) {
           size_t i = static_cast<size_t>((t + k) % kResults);
           SendClaim c{ids[i], wus[i], 100 + t, 1, kNow, 3600, 7};
-          if (db->transaction([&](Database& d) { return claim_unsent_result(d, c); })) won[t].push_back(ids[i]);
+          if (db->transaction([&](Database& d) { return claim_unsent_result(d, c); }))
+            won[t].push_back(ids[i]);
         }
       });
     }
@@ -110,7 +115,7 @@ TEST_F(SchedulerWrites, ManyConnectionsRacingForFewUnsentResultsNeverSendOneTwic
     EXPECT_EQ(row->report_deadline, kNow + 3600);
     EXPECT_EQ(row->app_version_id, 7);
   }
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM workunit WHERE transition_time = ?", kNow + 3600),
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM workunit WHERE transition_time = ?", kNow + 3600),
             kRounds * kResults);
 }
 
@@ -119,7 +124,8 @@ TEST_F(SchedulerWrites, ClaimNamingTheWrongWorkunitOrASentResultChangesNothing) 
   SendClaim wrong{ids[0], workunit_of(ids[1]), 5, 1, kNow, 3600, 7};
   EXPECT_FALSE(db_->transaction([&](Database& d) { return claim_unsent_result(d, wrong); }));
   EXPECT_EQ(fetch_result(*db_, ids[0])->server_state, ServerState::Unsent);
-  EXPECT_EQ(db_->query_int("SELECT transition_time FROM workunit WHERE id = ?", workunit_of(ids[1])), 9999999);
+  EXPECT_EQ(query_int(*db_, "SELECT transition_time FROM workunit WHERE id = ?", workunit_of(ids[1])),
+            9999999);
   EXPECT_TRUE(claim(*db_, ids[0], 5));
   EXPECT_FALSE(claim(*db_, ids[0], 6));
   EXPECT_EQ(fetch_result(*db_, ids[0])->hostid, 5);
@@ -129,10 +135,11 @@ TEST_F(SchedulerWrites, ClaimNamingTheWrongWorkunitOrASentResultChangesNothing) 
 TEST_F(SchedulerWrites, ClaimRefusesASecondResultOfAWorkunitToTheSameHost) {
   std::vector<int64_t> ids = add_unsent(1);
   int64_t wu = workunit_of(ids[0]);
-  db_->exec("INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out, stderr_out) "
-            "VALUES (?, 1, 'second', 2, '', '', '')",
-            wu);
-  int64_t second = db_->query_int("SELECT id FROM result WHERE name = 'second'");
+  exec(*db_,
+       "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out, stderr_out) "
+       "VALUES (?, 1, 'second', 2, '', '', '')",
+       wu);
+  int64_t second = query_int(*db_, "SELECT id FROM result WHERE name = 'second'");
   ASSERT_TRUE(claim(*db_, ids[0], 5));
   ASSERT_TRUE(db_->transaction([&](Database& d) {
     return mark_result_reported_by_name(d, fetch_result(d, ids[0])->name, 5, kNow, ResultReport{});
@@ -149,7 +156,8 @@ TEST_F(SchedulerWrites, ReportCountsOnceOnlyForItsHostWhileInProgress) {
   report.cpu_time = 12;
   report.xml_doc_out = "<file_info/>";
   auto report_as = [&](int64_t host, int64_t now) {
-    return db_->transaction([&](Database& d) { return mark_result_reported_by_name(d, name, host, now, report); });
+    return db_->transaction(
+        [&](Database& d) { return mark_result_reported_by_name(d, name, host, now, report); });
   };
   EXPECT_FALSE(report_as(5, kNow)) << "an UNSENT result was taken as reported";
   ASSERT_TRUE(claim(*db_, ids[0], 5));
@@ -163,7 +171,8 @@ TEST_F(SchedulerWrites, ReportCountsOnceOnlyForItsHostWhileInProgress) {
   EXPECT_EQ(row->outcome, Outcome::Success);
   EXPECT_EQ(row->received_time, kNow + 20);
   EXPECT_EQ(row->cpu_time, 12);
-  EXPECT_EQ(db_->query_int("SELECT transition_time FROM workunit WHERE id = ?", workunit_of(ids[0])), kNow + 20);
+  EXPECT_EQ(query_int(*db_, "SELECT transition_time FROM workunit WHERE id = ?", workunit_of(ids[0])),
+            kNow + 20);
 }
 
 // Issue 13 item 10: a late report (the result timed out, its workunit is still open) is
@@ -191,10 +200,11 @@ TEST_F(SchedulerWrites, ReportTakesExactlyWhatResultAcceptanceTakes) {
   std::vector<int64_t> ids = add_unsent(static_cast<int>(cases.size()));
   for (size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];
-    db_->exec("UPDATE result SET server_state = ?, outcome = ?, hostid = 5 WHERE id = ?", c.state, c.outcome,
-              ids[i]);
-    db_->exec("UPDATE workunit SET canonical_resultid = ?, error_mask = ?, assimilate_state = ? WHERE id = ?",
-              c.canonical, c.error_mask, c.assimilate, workunit_of(ids[i]));
+    exec(*db_, "UPDATE result SET server_state = ?, outcome = ?, hostid = 5 WHERE id = ?", c.state, c.outcome,
+         ids[i]);
+    exec(*db_,
+         "UPDATE workunit SET canonical_resultid = ?, error_mask = ?, assimilate_state = ? WHERE id = ?",
+         c.canonical, c.error_mask, c.assimilate, workunit_of(ids[i]));
     ResultAcceptanceView view{c.state, c.outcome, c.canonical, c.error_mask, c.assimilate};
     ResultReport report;
     report.outcome = Outcome::Success;
@@ -212,7 +222,7 @@ TEST_F(SchedulerWrites, ReportTakesExactlyWhatResultAcceptanceTakes) {
       EXPECT_EQ(row->server_state, ServerState::Over) << what;
       EXPECT_EQ(row->outcome, Outcome::Success) << what;
       EXPECT_EQ(row->received_time, kNow + 1) << what;
-      EXPECT_EQ(db_->query_int("SELECT transition_time FROM workunit WHERE id = ?", workunit_of(ids[i])),
+      EXPECT_EQ(query_int(*db_, "SELECT transition_time FROM workunit WHERE id = ?", workunit_of(ids[i])),
                 kNow + 1);
     } else {
       EXPECT_EQ(row->server_state, c.state) << what;
@@ -222,7 +232,7 @@ TEST_F(SchedulerWrites, ReportTakesExactlyWhatResultAcceptanceTakes) {
   }
   // A late report is its host's only, and once.
   std::vector<int64_t> late = add_unsent(1);
-  db_->exec("UPDATE result SET server_state = 5, outcome = 4, hostid = 5 WHERE id = ?", late[0]);
+  exec(*db_, "UPDATE result SET server_state = 5, outcome = 4, hostid = 5 WHERE id = ?", late[0]);
   std::string name = fetch_result(*db_, late[0])->name;
   ResultReport error;
   error.outcome = Outcome::ClientError;
@@ -243,8 +253,9 @@ TEST_F(SchedulerWrites, ReportTakesExactlyWhatResultAcceptanceTakes) {
 TEST_F(SchedulerWrites, ReportAndClaimMakeNoTemporaryTableOnDisk) {
   std::vector<int64_t> ids = add_unsent(1);
   auto disk_tables = [&] {
-    return db_->query_int("SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS "
-                          "WHERE VARIABLE_NAME = 'CREATED_TMP_DISK_TABLES'");
+    return query_int(*db_,
+                     "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS "
+                     "WHERE VARIABLE_NAME = 'CREATED_TMP_DISK_TABLES'");
   };
   int64_t before = disk_tables();
   ASSERT_TRUE(claim(*db_, ids[0], 5));
@@ -252,23 +263,28 @@ TEST_F(SchedulerWrites, ReportAndClaimMakeNoTemporaryTableOnDisk) {
   report.xml_doc_out = "<file_info><name>out</name></file_info>";
   report.stderr_out = "all fine";
   std::string name = fetch_result(*db_, ids[0])->name;
-  ASSERT_TRUE(db_->transaction([&](Database& d) { return mark_result_reported_by_name(d, name, 5, kNow, report); }));
+  ASSERT_TRUE(
+      db_->transaction([&](Database& d) { return mark_result_reported_by_name(d, name, 5, kNow, report); }));
   EXPECT_EQ(disk_tables(), before);
 }
 
 TEST_F(SchedulerWrites, ResendRefreshesOnlyAResultStillInProgressAtThatHost) {
   std::vector<int64_t> ids = add_unsent(1);
   int64_t wu = workunit_of(ids[0]);
-  EXPECT_FALSE(db_->transaction([&](Database& d) { return refresh_sent_result(d, ids[0], wu, 5, kNow, 100); }));
+  EXPECT_FALSE(
+      db_->transaction([&](Database& d) { return refresh_sent_result(d, ids[0], wu, 5, kNow, 100); }));
   ASSERT_TRUE(claim(*db_, ids[0], 5));
-  EXPECT_FALSE(db_->transaction([&](Database& d) { return refresh_sent_result(d, ids[0], wu, 6, kNow, 100); }));
-  EXPECT_TRUE(db_->transaction([&](Database& d) { return refresh_sent_result(d, ids[0], wu, 5, kNow + 50, 100); }));
+  EXPECT_FALSE(
+      db_->transaction([&](Database& d) { return refresh_sent_result(d, ids[0], wu, 6, kNow, 100); }));
+  EXPECT_TRUE(
+      db_->transaction([&](Database& d) { return refresh_sent_result(d, ids[0], wu, 5, kNow + 50, 100); }));
   auto row = fetch_result(*db_, ids[0]);
   EXPECT_EQ(row->sent_time, kNow + 50);
   EXPECT_EQ(row->report_deadline, kNow + 150);
-  EXPECT_EQ(db_->query_int("SELECT transition_time FROM workunit WHERE id = ?", wu), kNow + 150);
-  db_->exec("UPDATE result SET server_state = 5 WHERE id = ?", ids[0]);  // timed out meanwhile
-  EXPECT_FALSE(db_->transaction([&](Database& d) { return refresh_sent_result(d, ids[0], wu, 5, kNow + 60, 100); }));
+  EXPECT_EQ(query_int(*db_, "SELECT transition_time FROM workunit WHERE id = ?", wu), kNow + 150);
+  exec(*db_, "UPDATE result SET server_state = 5 WHERE id = ?", ids[0]);  // timed out meanwhile
+  EXPECT_FALSE(
+      db_->transaction([&](Database& d) { return refresh_sent_result(d, ids[0], wu, 5, kNow + 60, 100); }));
   EXPECT_EQ(fetch_result(*db_, ids[0])->server_state, ServerState::Over);
 }
 
@@ -281,7 +297,7 @@ TEST_F(SchedulerWrites, ClaimLocksTheWorkunitBeforeTheResult) {
   std::atomic<bool> claimed{false};
   std::thread claimer;
   holder->transaction([&](Database& h) {
-    h.query_int("SELECT id FROM result WHERE id = ? FOR UPDATE", ids[0]);
+    query_int(h, "SELECT id FROM result WHERE id = ? FOR UPDATE", ids[0]);
     SendClaim c{ids[0], wu, 5, 1, kNow, 3600, 7};
     claimer = std::thread([&, c] {
       auto db = tdb_.open();
@@ -289,7 +305,8 @@ TEST_F(SchedulerWrites, ClaimLocksTheWorkunitBeforeTheResult) {
     });
     // The holder keeps the result: the claim cannot finish, so whoever locks the workunit
     // meanwhile is the claim, waiting for the result with the workunit in hand.
-    EXPECT_TRUE(becomes_locked("workunit", wu)) << "the claim waits for the result without holding its workunit";
+    EXPECT_TRUE(becomes_locked("workunit", wu))
+        << "the claim waits for the result without holding its workunit";
     EXPECT_FALSE(claimed);
   });
   claimer.join();  // the holder committed: the claim goes through
@@ -306,13 +323,14 @@ TEST_F(SchedulerWrites, ReportLocksTheWorkunitBeforeTheResult) {
   std::atomic<bool> reported{false};
   std::thread reporter;
   holder->transaction([&](Database& h) {
-    h.query_int("SELECT id FROM result WHERE id = ? FOR UPDATE", ids[0]);
+    query_int(h, "SELECT id FROM result WHERE id = ? FOR UPDATE", ids[0]);
     reporter = std::thread([&] {
       auto db = tdb_.open();
       reported = db->transaction(
           [&](Database& d) { return mark_result_reported_by_name(d, name, 5, kNow + 5, ResultReport{}); });
     });
-    EXPECT_TRUE(becomes_locked("workunit", wu)) << "the report waits for the result without holding its workunit";
+    EXPECT_TRUE(becomes_locked("workunit", wu))
+        << "the report waits for the result without holding its workunit";
     EXPECT_FALSE(reported);
   });
   reporter.join();

@@ -6,7 +6,6 @@
 // database must equal a new one; upgrading twice and a dry run change nothing; the
 // daemons and the scheduler refuse an older schema.
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -30,6 +29,7 @@
 #include "db/result_store.h"
 #include "db/schema_loader.h"
 #include "db/schema_migrations.h"
+#include "db/sql.h"
 #include "db/workunit_store.h"
 #include "lib/fanout.h"
 #include "lib/file_refs.h"
@@ -65,9 +65,9 @@ class OldDatabase {
     config_.name = "old" + std::to_string(getpid()) + "_" + std::to_string(counter++);
     DbConfig server = config_;
     server.name = "";
-    Database::open(server)->execute_trusted_script("CREATE DATABASE `" + config_.name +
-                                                   "` CHARACTER SET latin1;");
-    Database::open(config_)->execute_trusted_script(fixture("schema_v1.sql"));
+    execute_trusted_script(*Database::open(server),
+                           "CREATE DATABASE `" + config_.name + "` CHARACTER SET latin1;");
+    execute_trusted_script(*Database::open(config_), fixture("schema_v1.sql"));
   }
   ~OldDatabase() {
     try {
@@ -85,17 +85,20 @@ class OldDatabase {
 // nullability, default and character set, indexes with their columns in order.
 std::set<std::string> shape(Database& db) {
   std::set<std::string> lines;
-  auto tables = db.query(
-      "SELECT CONCAT('table ', TABLE_NAME, ' ', TABLE_COLLATION) FROM information_schema.TABLES WHERE "
-      "TABLE_SCHEMA = DATABASE()");
+  auto tables =
+      query(db,
+            "SELECT CONCAT('table ', TABLE_NAME, ' ', TABLE_COLLATION) FROM information_schema.TABLES WHERE "
+            "TABLE_SCHEMA = DATABASE()");
   while (tables->next()) lines.insert(tables->getString(1));
-  auto columns = db.query(
+  auto columns = query(
+      db,
       "SELECT CONCAT_WS(' ', 'column', TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, "
       "IFNULL(COLUMN_DEFAULT, 'no-default'), IFNULL(CHARACTER_SET_NAME, '-'), IFNULL(COLLATION_NAME, '-'), "
       "EXTRA) "
       "FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()");
   while (columns->next()) lines.insert(columns->getString(1));
-  auto indexes = db.query(
+  auto indexes = query(
+      db,
       "SELECT CONCAT_WS(' ', 'index', TABLE_NAME, INDEX_NAME, NON_UNIQUE, GROUP_CONCAT(COLUMN_NAME ORDER BY "
       "SEQ_IN_INDEX)) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() GROUP BY "
       "TABLE_NAME, "
@@ -157,7 +160,7 @@ TEST(SchemaUpgrade, TwiceIsANoOpAndADryRunChangesNothing) {
   ASSERT_TRUE(first.ok()) << first.error();
   EXPECT_EQ(first->statements, dry->statements) << "the dry run did not show what the upgrade ran";
   auto upgraded = shape(*db);
-  auto history = db->query_int("SELECT COUNT(*) FROM schema_migration");
+  auto history = query_int(*db, "SELECT COUNT(*) FROM schema_migration");
   EXPECT_EQ(history, latest_schema_version() - 1) << "each migration recorded";
 
   std::ostringstream second_out;
@@ -166,8 +169,8 @@ TEST(SchemaUpgrade, TwiceIsANoOpAndADryRunChangesNothing) {
   EXPECT_EQ(second->statements, 0);
   EXPECT_NE(second_out.str().find("nothing to do"), std::string::npos) << second_out.str();
   EXPECT_EQ(difference(upgraded, shape(*db)), "");
-  EXPECT_EQ(db->query_int("SELECT COUNT(*) FROM schema_migration"), history);
-  EXPECT_EQ(db->query_int("SELECT updated_time FROM schema_version"), kStart);
+  EXPECT_EQ(query_int(*db, "SELECT COUNT(*) FROM schema_migration"), history);
+  EXPECT_EQ(query_int(*db, "SELECT updated_time FROM schema_version"), kStart);
 
   // Every migration again on the upgraded database (as after a crash before its record):
   // each step finds its change in place and runs nothing.
@@ -185,7 +188,7 @@ TEST(SchemaUpgrade, AnInterruptedUpgradeResumes) {
     if (m.version > 3) break;
     for (const auto& step : m.steps) {
       std::string statement = step.pending(*db);
-      if (!statement.empty()) db->execute_trusted_script(statement);
+      if (!statement.empty()) execute_trusted_script(*db, statement);
     }
   }
   EXPECT_EQ(current_schema_version(*db), 1);
@@ -216,7 +219,7 @@ TEST(SchemaUpgrade, NoMigrationDropsAnything) {
 TEST(SchemaUpgrade, MakeProjectForceUpgradesAnExistingDatabase) {
   OldDatabase old;
   auto db = Database::open(old.config());
-  db->exec("INSERT INTO app (name, user_friendly_name) VALUES ('kept', 'Kept')");
+  exec(*db, "INSERT INTO app (name, user_friendly_name) VALUES ('kept', 'Kept')");
   testing::TempDir dir("tharsis-upgrade-mp");
   MakeProjectOptions options;
   options.project_dir = dir.path() + "/project";
@@ -229,8 +232,8 @@ TEST(SchemaUpgrade, MakeProjectForceUpgradesAnExistingDatabase) {
   auto made = make_project(options);
   ASSERT_TRUE(made.ok()) << made.error();
   EXPECT_EQ(current_schema_version(*db), latest_schema_version());
-  EXPECT_EQ(db->query_int("SELECT COUNT(*) FROM app WHERE name = 'kept'"), 1);
-  EXPECT_EQ(db->query_int("SELECT COUNT(*) FROM schema_migration"), latest_schema_version() - 1);
+  EXPECT_EQ(query_int(*db, "SELECT COUNT(*) FROM app WHERE name = 'kept'"), 1);
+  EXPECT_EQ(query_int(*db, "SELECT COUNT(*) FROM schema_migration"), latest_schema_version() - 1);
 }
 
 // The real upgrade: an old project full of work in every state.
@@ -350,8 +353,8 @@ class OldProjectUpgrade : public ::testing::Test {
   // Computes and reports every result sent or unsent; returns how many.
   int compute_all() {
     int n = 0;
-    auto rows = db_->query("SELECT id FROM result WHERE server_state IN (?, ?) ORDER BY id",
-                           ServerState::Unsent, ServerState::InProgress);
+    auto rows = query(*db_, "SELECT id FROM result WHERE server_state IN (?, ?) ORDER BY id",
+                      ServerState::Unsent, ServerState::InProgress);
     std::vector<int64_t> ids;
     while (rows->next()) ids.push_back(rows->getInt64(1));
     for (int64_t id : ids) {
@@ -382,11 +385,11 @@ class OldProjectUpgrade : public ::testing::Test {
     // Today's code writes columns that version 1 did not have; they exist only while
     // fill() runs, so the rows left behind are shaped as an older Tharsis left them.
     for (const char* table : kTablesWithAnOwnerSinceVersion8) {
-      db_->exec(std::string("ALTER TABLE ") + table + " ADD COLUMN user_id INT NOT NULL DEFAULT 0");
+      exec(*db_, std::string("ALTER TABLE ") + table + " ADD COLUMN user_id INT NOT NULL DEFAULT 0");
     }
     fill_rows();
     for (const char* table : kTablesWithAnOwnerSinceVersion8) {
-      db_->exec(std::string("ALTER TABLE ") + table + " DROP COLUMN user_id");
+      exec(*db_, std::string("ALTER TABLE ") + table + " DROP COLUMN user_id");
     }
   }
   // Tables that gained user_id (the owner) in schema version 8.
@@ -448,7 +451,7 @@ class OldProjectUpgrade : public ::testing::Test {
       }
     }
     auto jobs =
-        db_->query("SELECT workunitid FROM cluster_task WHERE workunitid <> 0 ORDER BY workunitid LIMIT 1");
+        query(*db_, "SELECT workunitid FROM cluster_task WHERE workunitid <> 0 ORDER BY workunitid LIMIT 1");
     ASSERT_TRUE(jobs->next());
     r = first(jobs->getInt64(1));
     send(r);
@@ -460,11 +463,11 @@ class OldProjectUpgrade : public ::testing::Test {
     EXPECT_EQ(fetch_workunit(*db_, finished)->file_delete_state, FileDeleteState::Ready);
     EXPECT_NE(fetch_workunit(*db_, failed)->error_mask, 0);
     EXPECT_EQ(fetch_workunit(*db_, reported)->assimilate_state, AssimilateState::Done);
-    EXPECT_GT(db_->query_int("SELECT COUNT(*) FROM result WHERE server_state = ?", ServerState::InProgress),
+    EXPECT_GT(query_int(*db_, "SELECT COUNT(*) FROM result WHERE server_state = ?", ServerState::InProgress),
               0);
-    EXPECT_GT(db_->query_int("SELECT COUNT(*) FROM result WHERE server_state = ?", ServerState::Unsent), 0);
-    EXPECT_GT(db_->query_int("SELECT COUNT(*) FROM operand WHERE state = ?", OperandState::Finished), 0);
-    EXPECT_GT(db_->query_int("SELECT COUNT(*) FROM cluster_task WHERE state = 1"), 0);
+    EXPECT_GT(query_int(*db_, "SELECT COUNT(*) FROM result WHERE server_state = ?", ServerState::Unsent), 0);
+    EXPECT_GT(query_int(*db_, "SELECT COUNT(*) FROM operand WHERE state = ?", OperandState::Finished), 0);
+    EXPECT_GT(query_int(*db_, "SELECT COUNT(*) FROM cluster_task WHERE state = 1"), 0);
   }
 
   testing::TempDir dir_{"tharsis-upgrade"};
@@ -480,8 +483,8 @@ class OldProjectUpgrade : public ::testing::Test {
 TEST_F(OldProjectUpgrade, EveryRowKeptThenRunsToSettled) {
   fill();
   // Text a client could send, stored in the latin1 tables, survives the conversion.
-  db_->exec("UPDATE host SET domain_name = ? WHERE id > 0", std::string("caf\xC3\xA9"));
-  db_->exec("INSERT INTO host (userid, domain_name) VALUES (1, ?)", std::string("caf\xC3\xA9 na\xC3\xAFve"));
+  exec(*db_, "UPDATE host SET domain_name = ? WHERE id > 0", std::string("caf\xC3\xA9"));
+  exec(*db_, "INSERT INTO host (userid, domain_name) VALUES (1, ?)", std::string("caf\xC3\xA9 na\xC3\xAFve"));
   Counts before = table_row_counts(*db_);
   int64_t before_rows = 0;
   for (const auto& [table, count] : before) before_rows += count;
@@ -502,7 +505,8 @@ TEST_F(OldProjectUpgrade, EveryRowKeptThenRunsToSettled) {
   // check says so (a violation, exit 1); the scheduler, run as a CGI, answers as BOINC's
   // "down for maintenance" and touches nothing.
   const std::string out_file = dir_.path() + "/out.txt";
-  std::string check = testing::built_programs_dir() + "/check --project_dir " + config_.project_dir + " > " + out_file;
+  std::string check =
+      testing::built_programs_dir() + "/check --project_dir " + config_.project_dir + " > " + out_file;
   int status = std::system(check.c_str());
   EXPECT_EQ(WEXITSTATUS(status), 1);
   auto check_text = read_text_file(out_file);
@@ -512,7 +516,8 @@ TEST_F(OldProjectUpgrade, EveryRowKeptThenRunsToSettled) {
   ASSERT_TRUE(write_text_file(request, "<scheduler_request></scheduler_request>\n").ok());
   std::string cgi = "THARSIS_PROJECT_DIR=" + config_.project_dir +
                     " REQUEST_METHOD=POST CONTENT_LENGTH=40 GATEWAY_INTERFACE=CGI/1.1 " +
-                    testing::built_programs_dir() + "/scheduler < " + request + " > " + out_file + " 2>/dev/null";
+                    testing::built_programs_dir() + "/scheduler < " + request + " > " + out_file +
+                    " 2>/dev/null";
   std::system(cgi.c_str());
   auto reply = read_text_file(out_file);
   ASSERT_TRUE(reply.ok());
@@ -525,7 +530,8 @@ TEST_F(OldProjectUpgrade, EveryRowKeptThenRunsToSettled) {
     std::ostringstream refused_out;
     auto refused = upgrade_project_database(running, *db_, UpgradeOptions{}, now_, refused_out);
     ASSERT_FALSE(refused.ok());
-    EXPECT_NE(refused.error().find("daemons still running: transitioner"), std::string::npos) << refused.error();
+    EXPECT_NE(refused.error().find("daemons still running: transitioner"), std::string::npos)
+        << refused.error();
     EXPECT_EQ(current_schema_version(*db_), 1);
     std::filesystem::remove(running.pid_dir + "/transitioner.pid");
   }
@@ -539,20 +545,20 @@ TEST_F(OldProjectUpgrade, EveryRowKeptThenRunsToSettled) {
 
   auto after = as_map(table_row_counts(*db_));
   for (const auto& [table, count] : before) EXPECT_EQ(after[table], count) << "table " << table;
-  EXPECT_EQ(
-      db_->query_int("SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() "
-                     "AND TABLE_NAME = 'result' AND INDEX_NAME = 'res_wu_host'"),
-      2);
-  EXPECT_EQ(
-      db_->query_int("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND "
-                     "TABLE_COLLATION NOT LIKE 'utf8mb4%'"),
-      0);
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM host WHERE domain_name = ?",
-                           std::string("caf\xC3\xA9 na\xC3\xAFve")),
+  EXPECT_EQ(query_int(*db_,
+                      "SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() "
+                      "AND TABLE_NAME = 'result' AND INDEX_NAME = 'res_wu_host'"),
+            2);
+  EXPECT_EQ(query_int(*db_,
+                      "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND "
+                      "TABLE_COLLATION NOT LIKE 'utf8mb4%'"),
+            0);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM host WHERE domain_name = ?",
+                      std::string("caf\xC3\xA9 na\xC3\xAFve")),
             1);
-  db_->exec("UPDATE host SET domain_name = ? WHERE id = 1", std::string("emoji \xF0\x9F\x98\x80"));
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM host WHERE domain_name = ?",
-                           std::string("emoji \xF0\x9F\x98\x80")),
+  exec(*db_, "UPDATE host SET domain_name = ? WHERE id = 1", std::string("emoji \xF0\x9F\x98\x80"));
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM host WHERE domain_name = ?",
+                      std::string("emoji \xF0\x9F\x98\x80")),
             1);
   {
     testing::ChildProcess daemon(testing::built_programs_dir() + "/transitioner",
@@ -569,8 +575,8 @@ TEST_F(OldProjectUpgrade, EveryRowKeptThenRunsToSettled) {
   now_ += 1;
   run_passes(true);
   EXPECT_EQ(
-      db_->query_int("SELECT COUNT(*) FROM workunit WHERE assimilate_state <> ?", AssimilateState::Done), 0);
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM cluster_task WHERE state <> 2"), 0);
+      query_int(*db_, "SELECT COUNT(*) FROM workunit WHERE assimilate_state <> ?", AssimilateState::Done), 0);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM cluster_task WHERE state <> 2"), 0);
   auto graph = fetch_graph(*db_, graph_id_);
   ASSERT_TRUE(graph);
   EXPECT_EQ(graph->state, GraphState::Done);

@@ -8,6 +8,7 @@
 
 #include <iostream>
 
+#include "db/sql.h"
 #include "tests/support/test_database.h"
 
 namespace tharsis {
@@ -19,7 +20,8 @@ constexpr int kQueue = 3000;
 
 // Rows the server read for this session so far (all Handler_read_* counters).
 int64_t rows_read(Database& db) {
-  return db.query_int(
+  return query_int(
+      db,
       "SELECT SUM(VARIABLE_VALUE) FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME LIKE "
       "'HANDLER_READ%'");
 }
@@ -28,15 +30,15 @@ class SendStore : public ::testing::Test {
  protected:
   void SetUp() override {
     db_ = tdb_.open();
-    db_->exec(
-        "INSERT INTO workunit (appid, name, xml_doc, delay_bound, rsc_fpops_est) "
-        "SELECT 1, CONCAT('wu', seq), '', 3600, 1e9 FROM seq_1_to_" +
-        std::to_string(kQueue));
+    exec(*db_,
+         "INSERT INTO workunit (appid, name, xml_doc, delay_bound, rsc_fpops_est) "
+         "SELECT 1, CONCAT('wu', seq), '', 3600, 1e9 FROM seq_1_to_" +
+             std::to_string(kQueue));
     // Result i for workunit i; priority 5 for every 1000th: those first, then the rest by id.
-    db_->exec(
-        "INSERT INTO result (workunitid, appid, name, xml_doc_in, xml_doc_out, stderr_out, priority) "
-        "SELECT id, 1, CONCAT(name, '_0'), '', '', '', IF(id % 1000 = 0, 5, 0) FROM workunit ORDER BY id");
-    db_->query("ANALYZE TABLE result, workunit, operand");  // (it returns rows: query, not exec)
+    exec(*db_,
+         "INSERT INTO result (workunitid, appid, name, xml_doc_in, xml_doc_out, stderr_out, priority) "
+         "SELECT id, 1, CONCAT(name, '_0'), '', '', '', IF(id % 1000 = 0, 5, 0) FROM workunit ORDER BY id");
+    query(*db_, "ANALYZE TABLE result, workunit, operand");  // (it returns rows: query, not exec)
   }
 
   // Rows read by one fetch of `limit` candidates for `host`, less what reading the counters costs.
@@ -54,9 +56,9 @@ class SendStore : public ::testing::Test {
 };
 
 TEST_F(SendStore, CandidatesComeByPriorityThenAgeWithTheOperandsHostPreference) {
-  db_->exec(
-      "INSERT INTO operand (graph_id, name, workunitid, spec, preferred_host, preferred_until) "
-      "VALUES (1, 'op', 2, '', 7, 1234)");
+  exec(*db_,
+       "INSERT INTO operand (graph_id, name, workunitid, spec, preferred_host, preferred_until) "
+       "VALUES (1, 'op', 2, '', 7, 1234)");
   auto candidates = fetch_send_candidates(*db_, kHost, 5);
   ASSERT_EQ(candidates.size(), 5u);
   EXPECT_EQ(candidates[0].workunit_id, 1000);
@@ -74,10 +76,10 @@ TEST_F(SendStore, CandidatesComeByPriorityThenAgeWithTheOperandsHostPreference) 
 // queue and sort it: thousands of rows per RPC instead of a few dozen.
 TEST_F(SendStore, FetchReadsAboutLimitRowsNotTheWholeUnsentQueue) {
   EXPECT_LT(rows_read_by_fetch(16), 200) << "the candidate query reads the whole queue of " << kQueue;
-  db_->exec(
-      "INSERT INTO operand (graph_id, name, workunitid, spec) "
-      "SELECT 1, CONCAT('op', id), id, '' FROM workunit WHERE id <= 500");
-  db_->query("ANALYZE TABLE operand");  // (it returns rows: query, not exec)
+  exec(*db_,
+       "INSERT INTO operand (graph_id, name, workunitid, spec) "
+       "SELECT 1, CONCAT('op', id), id, '' FROM workunit WHERE id <= 500");
+  query(*db_, "ANALYZE TABLE operand");  // (it returns rows: query, not exec)
   EXPECT_LT(rows_read_by_fetch(16), 200) << "with operands, the candidate query reads the whole queue";
 }
 
@@ -87,11 +89,11 @@ TEST_F(SendStore, FetchReadsAboutLimitRowsNotTheWholeUnsentQueue) {
 // the host had a result of, reading the rows it skips and not the rest of the queue.
 TEST_F(SendStore, CandidatesPassOverWorkunitsTheHostHadAResultOfReadingOnlyWhatTheySkip) {
   constexpr int kHeld = 1000;  // host 7 had a result (now over) of each of workunits 1..1000
-  db_->exec(
-      "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out, "
-      "stderr_out) SELECT id, 1, CONCAT(name, '_1'), 5, 1, 7, '', '', '' FROM workunit WHERE id <= ?",
-      kHeld);
-  db_->query("ANALYZE TABLE result");
+  exec(*db_,
+       "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out, "
+       "stderr_out) SELECT id, 1, CONCAT(name, '_1'), 5, 1, 7, '', '', '' FROM workunit WHERE id <= ?",
+       kHeld);
+  query(*db_, "ANALYZE TABLE result");
   auto candidates = fetch_send_candidates(*db_, 7, 16);
   ASSERT_EQ(candidates.size(), 16u);
   EXPECT_EQ(candidates[0].workunit_id, 2000);  // priority 5 (1000's is held)
@@ -103,12 +105,13 @@ TEST_F(SendStore, CandidatesPassOverWorkunitsTheHostHadAResultOfReadingOnlyWhatT
 
   // The plan: res_send walked in order (no filesort), the host's results looked up per row
   // walked (a dependent subquery on res_wu_host), not materialized whole.
-  auto plan = db_->query(
-      "SET STATEMENT optimizer_switch = 'exists_to_in=off' FOR EXPLAIN SELECT r.id FROM result r JOIN "
-      "workunit w "
-      "ON w.id = r.workunitid WHERE r.server_state = 2 AND NOT EXISTS (SELECT 1 FROM result h WHERE "
-      "h.workunitid "
-      "= r.workunitid AND h.hostid = 7) ORDER BY r.priority DESC, r.id LIMIT 16");
+  auto plan =
+      query(*db_,
+            "SET STATEMENT optimizer_switch = 'exists_to_in=off' FOR EXPLAIN SELECT r.id FROM result r JOIN "
+            "workunit w "
+            "ON w.id = r.workunitid WHERE r.server_state = 2 AND NOT EXISTS (SELECT 1 FROM result h WHERE "
+            "h.workunitid "
+            "= r.workunitid AND h.hostid = 7) ORDER BY r.priority DESC, r.id LIMIT 16");
   while (plan->next()) {
     std::string extra = plan->isNull("Extra") ? "" : std::string(plan->getString("Extra"));
     std::string key = plan->isNull("key") ? "" : std::string(plan->getString("key"));
@@ -131,10 +134,10 @@ TEST_F(SendStore, CandidatesPassOverWorkunitsTheHostHadAResultOfReadingOnlyWhatT
   EXPECT_LE(fresh, unfiltered + 2 * 16) << "the common path got dearer by more than a lookup per candidate";
   EXPECT_LT(skipping, 3 * kHeld) << "the query reads more than the rows it skips";
   // The host's own results are looked up, not read whole: 1000 more of them change nothing.
-  db_->exec(
-      "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out, "
-      "stderr_out) SELECT id, 1, CONCAT(name, '_2'), 5, 1, 8, '', '', '' FROM workunit WHERE id > 2000");
-  db_->query("ANALYZE TABLE result");
+  exec(*db_,
+       "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out, "
+       "stderr_out) SELECT id, 1, CONCAT(name, '_2'), 5, 1, 8, '', '', '' FROM workunit WHERE id > 2000");
+  query(*db_, "ANALYZE TABLE result");
   EXPECT_LT(rows_read_by_fetch(16, 8), 200) << "a host's history is read whole";
   EXPECT_LT(fresh, 200) << "the common path reads the whole queue";
 }

@@ -18,6 +18,7 @@
 #include "db/locked_workunits.h"
 #include "db/planned_writes.h"
 #include "db/result_store.h"
+#include "db/sql.h"
 #include "db/workunit_store.h"
 #include "lib/daemon/batch_commit.h"
 #include "tests/support/test_database.h"
@@ -31,8 +32,8 @@ namespace {
 using testing::TestDatabase;
 
 int64_t session_status(Database& db, const std::string& name) {
-  return db.query_int("SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = ?",
-                      name);
+  return query_int(db, "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = ?",
+                   name);
 }
 
 class SetWrites : public ::testing::Test {
@@ -76,8 +77,8 @@ class SetWrites : public ::testing::Test {
     for (const auto& wu : wus_) out.push_back(wu.id);
     return out;
   }
-  int64_t done() { return db_->query_int("SELECT COUNT(*) FROM workunit WHERE transition_time = 2000"); }
-  int64_t count(const std::string& sql) { return db_->query_int(sql); }
+  int64_t done() { return query_int(*db_, "SELECT COUNT(*) FROM workunit WHERE transition_time = 2000"); }
+  int64_t count(const std::string& sql) { return query_int(*db_, sql); }
 
   TestDatabase tdb_;
   std::unique_ptr<Database> db_;
@@ -173,7 +174,7 @@ TEST_F(SetWrites, ABatchWithARowChangedUnderItIsWrittenUnitByUnitAndOnlyTheStale
 }
 
 TEST_F(SetWrites, ABatchWhoseReadTimesOutIsWrittenUnitByUnitAndOnlyTheLockedUnitIsSkipped) {
-  db_->exec("SET SESSION innodb_lock_wait_timeout = 1");
+  exec(*db_, "SET SESSION innodb_lock_wait_timeout = 1");
   LockedWorkunits locked;
   int written = 0;
   testing::with_workunit_locked_elsewhere(tdb_, wus_[3].id, [&] {
@@ -187,24 +188,24 @@ TEST_F(SetWrites, ABatchWhoseReadTimesOutIsWrittenUnitByUnitAndOnlyTheLockedUnit
 }
 
 TEST_F(SetWrites, CreditIsSummedPerHostAndUserAndAssimilationRecordsAreCountedAsInserted) {
-  db_->exec("INSERT INTO user (id, email_addr, name, authenticator) VALUES (7, 'a@b', 'a', 'auth7')");
-  db_->exec("INSERT INTO host (id, userid) VALUES (3, 7), (4, 7)");
+  exec(*db_, "INSERT INTO user (id, email_addr, name, authenticator) VALUES (7, 'a@b', 'a', 'auth7')");
+  exec(*db_, "INSERT INTO host (id, userid) VALUES (3, 7), (4, 7)");
   add_credits(*db_, {{3, 7, 1.5}, {4, 7, 2.0}, {3, 0, 0.25}, {0, 7, -1.0}});
-  EXPECT_EQ(db_->query_int("SELECT ROUND(total_credit * 100) FROM host WHERE id = 3"), 175);
-  EXPECT_EQ(db_->query_int("SELECT ROUND(total_credit * 100) FROM host WHERE id = 4"), 200);
-  EXPECT_EQ(db_->query_int("SELECT ROUND(total_credit * 100) FROM user WHERE id = 7"), 250);
+  EXPECT_EQ(query_int(*db_, "SELECT ROUND(total_credit * 100) FROM host WHERE id = 3"), 175);
+  EXPECT_EQ(query_int(*db_, "SELECT ROUND(total_credit * 100) FROM host WHERE id = 4"), 200);
+  EXPECT_EQ(query_int(*db_, "SELECT ROUND(total_credit * 100) FROM user WHERE id = 7"), 250);
 
   ASSERT_TRUE(record_assimilation(*db_, wus_[1].id, 5, 0, 0));
   std::vector<AssimilationRecord> records;
   for (const auto& wu : wus_) records.push_back(AssimilationRecord{wu.id, 9, 0, 0});
   EXPECT_EQ(record_assimilations(*db_, records), 4);  // the one already recorded is left as it was
   EXPECT_EQ(count("SELECT COUNT(*) FROM assimilation"), 5);
-  EXPECT_EQ(db_->query_int("SELECT time FROM assimilation WHERE workunitid = ?", wus_[1].id), 5);
+  EXPECT_EQ(query_int(*db_, "SELECT time FROM assimilation WHERE workunitid = ?", wus_[1].id), 5);
 }
 
 TEST_F(SetWrites, AUnitWhoseAssimilationIsAlreadyRecordedIsSkippedAloneWithItsCredit) {
   ASSERT_TRUE(record_assimilation(*db_, wus_[2].id, 5, 0, 0));  // assimilated meanwhile
-  db_->exec("INSERT INTO host (id, userid) VALUES (3, 0)");
+  exec(*db_, "INSERT INTO host (id, userid) VALUES (3, 0)");
   LockedWorkunits locked;
   int written = commit_workunit_sets(*db_, ids(), 50, locked, [&](Database& d, int64_t id, PlannedWrites& w) {
     if (!plan(d, locked, id, w)) return false;
@@ -216,7 +217,7 @@ TEST_F(SetWrites, AUnitWhoseAssimilationIsAlreadyRecordedIsSkippedAloneWithItsCr
   EXPECT_EQ(done(), 4);
   EXPECT_EQ(fetch_workunit(*db_, wus_[2].id)->transition_time, 1000);
   EXPECT_EQ(count("SELECT COUNT(*) FROM assimilation"), 5);
-  EXPECT_EQ(db_->query_int("SELECT ROUND(total_credit) FROM host WHERE id = 3"),
+  EXPECT_EQ(query_int(*db_, "SELECT ROUND(total_credit) FROM host WHERE id = 3"),
             4);  // not 5: its unit rolled back
 }
 
@@ -241,18 +242,18 @@ TEST(SetWritesTransitioner, ABatchOfWorkunitsGetsItsResultsInAFewStatementsAndAR
   EXPECT_EQ(pass.transition_batch(*db, ids, kNow, 50), 40);
   EXPECT_LE(session_status(*db, "Questions") - before, 10);  // not one per workunit
   EXPECT_EQ(
-      db->query_int("SELECT COUNT(*) FROM result WHERE server_state = ? AND xml_doc_in LIKE '%<file_info>%'",
-                    ServerState::Unsent),
+      query_int(*db, "SELECT COUNT(*) FROM result WHERE server_state = ? AND xml_doc_in LIKE '%<file_info>%'",
+                ServerState::Unsent),
       80);
-  EXPECT_EQ(db->query_int("SELECT COUNT(*) FROM workunit WHERE transition_time = ?", kTransitionNever), 40);
+  EXPECT_EQ(query_int(*db, "SELECT COUNT(*) FROM workunit WHERE transition_time = ?", kTransitionNever), 40);
   auto results = fetch_results_of_workunit(*db, ids[7]);
   ASSERT_EQ(results.size(), 2u);
   EXPECT_EQ(results[0].name, "set_7_0");
   EXPECT_EQ(results[1].name, "set_7_1");
   // Due again (as after a lost COMMIT acknowledgement): the plan sees both results and adds none.
-  db->exec("UPDATE workunit SET transition_time = ?", kNow);
+  exec(*db, "UPDATE workunit SET transition_time = ?", kNow);
   EXPECT_EQ(pass.transition_batch(*db, ids, kNow, 50), 40);
-  EXPECT_EQ(db->query_int("SELECT COUNT(*) FROM result"), 80);
+  EXPECT_EQ(query_int(*db, "SELECT COUNT(*) FROM result"), 80);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "daemons/census/lib/census_pass.h"
 #include "db/heartbeat_store.h"
+#include "db/sql.h"
 #include "db/states.h"
 #include "lib/text_file.h"
 #include "lib/web/page.h"
@@ -50,21 +51,23 @@ class StatusPagesBrowser : public ::testing::Test {
       const std::string name = i == 3 ? "vol " + kHostile : "vol" + std::to_string(i);
       // Credits chosen so that total and recent order differ, with a tie at the top of total.
       const double total = i == 12 ? 110.0 : 10.0 * i;
-      db.exec("INSERT INTO user (name, authenticator, total_credit, expavg_credit) VALUES (?,?,?,?)", name,
-              "auth" + std::to_string(i), total, static_cast<double>((i * 7) % 12) + 0.25);
+      exec(db, "INSERT INTO user (name, authenticator, total_credit, expavg_credit) VALUES (?,?,?,?)", name,
+           "auth" + std::to_string(i), total, static_cast<double>((i * 7) % 12) + 0.25);
     }
     for (int i = 1; i <= 15; ++i) {
       const std::string name = i == 2 ? "host " + kHostile : "host" + std::to_string(i);
-      db.exec(
-          "INSERT INTO host (userid, rpc_time, total_credit, expavg_credit, domain_name, platform_name) "
-          "VALUES (?,?,?,?,?,?)",
-          1 + i % 12, now_ - 60 * i, 3.5 * i, static_cast<double>((i * 5) % 15), name, "x86_64-pc-linux-gnu");
+      exec(db,
+           "INSERT INTO host (userid, rpc_time, total_credit, expavg_credit, domain_name, platform_name) "
+           "VALUES (?,?,?,?,?,?)",
+           1 + i % 12, now_ - 60 * i, 3.5 * i, static_cast<double>((i * 5) % 15), name,
+           "x86_64-pc-linux-gnu");
     }
     const int64_t app = project_.appid();
     auto add_workunit = [&](const std::string& name) {
-      db.exec("INSERT INTO workunit (create_time, appid, name, xml_doc, transition_time) VALUES (?,?,?,'',?)",
-              now_, app, name, now_ + 3600);
-      return db.last_insert_id();
+      exec(db,
+           "INSERT INTO workunit (create_time, appid, name, xml_doc, transition_time) VALUES (?,?,?,'',?)",
+           now_, app, name, now_ + 3600);
+      return last_insert_id(db);
     };
     // Results in several (server_state, outcome) pairs.
     const int64_t plain = add_workunit("plain");
@@ -72,16 +75,16 @@ class StatusPagesBrowser : public ::testing::Test {
     int n = 0;
     for (const auto& pair : pairs) {
       for (int i = 0; i < pair[2]; ++i) {
-        db.exec(
-            "INSERT INTO result (workunitid, appid, name, server_state, outcome, xml_doc_in, xml_doc_out, "
-            "stderr_out) VALUES (?,?,?,?,?,'','','')",
-            plain, app, "r" + std::to_string(++n), pair[0], pair[1]);
+        exec(db,
+             "INSERT INTO result (workunitid, appid, name, server_state, outcome, xml_doc_in, xml_doc_out, "
+             "stderr_out) VALUES (?,?,?,?,?,'','','')",
+             plain, app, "r" + std::to_string(++n), pair[0], pair[1]);
       }
     }
     // Graph "g": a, b (freed) -> c (finished) -> d (running); c, d -> e (unscheduled); f fatal.
-    db.exec("INSERT INTO graph (name, state, expression) VALUES (?, ?, '')", "g " + kHostile,
-            GraphState::Failed);
-    graph_ = db.last_insert_id();
+    exec(db, "INSERT INTO graph (name, state, expression) VALUES (?, ?, '')", "g " + kHostile,
+         GraphState::Failed);
+    graph_ = last_insert_id(db);
     struct Op {
       const char* name;
       int depth;
@@ -97,36 +100,36 @@ class StatusPagesBrowser : public ::testing::Test {
       const int64_t wu = add_workunit(std::string("g_") + op.name);
       // a and b were freed when c finished.
       const int64_t state_time = op.state == OperandState::Freed ? now_ - 100 : now_ - op.finished_ago;
-      db.exec(
-          "INSERT INTO operand (graph_id, name, workunitid, state, state_time, depth, output_nbytes, spec) "
-          "VALUES (?,?,?,?,?,?,?,'')",
-          graph_, std::string(op.name) + "[0]", wu, op.state, state_time, op.depth, op.bytes);
-      id[op.name] = db.last_insert_id();
+      exec(db,
+           "INSERT INTO operand (graph_id, name, workunitid, state, state_time, depth, output_nbytes, spec) "
+           "VALUES (?,?,?,?,?,?,?,'')",
+           graph_, std::string(op.name) + "[0]", wu, op.state, state_time, op.depth, op.bytes);
+      id[op.name] = last_insert_id(db);
       if (op.finished_ago > 0) {
-        db.exec("INSERT INTO assimilation (workunitid, time) VALUES (?,?)", wu, now_ - op.finished_ago);
+        exec(db, "INSERT INTO assimilation (workunitid, time) VALUES (?,?)", wu, now_ - op.finished_ago);
       }
     }
     int input = 0;
     for (const auto& [pred, succ] : {std::pair{"a", "c"}, {"b", "c"}, {"c", "d"}, {"c", "e"}, {"d", "e"}}) {
-      db.exec("INSERT INTO operand_dependency (predecessor_id, successor_id, input_index) VALUES (?,?,?)",
-              id[pred], id[succ], input++);
+      exec(db, "INSERT INTO operand_dependency (predecessor_id, successor_id, input_index) VALUES (?,?,?)",
+           id[pred], id[succ], input++);
     }
-    db.exec("INSERT INTO graph (name, state, expression) VALUES ('done', ?, '')", GraphState::Done);
-    const int64_t done = db.last_insert_id();
+    exec(db, "INSERT INTO graph (name, state, expression) VALUES ('done', ?, '')", GraphState::Done);
+    const int64_t done = last_insert_id(db);
     for (int i = 0; i < 3; ++i) {
-      db.exec("INSERT INTO operand (graph_id, name, workunitid, state, spec) VALUES (?,?,?,?,'')", done,
-              "x[" + std::to_string(i) + "]", add_workunit("done_" + std::to_string(i)), OperandState::Freed);
+      exec(db, "INSERT INTO operand (graph_id, name, workunitid, state, spec) VALUES (?,?,?,?,'')", done,
+           "x[" + std::to_string(i) + "]", add_workunit("done_" + std::to_string(i)), OperandState::Freed);
     }
     // Reclustering estimates of the app over time, and tasks waiting to be clustered.
     const double alphas[] = {0.05, 0.04, 0.031, 0.0275};
     for (int i = 0; i < 4; ++i) {
-      db.exec(
-          "INSERT INTO failure_stat (appid, time, jobs, tasks, alpha, beta, cluster_size, model) "
-          "VALUES (?,?,?,?,?,?,?,'TFM')",
-          app, now_ - 400 + 100 * i, 10 * (i + 1), 60 * (i + 1), alphas[i], 0.3 - 0.05 * i, 4 + i);
+      exec(db,
+           "INSERT INTO failure_stat (appid, time, jobs, tasks, alpha, beta, cluster_size, model) "
+           "VALUES (?,?,?,?,?,?,?,'TFM')",
+           app, now_ - 400 + 100 * i, 10 * (i + 1), 60 * (i + 1), alphas[i], 0.3 - 0.05 * i, 4 + i);
     }
     for (int i = 0; i < 30; ++i) {
-      db.exec("INSERT INTO cluster_task (task_key, appid) VALUES (?,?)", "t" + std::to_string(i), app);
+      exec(db, "INSERT INTO cluster_task (task_key, appid) VALUES (?,?)", "t" + std::to_string(i), app);
     }
   }
 
@@ -140,10 +143,10 @@ class StatusPagesBrowser : public ::testing::Test {
 
 TEST_F(StatusPagesBrowser, ReadOnlyAccountCanReadButNotWrite) {
   auto db = Database::open(read_only_);
-  EXPECT_EQ(db->query_int("SELECT COUNT(*) FROM user"), 12);
-  EXPECT_THROW(db->exec("UPDATE user SET name = 'x'"), DbError);
-  EXPECT_THROW(db->exec("DELETE FROM result"), DbError);
-  EXPECT_EQ(db_->query_int("SELECT COUNT(*) FROM result"), 15);
+  EXPECT_EQ(query_int(*db, "SELECT COUNT(*) FROM user"), 12);
+  EXPECT_THROW(exec(*db, "UPDATE user SET name = 'x'"), DbError);
+  EXPECT_THROW(exec(*db, "DELETE FROM result"), DbError);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM result"), 15);
 }
 
 TEST_F(StatusPagesBrowser, EachPageShowsTheDatabaseNumbers) {
@@ -203,17 +206,17 @@ TEST_F(StatusPagesBrowser, ServerStatusShowsTheCensusSnapshotWithItsTime) {
   const int64_t taken_at = static_cast<int64_t>(std::time(nullptr));
   CensusPass(60).take_snapshot(*db_, taken_at);
   record_heartbeat(*db_, HeartbeatRow{"census", Shard{}, "h", 1, taken_at, taken_at, 1});
-  db_->exec(
-      "INSERT INTO result (workunitid, appid, name, server_state, outcome, xml_doc_in, xml_doc_out, "
-      "stderr_out) VALUES (1, ?, 'after_census', 2, 0, '', '', '')",
-      project_.appid());
+  exec(*db_,
+       "INSERT INTO result (workunitid, appid, name, server_state, outcome, xml_doc_in, xml_doc_out, "
+       "stderr_out) VALUES (1, ?, 'after_census', 2, 0, '', '', '')",
+       project_.appid());
 
   // The page shows the snapshot's numbers and time, read with the read-only account.
   ASSERT_TRUE(browser.load("server_status", "server_status_census", doc));
   const testing::ShownServerStatus census = testing::read_server_status_html(doc);
   testing::expect_server_status_shows_census(census, *db_);
   EXPECT_EQ(census.as_of, taken_at);
-  EXPECT_EQ(census.total + 1, db_->query_int("SELECT COUNT(*) FROM result"));
+  EXPECT_EQ(census.total + 1, query_int(*db_, "SELECT COUNT(*) FROM result"));
   const std::string note = testing::text_at(doc, "//p[@class='census']");
   EXPECT_NE(note.find("Counted by the census daemon at " + format_utc_time(taken_at)), std::string::npos)
       << note;

@@ -29,6 +29,7 @@
 #include "db/graph_store.h"
 #include "db/heartbeat_store.h"
 #include "db/queue_stats.h"
+#include "db/sql.h"
 #include "db/states.h"
 #include "lib/web/graph_progress.h"
 #include "lib/web/server_status_render.h"
@@ -129,7 +130,8 @@ DbSnapshot snapshot(Database& db, int64_t graph, std::vector<LiveCount>& history
   DbSnapshot s;
   s.start = std::time(nullptr);
   s.census = fetch_census(db);
-  auto results = db.query(
+  auto results = query(
+      db,
       "SELECT COUNT(*), COALESCE(SUM(server_state = ?), 0), COALESCE(SUM(server_state = ?), 0) FROM result",
       ServerState::Over, ServerState::InProgress);
   results->next();
@@ -137,28 +139,30 @@ DbSnapshot snapshot(Database& db, int64_t graph, std::vector<LiveCount>& history
   s.results_over = results->getInt64(2);
   s.results_in_progress = results->getInt64(3);
   for (auto& beat : fetch_heartbeats(db)) s.beats[beat.name] = beat;
-  s.graph_state = static_cast<GraphState>(db.query_int("SELECT state FROM graph WHERE id = ?", graph));
-  auto operands = db.query("SELECT id, state, output_nbytes FROM operand WHERE graph_id = ?", graph);
+  s.graph_state = static_cast<GraphState>(query_int(db, "SELECT state FROM graph WHERE id = ?", graph));
+  auto operands = query(db, "SELECT id, state, output_nbytes FROM operand WHERE graph_id = ?", graph);
   while (operands->next()) {
     s.operands[operands->getInt64(1)] = static_cast<OperandState>(operands->getInt(2));
     s.output_bytes[operands->getInt64(1)] = operands->getInt64(3);
   }
-  s.edges = db.query_int(
+  s.edges = query_int(
+      db,
       "SELECT COUNT(*) FROM operand_dependency d JOIN operand o ON o.id = d.successor_id WHERE o.graph_id = "
       "?",
       graph);
-  auto users = db.query("SELECT id, name, total_credit FROM user");
+  auto users = query(db, "SELECT id, name, total_credit FROM user");
   while (users->next()) {
     s.user_names[users->getInt64(1)] = users->getString(2);
     s.user_credit[users->getInt64(1)] = users->getDouble(3);
   }
-  auto hosts = db.query("SELECT id, domain_name, total_credit, rpc_time FROM host");
+  auto hosts = query(db, "SELECT id, domain_name, total_credit, rpc_time FROM host");
   while (hosts->next()) {
     s.host_names[hosts->getInt64(1)] = hosts->getString(2);
     s.host_credit[hosts->getInt64(1)] = hosts->getDouble(3);
     s.host_contact[hosts->getInt64(1)] = hosts->getInt64(4);
   }
-  auto estimates = db.query(
+  auto estimates = query(
+      db,
       "SELECT f.cluster_size, f.alpha, f.beta, f.tasks FROM failure_stat f JOIN app a ON a.id = f.appid "
       "WHERE a.name = 'tasks' ORDER BY f.time, f.id");
   while (estimates->next()) {
@@ -166,7 +170,7 @@ DbSnapshot snapshot(Database& db, int64_t graph, std::vector<LiveCount>& history
                            static_cast<double>(estimates->getDouble(3)), estimates->getInt64(4)});
   }
   s.tasks_not_done =
-      db.query_int("SELECT COUNT(*) FROM cluster_task WHERE state <> ?", ClusterTaskState::Done);
+      query_int(db, "SELECT COUNT(*) FROM cluster_task WHERE state <> ?", ClusterTaskState::Done);
   s.time = std::time(nullptr);
   history.push_back({s.start, s.time, s.results, s.results_over});
   return s;
@@ -175,7 +179,8 @@ DbSnapshot snapshot(Database& db, int64_t graph, std::vector<LiveCount>& history
 // Why operands went FATAL: their workunits' results (host, outcome, exit status).
 std::string fatal_operands(Database& db, int64_t graph) {
   std::string out;
-  auto rows = db.query(
+  auto rows = query(
+      db,
       "SELECT o.name, r.hostid, r.outcome, r.exit_status, r.client_state FROM operand o JOIN result r ON "
       "r.workunitid = o.workunitid WHERE o.graph_id = ? AND o.state = ?",
       graph, OperandState::Fatal);
@@ -452,13 +457,13 @@ TEST_F(StatusPagesLive, PagesDuringARunningDemoShowTheDatabaseNumbers) {
   auto client = live.start_client("live_simulation", data.path(), args);
   // The clusterer sizes jobs for the hosts that have contacted the scheduler.
   ASSERT_TRUE(
-      wait_for(60, [&] { return db.query_int("SELECT COUNT(*) FROM host") == std::ssize(kHostFaults); }));
+      wait_for(60, [&] { return query_int(db, "SELECT COUNT(*) FROM host") == std::ssize(kHostFaults); }));
   testing::ChildProcess submit_tasks("submit_tasks",
                                      {"--project_dir", live.config().project_dir, "--app", "tasks", "--count",
                                       std::to_string(kClusteredTasks), "--iterations", "20", "--prefix", "t"},
                                      live.config().log_dir + "/submit_tasks.log");
   ASSERT_EQ(submit_tasks.wait(60), 0) << "see log/submit_tasks.log";
-  ASSERT_TRUE(wait_for(60, [&] { return db.query_int("SELECT COUNT(*) FROM failure_stat") > 0; }))
+  ASSERT_TRUE(wait_for(60, [&] { return query_int(db, "SELECT COUNT(*) FROM failure_stat") > 0; }))
       << "no failure estimate was written";
   testing::ChildProcess submit(
       "submit_graph",

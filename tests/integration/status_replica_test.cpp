@@ -14,6 +14,7 @@
 
 #include "db/heartbeat_store.h"
 #include "db/schema_loader.h"
+#include "db/sql.h"
 #include "lib/text_file.h"
 #include "tests/support/child_process.h"
 #include "tests/support/test_database.h"
@@ -62,10 +63,10 @@ class StatusReplica : public ::testing::Test {
   void wait_for_replica() {
     auto primary = Database::open(root_on(primary_));
     auto replica = Database::open(root_on(replica_));
-    auto gtid = primary->query("SELECT @@gtid_binlog_pos");
+    auto gtid = query(*primary, "SELECT @@gtid_binlog_pos");
     ASSERT_TRUE(gtid->next());
     const std::string position = gtid->getString(1);
-    auto waited = replica->query("SELECT MASTER_GTID_WAIT(?, 30)", position);
+    auto waited = query(*replica, "SELECT MASTER_GTID_WAIT(?, 30)", position);
     ASSERT_TRUE(waited->next());
     ASSERT_EQ(waited->getInt(1), 0) << "the replica did not reach " << position;
   }
@@ -102,7 +103,7 @@ TEST_F(StatusReplica, PagesReadTheReplicaAndSayWhenItIsStale) {
   EXPECT_NE(run_page("").find("Read from a read replica"), std::string::npos);
 
   // Replication stops; the primary moves on without the replica.
-  Database::open(root_on(replica_))->exec("STOP SLAVE");
+  exec(*Database::open(root_on(replica_)), "STOP SLAVE");
   record_heartbeat(*primary, HeartbeatRow{"validator", Shard{}, "h1", 43, now, now + 1, 0});
   const std::string stale = run_page("format=json");
   const std::string stale_replica = stale.substr(stale.find("\"replica\""));

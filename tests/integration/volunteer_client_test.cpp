@@ -13,6 +13,7 @@
 
 #include "daemons/assimilator/lib/results_store.h"
 #include "db/queue_stats.h"
+#include "db/sql.h"
 #include "lib/crypto/md5.h"
 #include "lib/fanout.h"
 #include "lib/text_file.h"
@@ -40,7 +41,7 @@ void expect_check_clean(LiveProject& live, int workunits) {
   CheckReport report = check_project(live.db(), live.config(), std::time(nullptr), /*require_settled=*/true);
   for (const auto& v : report.violations) ADD_FAILURE() << v;
   EXPECT_EQ(report.workunits, workunits);
-  EXPECT_EQ(live.db().query_int("SELECT COUNT(*) FROM assimilation"), workunits);
+  EXPECT_EQ(query_int(live.db(), "SELECT COUNT(*) FROM assimilation"), workunits);
 }
 
 TEST(VolunteerClient, OneHostComputesEverythingAndCarriesOnAfterSigkill) {
@@ -77,7 +78,7 @@ TEST(VolunteerClient, OneHostComputesEverythingAndCarriesOnAfterSigkill) {
   EXPECT_EQ(restarted->wait(20), 0);
   EXPECT_TRUE(live.stop_daemons());
 
-  EXPECT_EQ(live.db().query_int("SELECT COUNT(*) FROM host"), 1)
+  EXPECT_EQ(query_int(live.db(), "SELECT COUNT(*) FROM host"), 1)
       << "the restarted client must keep its host id";
   EXPECT_EQ(workunit_progress(live.db()).with_canonical, kWorkunits);
   expect_correct_outputs(live, "plain", kWorkunits);
@@ -94,7 +95,7 @@ TEST(VolunteerClient, ExecutableWithoutTheProjectsSignatureIsNeverRun) {
   std::string path = fanout_path(live.config().download_dir, name, live.config().uldl_dir_fanout);
   std::string evil = "#!/bin/sh\necho pwned > out\n";
   ASSERT_TRUE(write_text_file(path, evil, 0755).ok());
-  auto version = live.db().query("SELECT id, xml_doc FROM app_version");
+  auto version = query(live.db(), "SELECT id, xml_doc FROM app_version");
   ASSERT_TRUE(version->next());
   int64_t version_id = version->getInt64(1);
   std::string xml = version->getString(2);
@@ -102,22 +103,23 @@ TEST(VolunteerClient, ExecutableWithoutTheProjectsSignatureIsNeverRun) {
   xml.replace(md5_at, 32, md5_hex(evil));
   auto size_at = xml.find("<nbytes>") + std::string("<nbytes>").size();
   xml.replace(size_at, xml.find("</nbytes>") - size_at, std::to_string(evil.size()));
-  live.db().exec("UPDATE app_version SET xml_doc = ? WHERE id = ?", xml, version_id);
+  exec(live.db(), "UPDATE app_version SET xml_doc = ? WHERE id = ?", xml, version_id);
   live.start_daemons();
   testing::TempDir data("tharsis-client");
   auto client = live.start_client("client", data.path(),
                                   {"--project_url", live.master_url(), "--authenticator", key,
                                    "--max_request_delay", "0", "--max_backoff", "0.3"});
-  for (int i = 0; i < 300 && live.db().query_int("SELECT COUNT(*) FROM result WHERE outcome = 3") == 0; ++i) {
+  for (int i = 0; i < 300 && query_int(live.db(), "SELECT COUNT(*) FROM result WHERE outcome = 3") == 0;
+       ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   client->signal(SIGTERM);
   EXPECT_EQ(client->wait(20), 0);
-  auto failed = live.db().query("SELECT stderr_out FROM result WHERE outcome = 3");
+  auto failed = query(live.db(), "SELECT stderr_out FROM result WHERE outcome = 3");
   ASSERT_TRUE(failed->next()) << "the client did not report the tampered app as an error";
   EXPECT_NE(failed->getString(1).find("code signature does not verify"), std::string::npos)
       << failed->getString(1);
-  EXPECT_EQ(live.db().query_int("SELECT COUNT(*) FROM result WHERE outcome = 1"), 0)
+  EXPECT_EQ(query_int(live.db(), "SELECT COUNT(*) FROM result WHERE outcome = 1"), 0)
       << "the tampered app ran";
 }
 

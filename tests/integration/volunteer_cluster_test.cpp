@@ -16,6 +16,7 @@
 #include "db/app_store.h"
 #include "db/cluster_store.h"
 #include "db/queue_stats.h"
+#include "db/sql.h"
 #include "tests/support/live_project.h"
 #include "tools/lib/checker.h"
 #include "tools/lib/submit_tasks.h"
@@ -33,8 +34,8 @@ class VolunteerClusters : public ::testing::TestWithParam<ReclusterPolicy> {
   bool wait_all_done(double seconds) {
     auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     while (std::chrono::steady_clock::now() < until) {
-      if (live_.db().query_int("SELECT COUNT(*) FROM cluster_task WHERE state <> ?", ClusterTaskState::Done) ==
-              0 &&
+      if (query_int(live_.db(), "SELECT COUNT(*) FROM cluster_task WHERE state <> ?",
+                    ClusterTaskState::Done) == 0 &&
           workunit_progress(live_.db()).settled()) {
         return true;
       }
@@ -67,7 +68,8 @@ TEST_P(VolunteerClusters, FaultyHostsOverHttpEveryTaskDoneOnceOnlyFailedTasksRet
   testing::TempDir data("tharsis-cluster-hosts");
   auto client = live_.start_client("cluster_hosts", data.path(), args);
   // The hosts' first RPCs register them, so the clusterer sizes jobs for r = 5.
-  for (int i = 0; i < 200 && live_.db().query_int("SELECT COUNT(*) FROM host WHERE rpc_time > 0") < kHosts; ++i) {
+  for (int i = 0; i < 200 && query_int(live_.db(), "SELECT COUNT(*) FROM host WHERE rpc_time > 0") < kHosts;
+       ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   auto app = fetch_app_by_name(live_.db(), "tasks");
@@ -87,26 +89,29 @@ TEST_P(VolunteerClusters, FaultyHostsOverHttpEveryTaskDoneOnceOnlyFailedTasksRet
     ASSERT_EQ(t.state, ClusterTaskState::Done) << t.task_key;
     EXPECT_EQ(t.output, hash_chain_hex(t.task_key, kIterations)) << t.task_key << ": wrong output";
   }
-  CheckReport report = check_project(live_.db(), live_.config(), std::time(nullptr), /*require_settled=*/true);
+  CheckReport report =
+      check_project(live_.db(), live_.config(), std::time(nullptr), /*require_settled=*/true);
   for (const auto& v : report.violations) ADD_FAILURE() << v;
 
   // Faults happened, and only the failed tasks ran again: the task slots of all jobs are
   // the n tasks plus one per failure (all k tasks of a crashed job, the failed ones of
   // the others).
-  const int64_t job_failures = live_.db().query_int("SELECT COUNT(*) FROM cluster_job WHERE job_failed = 1");
+  const int64_t job_failures = query_int(live_.db(), "SELECT COUNT(*) FROM cluster_job WHERE job_failed = 1");
   const int64_t task_failures =
-      live_.db().query_int("SELECT COALESCE(SUM(failed_tasks), 0) FROM cluster_job WHERE job_failed = 0");
+      query_int(live_.db(), "SELECT COALESCE(SUM(failed_tasks), 0) FROM cluster_job WHERE job_failed = 0");
   EXPECT_GT(job_failures, 0);
   EXPECT_GT(task_failures, 0);
-  EXPECT_EQ(live_.db().query_int("SELECT COUNT(*) FROM cluster_job WHERE state <> ?", ClusterJobState::Settled),
-            0);
-  EXPECT_EQ(live_.db().query_int("SELECT SUM(k) FROM cluster_job"),
-            kTasks + live_.db().query_int("SELECT SUM(IF(job_failed = 1, k, failed_tasks)) FROM cluster_job"));
-  EXPECT_EQ(live_.db().query_int("SELECT SUM(attempts) FROM cluster_task"),
-            live_.db().query_int("SELECT SUM(k) FROM cluster_job"));
+  EXPECT_EQ(
+      query_int(live_.db(), "SELECT COUNT(*) FROM cluster_job WHERE state <> ?", ClusterJobState::Settled),
+      0);
+  EXPECT_EQ(
+      query_int(live_.db(), "SELECT SUM(k) FROM cluster_job"),
+      kTasks + query_int(live_.db(), "SELECT SUM(IF(job_failed = 1, k, failed_tasks)) FROM cluster_job"));
+  EXPECT_EQ(query_int(live_.db(), "SELECT SUM(attempts) FROM cluster_task"),
+            query_int(live_.db(), "SELECT SUM(k) FROM cluster_job"));
   // The app failed those jobs (exit status 1); the client killed nothing of its own.
-  EXPECT_EQ(live_.db().query_int("SELECT COUNT(*) FROM result WHERE outcome = 3"), job_failures);
-  EXPECT_EQ(live_.db().query_int("SELECT COUNT(*) FROM result WHERE outcome = 3 AND exit_status <> 1"), 0);
+  EXPECT_EQ(query_int(live_.db(), "SELECT COUNT(*) FROM result WHERE outcome = 3"), job_failures);
+  EXPECT_EQ(query_int(live_.db(), "SELECT COUNT(*) FROM result WHERE outcome = 3 AND exit_status <> 1"), 0);
 
   // The estimator saw both kinds of failure.
   auto stat = fetch_latest_failure_stat(live_.db(), app->id);
@@ -116,8 +121,11 @@ TEST_P(VolunteerClusters, FaultyHostsOverHttpEveryTaskDoneOnceOnlyFailedTasksRet
   EXPECT_GT(stat->task_time, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Policies, VolunteerClusters, ::testing::Values(ReclusterPolicy::DR, ReclusterPolicy::SR),
-                         [](const ::testing::TestParamInfo<ReclusterPolicy>& policy) { return std::string(policy_name(policy.param)); });
+INSTANTIATE_TEST_SUITE_P(Policies, VolunteerClusters,
+                         ::testing::Values(ReclusterPolicy::DR, ReclusterPolicy::SR),
+                         [](const ::testing::TestParamInfo<ReclusterPolicy>& policy) {
+                           return std::string(policy_name(policy.param));
+                         });
 
 }  // namespace
 }  // namespace tharsis

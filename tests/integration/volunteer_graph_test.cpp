@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "db/graph_store.h"
+#include "db/sql.h"
 #include "lib/operand/direct_evaluator.h"
 #include "lib/operand/graph_compiler.h"
 #include "tests/support/live_project.h"
@@ -83,10 +84,10 @@ void run_graph_through_volunteers(const std::string& name, const std::string& ex
   auto difference = operand::max_relative_difference(*result, *direct);
   ASSERT_TRUE(difference.ok()) << difference.error();
   EXPECT_LE(*difference, 1e-9);
-  operands = live.db().query_int("SELECT COUNT(*) FROM operand WHERE graph_id = ?", *graph_id);
+  operands = query_int(live.db(), "SELECT COUNT(*) FROM operand WHERE graph_id = ?", *graph_id);
   std::cout << "graph " << name << ": " << operands << " operands, "
-            << live.db().query_int("SELECT COUNT(*) FROM result") << " results, "
-            << live.db().query_int("SELECT COUNT(*) FROM result WHERE outcome = 4") << " timed out\n";
+            << query_int(live.db(), "SELECT COUNT(*) FROM result") << " results, "
+            << query_int(live.db(), "SELECT COUNT(*) FROM result WHERE outcome = 4") << " timed out\n";
   CheckReport report = check_project(live.db(), live.config(), std::time(nullptr), /*require_settled=*/true);
   for (const auto& v : report.violations) ADD_FAILURE() << v;
 }

@@ -14,6 +14,7 @@
 
 #include "daemons/assimilator/lib/results_store.h"
 #include "db/queue_stats.h"
+#include "db/sql.h"
 #include "lib/crypto/md5.h"
 #include "lib/text_file.h"
 #include "tests/support/live_project.h"
@@ -25,7 +26,7 @@ namespace {
 using testing::LiveProject;
 
 int64_t host_id(LiveProject& live, const std::string& domain_name) {
-  auto rows = live.db().query("SELECT id FROM host WHERE domain_name = ?", domain_name);
+  auto rows = query(live.db(), "SELECT id FROM host WHERE domain_name = ?", domain_name);
   return rows->next() ? rows->getInt64(1) : 0;
 }
 
@@ -72,7 +73,7 @@ TEST(VolunteerSimulation, TwoHundredWorkunitsEightFaultyHostsAllSettleCorrectly)
   }
   EXPECT_EQ(correct + errored, kWorkunits);
   EXPECT_GT(correct, kWorkunits * 9 / 10) << "the sound hosts should finish almost everything";
-  EXPECT_EQ(live.db().query_int("SELECT COUNT(*) FROM assimilation"), kWorkunits);
+  EXPECT_EQ(query_int(live.db(), "SELECT COUNT(*) FROM assimilation"), kWorkunits);
   CheckReport report = check_project(live.db(), live.config(), std::time(nullptr), /*require_settled=*/true);
   for (const auto& v : report.violations) ADD_FAILURE() << v;
 
@@ -80,25 +81,25 @@ TEST(VolunteerSimulation, TwoHundredWorkunitsEightFaultyHostsAllSettleCorrectly)
   int64_t garbage_host = host_id(live, "simhost4"), vanished_host = host_id(live, "simhost5");
   ASSERT_GT(garbage_host, 0);
   ASSERT_GT(vanished_host, 0);
-  EXPECT_EQ(
-      live.db().query_int("SELECT COUNT(*) FROM workunit w JOIN result r ON r.id = w.canonical_resultid "
-                          "WHERE r.hostid = ?",
-                          garbage_host),
-      0)
+  EXPECT_EQ(query_int(live.db(),
+                      "SELECT COUNT(*) FROM workunit w JOIN result r ON r.id = w.canonical_resultid "
+                      "WHERE r.hostid = ?",
+                      garbage_host),
+            0)
       << "a garbage output became canonical";
-  EXPECT_GT(live.db().query_int("SELECT COUNT(*) FROM result WHERE hostid = ? AND validate_state = 2",
-                                garbage_host),
+  EXPECT_GT(query_int(live.db(), "SELECT COUNT(*) FROM result WHERE hostid = ? AND validate_state = 2",
+                      garbage_host),
             0)
       << "the validator never marked the garbage invalid";
   EXPECT_GT(
-      live.db().query_int("SELECT COUNT(*) FROM result WHERE hostid = ? AND outcome = 4", vanished_host), 0)
+      query_int(live.db(), "SELECT COUNT(*) FROM result WHERE hostid = ? AND outcome = 4", vanished_host), 0)
       << "the vanished host's results never timed out";
-  EXPECT_GT(live.db().query_int("SELECT COUNT(*) FROM result WHERE hostid = ? AND outcome = 3",
-                                host_id(live, "simhost3")),
+  EXPECT_GT(query_int(live.db(), "SELECT COUNT(*) FROM result WHERE hostid = ? AND outcome = 3",
+                      host_id(live, "simhost3")),
             0)
       << "the failing host reported no client errors";
-  EXPECT_GT(live.db().query_int("SELECT COUNT(*) FROM result WHERE hostid = ? AND validate_state = 1",
-                                host_id(live, "simhost2")),
+  EXPECT_GT(query_int(live.db(), "SELECT COUNT(*) FROM result WHERE hostid = ? AND validate_state = 1",
+                      host_id(live, "simhost2")),
             0)
       << "the crashing host's restarted tasks never produced a valid result";
 

@@ -16,6 +16,7 @@
 
 #include "db/census_store.h"
 #include "db/schema_loader.h"
+#include "db/sql.h"
 #include "db/states.h"
 #include "lib/json_reader.h"
 #include "lib/text_file.h"
@@ -374,12 +375,12 @@ std::map<std::string, ShownReclusterApp> read_reclustering(const pugi::xml_node&
 void expect_server_status_matches_db(const ShownServerStatus& shown, Database& db) {
   EXPECT_TRUE(shown.db_reachable);
   std::map<std::pair<std::string, std::string>, int64_t> expected;
-  auto rows = db.query("SELECT server_state, outcome, COUNT(*) FROM result GROUP BY server_state, outcome");
+  auto rows = query(db, "SELECT server_state, outcome, COUNT(*) FROM result GROUP BY server_state, outcome");
   while (rows->next()) {
     expected[{server_state_name(rows->getInt(1)), outcome_name(rows->getInt(2))}] = rows->getInt64(3);
   }
   EXPECT_EQ(shown.results, expected);
-  EXPECT_EQ(shown.total, db.query_int("SELECT COUNT(*) FROM result"));
+  EXPECT_EQ(shown.total, query_int(db, "SELECT COUNT(*) FROM result"));
 }
 
 void expect_server_status_shows_census(const ShownServerStatus& shown, Database& db) {
@@ -399,8 +400,8 @@ void expect_server_status_shows_census(const ShownServerStatus& shown, Database&
 }
 
 void expect_graph_list_matches_db(const std::map<int64_t, ShownGraph>& shown, Database& db) {
-  EXPECT_EQ(static_cast<int64_t>(shown.size()), db.query_int("SELECT COUNT(*) FROM graph"));
-  auto graphs = db.query("SELECT id, name, state FROM graph");
+  EXPECT_EQ(static_cast<int64_t>(shown.size()), query_int(db, "SELECT COUNT(*) FROM graph"));
+  auto graphs = query(db, "SELECT id, name, state FROM graph");
   while (graphs->next()) {
     const int64_t id = graphs->getInt64(1);
     auto it = shown.find(id);
@@ -414,7 +415,7 @@ void expect_graph_list_matches_db(const std::map<int64_t, ShownGraph>& shown, Da
     std::map<std::string, int64_t> expected;
     for (OperandState state : kAllOperandStates) expected[std::string(operand_state_name(state))] = 0;
     int64_t total = 0, done = 0;
-    auto counts = db.query("SELECT state, COUNT(*) FROM operand WHERE graph_id = ? GROUP BY state", id);
+    auto counts = query(db, "SELECT state, COUNT(*) FROM operand WHERE graph_id = ? GROUP BY state", id);
     while (counts->next()) {
       const auto state = static_cast<OperandState>(counts->getInt(1));
       expected[std::string(operand_state_name(state))] = counts->getInt64(2);
@@ -427,13 +428,12 @@ void expect_graph_list_matches_db(const std::map<int64_t, ShownGraph>& shown, Da
 }
 
 void expect_graph_detail_matches_db(const ShownGraphDetail& shown, Database& db, int64_t graph) {
-  EXPECT_EQ(
-      shown.state,
-      graph_state_name(static_cast<GraphState>(db.query_int("SELECT state FROM graph WHERE id = ?", graph))));
+  EXPECT_EQ(shown.state, graph_state_name(static_cast<GraphState>(
+                             query_int(db, "SELECT state FROM graph WHERE id = ?", graph))));
   std::map<int64_t, std::string> nodes;
   std::map<std::string, int64_t> counts;
   int64_t staged = 0;
-  auto rows = db.query("SELECT id, state, output_nbytes FROM operand WHERE graph_id = ?", graph);
+  auto rows = query(db, "SELECT id, state, output_nbytes FROM operand WHERE graph_id = ?", graph);
   while (rows->next()) {
     const auto state = static_cast<OperandState>(rows->getInt(2));
     nodes[rows->getInt64(1)] = operand_state_name(state);
@@ -444,18 +444,19 @@ void expect_graph_detail_matches_db(const ShownGraphDetail& shown, Database& db,
   EXPECT_EQ(shown.counts, counts);
   EXPECT_EQ(shown.operand_count, std::to_string(nodes.size()));
   EXPECT_EQ(static_cast<int64_t>(shown.edges),
-            db.query_int("SELECT COUNT(*) FROM operand_dependency d JOIN operand o ON o.id = d.successor_id "
-                         "WHERE o.graph_id = ?",
-                         graph));
+            query_int(db,
+                      "SELECT COUNT(*) FROM operand_dependency d JOIN operand o ON o.id = d.successor_id "
+                      "WHERE o.graph_id = ?",
+                      graph));
   EXPECT_EQ(shown.staged, std::to_string(staged) + " bytes");
   EXPECT_GE(shown.staged_points, 2u) << "the staged data is drawn as a line";
 }
 
 void expect_volunteers_match_db(const ShownVolunteers& shown, Database& db) {
-  EXPECT_EQ(shown.user_count, std::to_string(db.query_int("SELECT COUNT(*) FROM user")));
-  EXPECT_EQ(shown.host_count, std::to_string(db.query_int("SELECT COUNT(*) FROM host")));
+  EXPECT_EQ(shown.user_count, std::to_string(query_int(db, "SELECT COUNT(*) FROM user")));
+  EXPECT_EQ(shown.host_count, std::to_string(query_int(db, "SELECT COUNT(*) FROM host")));
   auto expect_list = [&](const std::vector<ShownCreditRow>& list, const std::string& sql, const char* what) {
-    auto rows = db.query(sql);
+    auto rows = query(db, sql);
     size_t rank = 0;
     while (rows->next()) {
       if (rank >= list.size()) {
@@ -482,13 +483,13 @@ void expect_volunteers_match_db(const ShownVolunteers& shown, Database& db) {
               "SELECT id, domain_name, total_credit, expavg_credit FROM host ORDER BY id LIMIT 100",
               "all hosts");
   for (const ShownCreditRow& host : shown.hosts) {
-    EXPECT_EQ(host.last_contact, db.query_int("SELECT rpc_time FROM host WHERE id = ?", host.id)) << host.id;
+    EXPECT_EQ(host.last_contact, query_int(db, "SELECT rpc_time FROM host WHERE id = ?", host.id)) << host.id;
   }
 }
 
 void expect_reclustering_matches_db(const std::map<std::string, ShownReclusterApp>& shown, Database& db) {
   size_t with_data = 0;
-  auto apps = db.query("SELECT id, name FROM app WHERE id IN (SELECT appid FROM failure_stat) ORDER BY id");
+  auto apps = query(db, "SELECT id, name FROM app WHERE id IN (SELECT appid FROM failure_stat) ORDER BY id");
   while (apps->next()) {
     ++with_data;
     const std::string name = apps->getString(2);
@@ -497,7 +498,8 @@ void expect_reclustering_matches_db(const std::map<std::string, ShownReclusterAp
       ADD_FAILURE() << "app " << name << " has failure statistics but no row";
       continue;
     }
-    auto latest = db.query(
+    auto latest = query(
+        db,
         "SELECT cluster_size, alpha, beta, tasks FROM failure_stat WHERE appid = ? ORDER BY time DESC, id "
         "DESC "
         "LIMIT 1",
@@ -506,8 +508,8 @@ void expect_reclustering_matches_db(const std::map<std::string, ShownReclusterAp
     EXPECT_EQ(it->second.k, std::to_string(latest->getInt(1))) << name;
     EXPECT_EQ(it->second.alpha, fixed(latest->getDouble(2), 4)) << name;
     EXPECT_EQ(it->second.beta, fixed(latest->getDouble(3), 4)) << name;
-    const int64_t waiting = db.query_int("SELECT COUNT(*) FROM cluster_task WHERE appid = ? AND state = ?",
-                                         apps->getInt64(1), ClusterTaskState::Waiting);
+    const int64_t waiting = query_int(db, "SELECT COUNT(*) FROM cluster_task WHERE appid = ? AND state = ?",
+                                      apps->getInt64(1), ClusterTaskState::Waiting);
     EXPECT_EQ(it->second.tasks_left, waiting > 0 ? waiting : latest->getInt64(4)) << it->second.note;
     EXPECT_EQ(it->second.curves, 1u) << name;
   }

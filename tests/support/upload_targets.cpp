@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "daemons/transitioner/lib/transitioner_pass.h"
+#include "db/sql.h"
 #include "tools/lib/create_work.h"
 
 namespace tharsis::testing {
@@ -27,14 +28,14 @@ void make_workunit(Database& db, const TestProject& project, const std::string& 
 
 std::string make_result_in_progress(Database& db, const TestProject& project, const std::string& job) {
   make_workunit(db, project, job);
-  auto rows = db.query(
-      "SELECT r.name FROM result r JOIN workunit w ON w.id = r.workunitid WHERE w.name = ? "
-      "ORDER BY r.id LIMIT 1",
-      job);
+  auto rows = query(db,
+                    "SELECT r.name FROM result r JOIN workunit w ON w.id = r.workunitid WHERE w.name = ? "
+                    "ORDER BY r.id LIMIT 1",
+                    job);
   if (!rows->next()) throw std::runtime_error("make_result_in_progress: no result for " + job);
   std::string name = rows->getString("name");
-  db.exec("UPDATE result SET server_state = 4, sent_time = ?, report_deadline = ? WHERE name = ?",
-          static_cast<int64_t>(std::time(nullptr)), static_cast<int64_t>(std::time(nullptr)) + 3600, name);
+  exec(db, "UPDATE result SET server_state = 4, sent_time = ?, report_deadline = ? WHERE name = ?",
+       static_cast<int64_t>(std::time(nullptr)), static_cast<int64_t>(std::time(nullptr)) + 3600, name);
   return name;
 }
 

@@ -9,6 +9,7 @@
 
 #include "db/database.h"
 #include "db/rows.h"
+#include "db/sql.h"
 #include "tests/support/test_database.h"
 
 namespace tharsis::testing {
@@ -23,7 +24,7 @@ void with_workunit_locked_elsewhere(const TestDatabase& tdb, int64_t id, Body bo
   std::thread holder([&] {
     auto other = tdb.open();
     other->transaction([&](Database& d) {
-      d.query_int("SELECT id FROM workunit WHERE id = ? FOR UPDATE", id);
+      query_int(d, "SELECT id FROM workunit WHERE id = ? FOR UPDATE", id);
       locked.set_value();
       done.get_future().wait();
     });

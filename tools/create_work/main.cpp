@@ -12,7 +12,6 @@
 #include <sstream>
 
 #include "db/app_store.h"
-#include "db/mariadb_errors.h"
 #include "lib/project_config.h"
 #include "lib/text_file.h"
 #include "tools/lib/create_work.h"
@@ -132,7 +131,7 @@ int main(int argc, char** argv) {
     try {
       db->transaction([&](Database& d) { insert_prepared_workunits(d, prepared); });
     } catch (const DbError& e) {
-      if (e.code() != mariadb_error::kDupEntry) throw;
+      if (!e.duplicate_key()) throw;
       std::cerr << "create_work: a workunit name is in use already; nothing created\n";
       return 1;
     }

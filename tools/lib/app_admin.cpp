@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "db/app_store.h"
-#include "db/mariadb_errors.h"
 #include "lib/crypto/boinc_key.h"
 #include "lib/crypto/boinc_signature.h"
 #include "lib/crypto/md5.h"
@@ -27,9 +26,11 @@ bool safe_identifier(const std::string& s) {
 }  // namespace
 
 Result<int64_t> ensure_app(Database& db, const std::string& name, const std::string& comparator) {
-  if (!safe_identifier(name)) return make_error("app name: expected letters, digits, '_', '-', found '" + name + "'");
+  if (!safe_identifier(name))
+    return make_error("app name: expected letters, digits, '_', '-', found '" + name + "'");
   if (comparator != "bitwise" && comparator != "numeric" && comparator != "trivial") {
-    return make_error("app " + name + ": comparator expected bitwise, numeric or trivial, found '" + comparator + "'");
+    return make_error("app " + name + ": comparator expected bitwise, numeric or trivial, found '" +
+                      comparator + "'");
   }
   if (auto app = fetch_app_by_name(db, name)) return app->id;
   return insert_app(db, AppRow{0, name, name, comparator});
@@ -67,7 +68,8 @@ Result<int64_t> publish_app_version(Database& db, const ProjectConfig& config, c
     auto signature = sign_file_boinc(*key, *target);
     if (!signature.ok()) return make_error(signature.error());
     xml << "<file_info>\n  <name>" << name << "</name>\n  <url>" << config.download_url << "/"
-        << fanout_dir(name, config.uldl_dir_fanout) << "/" << name << "</url>\n  <executable/>\n  <file_signature>\n"
+        << fanout_dir(name, config.uldl_dir_fanout) << "/" << name
+        << "</url>\n  <executable/>\n  <file_signature>\n"
         << *signature << "</file_signature>\n  <md5_cksum>" << *md5 << "</md5_cksum>\n  <nbytes>"
         << std::filesystem::file_size(*target) << "</nbytes>\n</file_info>\n";
     names.push_back(name);
@@ -82,7 +84,7 @@ Result<int64_t> publish_app_version(Database& db, const ProjectConfig& config, c
   try {
     return insert_app_version(db, AppVersionRow{0, app->id, v.version_num, *platform_id, "", xml.str()});
   } catch (const DbError& e) {
-    if (e.code() == mariadb_error::kDupEntry) {
+    if (e.duplicate_key()) {
       return make_error("app version " + v.app + " " + std::to_string(v.version_num) + " for " + v.platform +
                         " already exists");
     }

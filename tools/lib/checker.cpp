@@ -82,10 +82,8 @@ class Checker {
     // One consistent snapshot of the whole database: read piecewise (the session is READ
     // COMMITTED), a live project shows a workunit before a daemon's commit and its results
     // after it — a state that never existed, reported as a violation. The chaos run found
-    // that (results VALID "without" a canonical result). SET TRANSACTION applies to the
-    // next transaction only.
-    db_.exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
-    db_.transaction([&](Database&) { check_snapshot(); });
+    // that (results VALID "without" a canonical result).
+    db_.snapshot_transaction([&](Database&) { check_snapshot(); });
     confirm_missing_files();
     if (settled_) report_orphan_uploads();
     return report_;

@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "db/file_store.h"
-#include "db/mariadb_errors.h"
 #include "db/workunit_bulk_store.h"
 #include "db/workunit_store.h"
 #include "lib/crypto/md5.h"
@@ -156,8 +155,7 @@ Result<int64_t> create_workunit(Database& db, const ProjectConfig& config, const
   try {
     return db.transaction([&](Database& d) { return insert_prepared_workunit(d, *wu); });
   } catch (const DbError& e) {
-    if (e.code() == mariadb_error::kDupEntry)
-      return make_error("create_work: workunit '" + job.name + "' already exists");
+    if (e.duplicate_key()) return make_error("create_work: workunit '" + job.name + "' already exists");
     throw;
   }
 }

@@ -16,10 +16,10 @@
 namespace tharsis {
 
 struct InputFile {
-  std::string name;       // name in download/ (must be a safe file name)
-  std::string open_name;  // name the app opens ("in")
-  std::string content;    // staged when non-empty or when the file is not there yet
-  bool no_delete = false; // keep after the workunit (shared data the project manages)
+  std::string name;        // name in download/ (must be a safe file name)
+  std::string open_name;   // name the app opens ("in")
+  std::string content;     // staged when non-empty or when the file is not there yet
+  bool no_delete = false;  // keep after the workunit (shared data the project manages)
 };
 
 struct JobSpec {
@@ -70,8 +70,8 @@ Result<WorkunitRow> prepare_workunit(const ProjectConfig& config, const JobSpec&
 // The checks of prepare_workunit that need no files: a safe name, quorum parameters in order.
 Status check_job_spec(const JobSpec& job);
 // The row for a checked job whose inputs are staged already (`staged`, in the job's order).
-WorkunitRow build_workunit_row(const ProjectConfig& config, const JobSpec& job, const std::vector<StagedInput>& staged,
-                               int64_t now);
+WorkunitRow build_workunit_row(const ProjectConfig& config, const JobSpec& job,
+                               const std::vector<StagedInput>& staged, int64_t now);
 
 // A row ready to insert with the names of the input files it names (for workunit_input).
 struct PreparedWorkunit {
@@ -80,7 +80,7 @@ struct PreparedWorkunit {
 };
 // Set-based insert of many prepared workunits with their input records, inside the
 // caller's transaction: a few statements per few MB of rows (db/workunit_bulk_store.h),
-// never one per job. A duplicate name throws DbError 1062 (the caller rolls back).
+// never one per job. A duplicate name throws DbError (duplicate_key(); the caller rolls back).
 void insert_prepared_workunits(Database& db, const std::vector<PreparedWorkunit>& workunits);
 
 // Inserts a prepared workunit and records its input names, inside the caller's

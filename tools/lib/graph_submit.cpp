@@ -9,7 +9,6 @@
 
 #include "daemons/graph_scheduler/lib/operand_jobs.h"
 #include "db/graph_store.h"
-#include "db/mariadb_errors.h"
 #include "db/workunit_store.h"
 #include "lib/crypto/md5.h"
 #include "lib/fanout.h"
@@ -167,7 +166,7 @@ Result<int64_t> submit_graph(Database& db, const ProjectConfig& config, const Gr
       return graph_id;
     });
   } catch (const DbError& e) {
-    if (e.code() == mariadb_error::kDupEntry)
+    if (e.duplicate_key())
       return make_error("submit_graph: a graph named '" + graph.name + "' exists already");
     throw;
   } catch (const std::runtime_error& e) {

@@ -4,7 +4,6 @@
 #include <set>
 
 #include "db/cluster_store.h"
-#include "db/mariadb_errors.h"
 
 namespace tharsis {
 
@@ -39,7 +38,7 @@ Result<int64_t> submit_cluster_tasks(Database& db, int64_t appid, const std::vec
       }
     });
   } catch (const DbError& e) {
-    if (e.code() == mariadb_error::kDupEntry)
+    if (e.duplicate_key())
       return make_error("submit_tasks: a task key was already submitted for this app: " +
                         std::string(e.what()));
     throw;

@@ -6,7 +6,6 @@
 
 #include "daemons/clusterer/lib/sizing_inputs.h"
 #include "db/cluster_store.h"
-#include "db/mariadb_errors.h"
 #include "db/stale_row.h"
 #include "lib/log.h"
 #include "tools/lib/create_work.h"
@@ -115,7 +114,7 @@ bool ClustererPass::create_job(Database& db, int64_t appid, const std::vector<Cl
   } catch (const StaleRow& e) {
     log_warning(e.what());
   } catch (const DbError& e) {
-    if (e.code() != mariadb_error::kDupEntry) throw;
+    if (!e.duplicate_key()) throw;
     // A lost COMMIT acknowledgement re-ran the transaction after it had committed.
     log_warning("job ", name, " already exists: ", e.what());
   }

@@ -12,7 +12,6 @@
 #include "db/app_store.h"
 #include "db/batch_store.h"
 #include "db/job_file_store.h"
-#include "db/mariadb_errors.h"
 #include "db/project_speed.h"
 #include "db/submit_grant_store.h"
 #include "db/workunit_store.h"
@@ -219,8 +218,7 @@ Result<std::string> create_batch_operation(SubmitDocument& doc, SubmitSession& s
     add_field(out, "batch_id", id);
     return out;
   } catch (const DbError& e) {
-    if (e.code() == mariadb_error::kDupEntry)
-      return make_error("a batch named '" + batch.name + "' exists already");
+    if (e.duplicate_key()) return make_error("a batch named '" + batch.name + "' exists already");
     throw;
   }
 }
@@ -310,8 +308,7 @@ Result<std::string> submit_batch_operation(SubmitDocument& doc, SubmitSession& s
         try {
           id = insert_batch(d, fresh);
         } catch (const DbError& e) {
-          if (e.code() == mariadb_error::kDupEntry)
-            throw SubmitFailure{"a batch named '" + fresh.name + "' exists already"};
+          if (e.duplicate_key()) throw SubmitFailure{"a batch named '" + fresh.name + "' exists already"};
           throw;
         }
       }
@@ -351,8 +348,7 @@ Result<std::string> submit_batch_operation(SubmitDocument& doc, SubmitSession& s
   } catch (const SubmitFailure& failure) {
     return make_error(failure.message);
   } catch (const DbError& e) {
-    if (e.code() == mariadb_error::kDupEntry)
-      return make_error("a job name of this batch is used by an existing job");
+    if (e.duplicate_key()) return make_error("a job name of this batch is used by an existing job");
     throw;
   }
 }
