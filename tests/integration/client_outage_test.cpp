@@ -19,6 +19,7 @@
 #include "tests/support/child_process.h"
 #include "tests/support/live_project.h"
 #include "tests/support/test_project.h"
+#include "tests/support/time_scale.h"
 #include "tools/lib/create_work.h"
 #include "tools/lib/make_project.h"
 
@@ -41,23 +42,29 @@ TEST(ClientOutage, ComputedResultsOutlastAnApacheOutage) {
   testing::TempDir data("tharsis-client");
   // Slow hosts (each result held ~2 s before its upload) so that computed results are
   // waiting to upload when Apache goes away; retries capped at 2 s keep the test short.
-  auto args = live.simulation_args("outage_host", std::vector<std::string>(4, "ncpus=1,slowness=20"), 120);
+  // The outage and the waits scale with THARSIS_TEST_TIME_SCALE: under the sanitizers
+  // the hosts' downloads and runs of the (instrumented) app take longer, and a 10 s
+  // outage could end before any result was ready to upload (none was, under ASan).
+  auto args = live.simulation_args("outage_host", std::vector<std::string>(4, "ncpus=1,slowness=20"),
+                                   static_cast<int>(testing::scaled_seconds(120)));
   args.insert(args.end(), {"--transfer_backoff_max", "2"});
   auto client = live.start_client("client", data.path(), args);
   auto in_progress = [&] {
     return query_int(live.db(), "SELECT COUNT(*) FROM result WHERE server_state = ?",
                      code(ServerState::InProgress));
   };
-  for (int i = 0; i < 300 && in_progress() < 8; ++i)
+  auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(testing::scaled_seconds(30));
+  while (std::chrono::steady_clock::now() < until && in_progress() < 8)
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   ASSERT_GE(in_progress(), 8) << "the hosts got no work; see the project's log/client.log";
 
   live.web_server().halt();
-  std::this_thread::sleep_for(std::chrono::seconds(10));
+  std::this_thread::sleep_for(std::chrono::duration<double>(testing::scaled_seconds(10)));
   EXPECT_TRUE(client->running()) << "the client exited during the outage";
   live.web_server().start();
 
-  EXPECT_TRUE(live.wait_settled(60)) << "not settled after the outage; see the project's log/";
+  EXPECT_TRUE(live.wait_settled(testing::scaled_seconds(60)))
+      << "not settled after the outage; see the project's log/";
   client->signal(SIGTERM);
   EXPECT_EQ(client->wait(20), 0);
   EXPECT_TRUE(live.stop_daemons());

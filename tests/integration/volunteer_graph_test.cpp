@@ -12,6 +12,7 @@
 #include "lib/operand/direct_evaluator.h"
 #include "lib/operand/graph_compiler.h"
 #include "tests/support/live_project.h"
+#include "tests/support/time_scale.h"
 #include "tools/lib/app_admin.h"
 #include "tools/lib/checker.h"
 #include "tools/lib/graph_from_chunks.h"
@@ -38,7 +39,10 @@ void run_graph_through_volunteers(const std::string& name, const std::string& ex
   JobSpec job;
   job.appid = *app;
   job.output_template_file = *templ;
-  job.delay_bound = 8;  // the vanished host's jobs time out within the test
+  // The vanished host's jobs time out within the test. Scaled, like the waits below, for
+  // the slower processes under the sanitizers (tests/support/time_scale.h), so that the
+  // other hosts' jobs do not time out as well.
+  job.delay_bound = static_cast<int>(testing::scaled_seconds(8));
   job.rsc_fpops_est = 1e8;
   auto graph_id =
       submit_expression(live.db(), live.config(), name, expression, job, {}, 5, std::time(nullptr));
@@ -56,7 +60,7 @@ void run_graph_through_volunteers(const std::string& name, const std::string& ex
                                 "--project_dir",
                                 live.config().project_dir,
                                 "--max_seconds",
-                                "150"};
+                                std::to_string(static_cast<int>(testing::scaled_seconds(150)))};
   for (int i = 0; i < 5; ++i) {
     args.push_back("--host");
     args.push_back("auth=" + live.add_volunteer("gv" + std::to_string(i)) + ",ncpus=2" +
@@ -69,7 +73,7 @@ void run_graph_through_volunteers(const std::string& name, const std::string& ex
       live.config().log_dir + "/graph_scheduler.log");
   testing::TempDir data("tharsis-graph-sim");
   auto client = live.start_client("graph_simulation", data.path(), args);
-  EXPECT_EQ(client->wait(170), 0) << "see the project's log/graph_simulation.log";
+  EXPECT_EQ(client->wait(testing::scaled_seconds(170)), 0) << "see the project's log/graph_simulation.log";
   graph_scheduler.signal(SIGTERM);
   EXPECT_EQ(graph_scheduler.wait(20), 0);
   EXPECT_TRUE(live.stop_daemons());
