@@ -134,6 +134,27 @@ TEST(SubmitRequest, TooManyJobsUnknownModeAndMissingAppAreErrors) {
   EXPECT_FALSE(parse_batch_description(**no_app, SubmitLimits{}).ok());
 }
 
+// Found by fuzz/submit_request_fuzz.cpp (fuzz/regressions/submit_request/batch-id-beyond-int64):
+// <batch_id>3888...8</batch_id> (4e40) was converted to int64_t before its range was
+// checked, undefined behaviour in submit_rpc for anyone's request; -2^63 was taken as an id.
+TEST(SubmitRequest, IntegersBeyondTwoToThe53AreAnError) {
+  auto id_of = [](const std::string& text) -> Result<int64_t> {
+    auto doc = load_submit_document("<retire_batch><batch_id>" + text + "</batch_id></retire_batch>",
+                                    SubmitLimits{});
+    if (!doc.ok()) return make_error(doc.error());
+    return optional_integer(**doc, "batch_id");
+  };
+  for (const char* bad : {"38888888888888888888888888888888888888888", "-9223372036854775808",
+                          "9223372036854775808", "1e300", "9007199254740994", "2.5"}) {
+    auto id = id_of(bad);
+    ASSERT_FALSE(id.ok()) << bad;
+    EXPECT_NE(id.error().find("expected an integer"), std::string::npos) << id.error();
+  }
+  EXPECT_EQ(*id_of("12.000000"), 12);
+  EXPECT_EQ(*id_of("9007199254740992"), int64_t{1} << 53);
+  EXPECT_EQ(*id_of("-7"), -7);
+}
+
 TEST(SubmitPlan, InputRules) {
   const SubmitLimits limits;
   SubmitInput staged{InputMode::LocalStaged, "data_1.bin"};

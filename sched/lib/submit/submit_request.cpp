@@ -1,6 +1,7 @@
 // Implementation of sched/lib/submit/submit_request.h.
 #include "sched/lib/submit/submit_request.h"
 
+#include <cmath>
 #include <cstring>
 
 #include "lib/protocol/xml_text.h"
@@ -254,8 +255,12 @@ Result<int64_t> optional_integer(const SubmitDocument& doc, const char* element)
   double value = 0;
   if (Status s = doc.reader->number(node, child_path(doc.operation, element), value); !s)
     return make_error(s.error());
-  if (value != static_cast<double>(static_cast<int64_t>(value))) {
-    return doc.reader->error(node, child_path(doc.operation, element), "expected an integer");
+  // Range first: converting a double beyond int64_t (a batch_id of 4e40) is undefined.
+  // Past 2^53 a double no longer holds every integer, and no id or time comes near it.
+  constexpr double kLargest = 9007199254740992.0;  // 2^53
+  if (!(value >= -kLargest && value <= kLargest) || std::floor(value) != value) {
+    return doc.reader->error(node, child_path(doc.operation, element),
+                             "expected an integer from -2^53 to 2^53");
   }
   return static_cast<int64_t>(value);
 }

@@ -89,7 +89,8 @@ struct BatchRef {
 };
 Result<BatchRef> parse_batch_ref(const SubmitDocument& doc);
 
-// Typed optional fields of the root element.
+// Typed optional fields of the root element (0 or empty when absent). An integer is a
+// whole number within +-2^53, written as BOINC's clients do ("12" or "12.000000").
 Result<std::string> optional_name(const SubmitDocument& doc, const char* element);
 Result<int64_t> optional_integer(const SubmitDocument& doc, const char* element);
 Result<double> optional_number(const SubmitDocument& doc, const char* element);
