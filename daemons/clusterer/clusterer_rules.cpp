@@ -44,6 +44,17 @@ ClusterSizing size_clusters(const SizingInputs& in) {
   return s;
 }
 
+int64_t new_job_budget(int64_t queue_jobs, int64_t active_hosts_r, int64_t queued_jobs) {
+  const int64_t limit = queue_jobs > 0 ? queue_jobs : 2 * active_hosts_r;
+  return std::max<int64_t>(0, limit - queued_jobs);
+}
+
+void drop_cut_retry_group(std::vector<ClusterTaskRow>& retry, size_t limit) {
+  if (retry.size() != limit || retry.empty()) return;
+  const int64_t cut = retry.back().retry_of;
+  while (!retry.empty() && retry.back().retry_of == cut && retry.front().retry_of != cut) retry.pop_back();
+}
+
 std::vector<TaskGroup> form_retry_jobs(ReclusterPolicy policy, const std::vector<ClusterTaskRow>& retry,
                                        int64_t k, int64_t max_jobs) {
   const bool resize = policy == ReclusterPolicy::DC || policy == ReclusterPolicy::DR;

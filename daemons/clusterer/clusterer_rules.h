@@ -48,6 +48,16 @@ ClusterSizing size_clusters(const SizingInputs& in);
 // failed tasks among the tasks of jobs that reported task by task.
 JobRecord job_record(const ClusterJobRow& job);
 
+// How many new jobs an app may get now: its queue of unsent jobs is kept at `queue_jobs`
+// (<cluster_queue_jobs>), or at 2·r when that is 0, so new jobs take the k of the latest
+// measurements rather than being formed long before they run; 0 when the queue is full.
+int64_t new_job_budget(int64_t queue_jobs, int64_t active_hosts_r, int64_t queued_jobs);
+
+// `retry` was read up to `limit` rows, ordered by (retry_of, id): when it holds `limit`
+// rows, the last failed job's tasks may be cut off, so that group is left out (it waits
+// for the next pass) — unless it is the only group, which then goes as read.
+void drop_cut_retry_group(std::vector<ClusterTaskRow>& retry, size_t limit);
+
 // New jobs from the tasks that failed in earlier jobs, `retry` ordered by (retry_of, id):
 // NOOP and SR retry each failed job's tasks as one job (NOOP: all its tasks, SR: the
 // failed ones — settle_job decided which came back); DC and DR split each group into jobs

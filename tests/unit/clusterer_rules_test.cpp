@@ -119,6 +119,32 @@ TEST(ClustererRules, RetryJobsStopAtTheBudgetAndTheRestWait) {
   EXPECT_EQ(form_retry_jobs(ReclusterPolicy::SR, retry, 1, 1), (std::vector<TaskGroup>{{1, 2}}));
 }
 
+TEST(ClustererRules, QueueKeptAtTheConfiguredJobsOrTwiceTheHosts) {
+  EXPECT_EQ(new_job_budget(10, 4, 3), 7);
+  EXPECT_EQ(new_job_budget(0, 4, 3), 5) << "2r when not configured";
+  EXPECT_EQ(new_job_budget(0, 4, 8), 0);
+  EXPECT_EQ(new_job_budget(5, 4, 9), 0) << "an overfull queue gets nothing, not a negative budget";
+}
+
+TEST(ClustererRules, ARetryReadCutAtItsLimitLeavesTheCutGroupForLater) {
+  auto task = [](TaskId id, int64_t retry_of) {
+    ClusterTaskRow t;
+    t.id = id;
+    t.retry_of = retry_of;
+    return t;
+  };
+  std::vector<ClusterTaskRow> retry{task(1, 7), task(2, 7), task(3, 9), task(4, 9)};
+  drop_cut_retry_group(retry, 4);
+  ASSERT_EQ(retry.size(), 2u);
+  EXPECT_EQ(retry.back().id, 2);
+  std::vector<ClusterTaskRow> below_limit{task(1, 7), task(3, 9)};
+  drop_cut_retry_group(below_limit, 4);
+  EXPECT_EQ(below_limit.size(), 2u) << "nothing was cut";
+  std::vector<ClusterTaskRow> one_group{task(1, 7), task(2, 7)};
+  drop_cut_retry_group(one_group, 2);
+  EXPECT_EQ(one_group.size(), 2u) << "a lone group goes as read";
+}
+
 TEST(ClustererRules, FreshJobsTakeKTasksEachUpToTheBudget) {
   auto fresh = tasks({{1, 0}, {2, 0}, {3, 0}, {4, 0}, {5, 0}, {6, 0}, {7, 0}});
   auto jobs = form_fresh_jobs(fresh, 3, 2);

@@ -39,18 +39,12 @@ int ClustererPass::do_pass(Database& db, const DaemonContext& context, int64_t n
 
 int ClustererPass::cluster_app(Database& db, int64_t appid, int64_t now) {
   const ClusterSizing sizing = size_clusters(load_sizing_inputs(db, config_, appid, now));
-  const int64_t queue_limit =
-      config_.cluster_queue_jobs > 0 ? config_.cluster_queue_jobs : 2 * sizing.params.r;
-  int64_t budget = queue_limit - count_queued_jobs(db, appid);
-  if (budget <= 0) return 0;
+  int64_t budget = new_job_budget(config_.cluster_queue_jobs, sizing.params.r, count_queued_jobs(db, appid));
+  if (budget == 0) return 0;
 
   std::map<int64_t, ClusterTaskRow> rows;
   auto retry = fetch_retry_tasks(db, appid, kRetryFetchLimit);
-  if (retry.size() == static_cast<size_t>(kRetryFetchLimit)) {
-    // The last failed job's tasks may be cut off: leave that group for the next pass.
-    const int64_t cut = retry.back().retry_of;
-    while (!retry.empty() && retry.back().retry_of == cut && retry.front().retry_of != cut) retry.pop_back();
-  }
+  drop_cut_retry_group(retry, static_cast<size_t>(kRetryFetchLimit));
   std::vector<TaskGroup> jobs = form_retry_jobs(config_.recluster_policy, retry, sizing.k, budget);
   budget -= static_cast<int64_t>(jobs.size());
   auto fresh = fetch_fresh_tasks(db, appid, static_cast<int>(std::min<int64_t>(budget * sizing.k, 1 << 20)));
