@@ -30,7 +30,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "db/db_config.h"
+#include "lib/config/db_config.h"
 
 // The connector's types, named but not defined here (db/sql.h includes their headers).
 namespace sql {

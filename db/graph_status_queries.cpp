@@ -4,7 +4,7 @@
 #include <unordered_map>
 
 #include "db/sql.h"
-#include "lib/web/graph_progress.h"
+#include "db/state_names.h"
 
 namespace tharsis {
 

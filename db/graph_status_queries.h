@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "db/database.h"
-#include "lib/web/status_model.h"
+#include "db/status_rows.h"
 
 namespace tharsis {
 

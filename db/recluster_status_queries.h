@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "db/database.h"
-#include "lib/web/status_model.h"
+#include "db/status_rows.h"
 
 namespace tharsis {
 

@@ -112,4 +112,14 @@ THARSIS_STATE_NAMES(BatchState, kBatchStates)
 
 #undef THARSIS_STATE_NAMES
 
+std::string operand_state_name(OperandState state) {
+  std::string name = lower_name(state);
+  return name.empty() ? "unknown" : name;
+}
+
+std::string graph_state_name(GraphState state) {
+  std::string name = lower_name(state);
+  return name.empty() ? "unknown" : name;
+}
+
 }  // namespace tharsis

@@ -49,4 +49,15 @@ template <> std::optional<ClusterJobState> from_string(std::string_view name);
 template <> std::optional<GraphState> from_string(std::string_view name);
 template <> std::optional<BatchState> from_string(std::string_view name);
 
+// Every operand state, in code order: the columns and legend of the graph pages.
+inline constexpr OperandState kAllOperandStates[] = {
+    OperandState::Unscheduled, OperandState::Ready, OperandState::Running,    OperandState::Finished,
+    OperandState::Freed,       OperandState::Fatal, OperandState::Cancelling, OperandState::Cancelled};
+
+// "unscheduled", "ready", ..., "cancelled" ("unknown" for a value that is no state).
+std::string operand_state_name(OperandState state);
+
+// "running", "done", "failed", "cancelling", "cancelled" ("unknown" likewise).
+std::string graph_state_name(GraphState state);
+
 }  // namespace tharsis

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "db/database.h"
-#include "lib/web/status_model.h"
+#include "db/status_rows.h"
 
 namespace tharsis {
 

@@ -4,7 +4,7 @@
 // (render_project_config, what make_project writes) to text that parses to a config that
 // renders the same.
 #include "fuzz/fuzz_check.h"
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 
 using namespace tharsis;
 

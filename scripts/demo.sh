@@ -132,7 +132,7 @@ done
 # The client prints one progress line a second and a summary line (stderr); the bar
 # redraws one line in place.
 set +e
-"$build_dir/tharsis-client" --data_dir "$base/volunteers" --project_url "http://127.0.0.1:$port/demo/" \
+"$build_dir/tharsis-sim" --data_dir "$base/volunteers" --project_url "http://127.0.0.1:$port/demo/" \
   --max_request_delay 0 --max_backoff 0.5 --transfer_backoff 0.2 --summary --until_settled \
   --project_dir "$project" --max_seconds 300 --log_level error "${client_args[@]}" 2>&1 |
   awk '
@@ -145,7 +145,7 @@ set +e
     { print "  " $0 }'
 client_status=${PIPESTATUS[0]}
 set -e
-[ "$client_status" -eq 0 ] || echo "demo: tharsis-client exited with status $client_status"
+[ "$client_status" -eq 0 ] || echo "demo: tharsis-sim exited with status $client_status"
 
 step "verify: every canonical output equals a local run of the app"
 correct=0; wrong=0; errored=0

@@ -46,9 +46,9 @@
 #include "lib/crypto/boinc_key.h"
 #include "lib/crypto/boinc_signature.h"
 #include "lib/crypto/md5.h"
-#include "lib/fanout.h"
 #include "lib/protocol/client_side.h"
 #include "lib/protocol/upload_protocol.h"
+#include "lib/work/fanout.h"
 #include "tools/lib/tool_main.h"
 
 namespace po = boost::program_options;

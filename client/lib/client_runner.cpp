@@ -5,10 +5,9 @@
 #include <iostream>
 #include <thread>
 
-#include "client/lib/project_watch.h"
 #include "client/lib/run_report.h"
-#include "lib/daemon/stop_signal.h"
 #include "lib/log.h"
+#include "lib/stop_signal.h"
 
 namespace tharsis {
 namespace {
@@ -21,9 +20,8 @@ double wall_now() {
 
 int run_hosts(std::vector<std::unique_ptr<HostClient>>& hosts, const RunOptions& options) {
   install_stop_signal_handlers();
-  std::unique_ptr<ProjectWatch> watch;
-  if (options.watched_project) watch = std::make_unique<ProjectWatch>(options.watched_project->db);
-  std::optional<WatchReading> last;  // the latest reading, shown while the database is away
+  ProjectProgressSource* watch = options.project;
+  std::optional<ProjectReading> last;  // the latest reading, shown while the project is away
   auto snapshot = [&](double elapsed, double now) {
     RunSnapshot s;
     s.elapsed_seconds = elapsed;
@@ -34,10 +32,7 @@ int run_hosts(std::vector<std::unique_ptr<HostClient>>& hosts, const RunOptions&
     }
     if (watch) {
       if (auto reading = watch->read(now, true)) last = std::move(reading);
-      if (last) {
-        s.workunits = last->workunits;
-        s.results_by_state = last->results_by_state;
-      }
+      s.project = last;
     }
     return s;
   };
@@ -55,7 +50,7 @@ int run_hosts(std::vector<std::unique_ptr<HostClient>>& hosts, const RunOptions&
       }
       if (options.until_settled && watch && now >= next_settle_check) {
         auto reading = watch->read(now, false);
-        if (reading && reading->workunits.settled()) break;
+        if (reading && reading->settled) break;
         next_settle_check = now + 0.25;
       }
       // Idle only when no host had anything to do: children are polled, not waited for.
@@ -63,7 +58,7 @@ int run_hosts(std::vector<std::unique_ptr<HostClient>>& hosts, const RunOptions&
     }
     if (options.summary) std::cerr << summary_line(snapshot(wall_now() - start, wall_now())) << std::endl;
   } catch (const std::exception& e) {
-    log_error("watched project database: ", e.what());
+    log_error("watched project: ", e.what());
     exit_code = 1;
   }
   for (auto& host : hosts) host->shutdown();

@@ -1,7 +1,7 @@
 // The client's progress and summary lines (--summary), for a person watching a run or a
 // demo script: one progress line per second on stderr, then one final summary line. With
-// a project's database at hand (--project_dir) they also show the workunits' progress and
-// the server's results by outcome; otherwise only what the client itself did.
+// a watched project (client/lib/project_progress.h) they also show its part; otherwise
+// only what the client itself did.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "client/lib/host_client.h"
-#include "db/queue_stats.h"
+#include "client/lib/project_progress.h"
 
 namespace tharsis {
 
@@ -19,8 +19,7 @@ struct RunSnapshot {
   double elapsed_seconds = 0;
   int hosts = 0, hosts_vanished = 0;
   ClientCounters client;                                    // summed over the hosts
-  std::optional<WorkunitProgress> workunits;                // from the project's DB
-  std::map<std::pair<int, int>, int64_t> results_by_state;  // (server_state, outcome) -> count
+  std::optional<ProjectReading> project;                    // the watched project's part, if any
 };
 
 // "[  12s] workunits 150/200 done, 3 errored | results success 310, client_error 12, ... | hosts 7/8"
@@ -28,8 +27,5 @@ std::string progress_line(const RunSnapshot& snapshot);
 // "summary: workunits 200 (196 canonical, 4 errored, 200 assimilated, 200 files deleted); server results:
 //  success 412, ...; client: 430 results, 398 uploaded, 20 crashes (5 gave up), ..."
 std::string summary_line(const RunSnapshot& snapshot);
-
-// BOINC's outcome names for the codes in db/states.h ("success", "client_error", ...).
-std::string outcome_name(int server_state, int outcome);
 
 }  // namespace tharsis

@@ -2,7 +2,7 @@
 // with assimilate_state READY, its results, what the shell found when it checked the
 // canonical result's output files against that result's report, and the clock, say what
 // to write. The shell (lib/assimilator_pass.h) loads and locks the rows, checks the files
-// (lib/output_check.h), calls plan_assimilation, and applies the plan with guarded writes
+// (lib/work/output_check.h), calls plan_assimilation, and applies the plan with guarded writes
 // in one transaction.
 //
 // Why a canonical result can be withdrawn (issue 13): the validator judged the files that

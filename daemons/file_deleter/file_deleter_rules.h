@@ -11,14 +11,9 @@
 #include <vector>
 
 #include "db/rows.h"
+#include "lib/work/file_refs.h"
 
 namespace tharsis {
-
-// A file named in a workunit's or result's file_info.
-struct StoredFile {
-  std::string name;
-  bool no_delete = false;  // file_info <no_delete/>: the project keeps it
-};
 
 struct FileSelection {
   // False when the row is not in file_delete_state READY: select nothing, record nothing.

@@ -1,6 +1,6 @@
 // MD5 digests as lowercase hex, the form BOINC uses everywhere: file checksums
 // (<md5_cksum>), the text that code-signing and upload-certificate signatures cover, and
-// the fan-out directory of a file name (lib/fanout.h).
+// the fan-out directory of a file name (lib/work/fanout.h).
 #pragma once
 
 #include <string>

@@ -9,8 +9,8 @@
 #include "db/heartbeat_store.h"
 #include "db/schema_migrations.h"
 #include "lib/daemon/pid_file.h"
-#include "lib/daemon/stop_signal.h"
 #include "lib/log.h"
+#include "lib/stop_signal.h"
 
 namespace tharsis {
 namespace {

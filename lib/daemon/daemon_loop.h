@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "db/database.h"
+#include "lib/config/project_config.h"
 #include "lib/daemon/daemon_options.h"
-#include "lib/daemon/stop_signal.h"
-#include "lib/project_config.h"
+#include "lib/stop_signal.h"
 
 namespace tharsis {
 

@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "db/state_names.h"
-
 namespace tharsis {
 
 namespace {
@@ -16,11 +14,6 @@ int64_t count_of(const std::map<OperandState, int64_t>& counts, OperandState sta
 }
 
 }  // namespace
-
-std::string graph_state_name(GraphState state) {
-  std::string name = lower_name(state);
-  return name.empty() ? "unknown" : name;
-}
 
 double graph_progress(const std::map<OperandState, int64_t>& counts) {
   int64_t total = 0;

@@ -1,5 +1,5 @@
-// What the graph pages derive from graph and operand rows, as pure functions: the graph's
-// state word, its progress from its operand counts, and the data staged on the server over
+// What the graph pages derive from graph and operand rows, as pure functions: the
+// graph's progress from its operand counts, and the data staged on the server over
 // time (docs/operand_graphs.md: an output is held from when its operand FINISHES until it is FREED,
 // i.e. until its last successor finished).
 #pragma once
@@ -9,12 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "lib/web/status_model.h"
+#include "db/status_rows.h"
 
 namespace tharsis {
-
-// "running", "done", "failed", "cancelling", "cancelled" (GraphState, db/states.h).
-std::string graph_state_name(GraphState state);
 
 // (FINISHED + FREED) / total; 0 for no operands.
 double graph_progress(const std::map<OperandState, int64_t>& operands_by_state);

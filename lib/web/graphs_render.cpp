@@ -5,7 +5,9 @@
 #include <cmath>
 #include <set>
 
+#include "db/state_names.h"
 #include "lib/web/html_escape.h"
+#include "lib/web/state_colours.h"
 #include "lib/web/svg_chart.h"
 
 namespace tharsis {

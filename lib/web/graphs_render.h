@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "db/status_rows.h"
 #include "lib/web/page.h"
-#include "lib/web/status_model.h"
 
 namespace tharsis {
 

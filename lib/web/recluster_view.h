@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "db/recluster_status_queries.h"
-#include "lib/web/status_model.h"
+#include "db/status_rows.h"
 
 namespace tharsis {
 
 // From lib/recluster/model.h, declared here only: that header's ReclusterPolicy clashes with
-// lib/project_config.h's, which the page's CGI includes.
+// lib/config/project_config.h's, which the page's CGI includes.
 struct ClusterParams;
 enum class FailureModel;
 

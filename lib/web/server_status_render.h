@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "db/status_rows.h"
 #include "lib/web/page.h"
-#include "lib/web/status_model.h"
 
 namespace tharsis {
 

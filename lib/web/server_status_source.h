@@ -16,7 +16,7 @@
 #include "db/heartbeat_store.h"
 #include "db/queue_stats.h"
 #include "db/replication_state.h"
-#include "lib/web/status_model.h"
+#include "db/status_rows.h"
 
 namespace tharsis {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "db/db_config.h"
-#include "lib/project_config.h"
+#include "lib/config/db_config.h"
+#include "lib/config/project_config.h"
 #include "lib/web/cgi_request.h"
 #include "lib/web/page.h"
 

@@ -9,9 +9,9 @@
 
 #include "db/database.h"
 #include "db/upload_store.h"
+#include "lib/config/project_config.h"
 #include "lib/crypto/boinc_key.h"
 #include "lib/log.h"
-#include "lib/project_config.h"
 #include "lib/web/status_cgi.h"
 #include "sched/lib/cgi_server.h"
 #include "sched/lib/upload_handler.h"

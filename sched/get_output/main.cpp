@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "db/database.h"
+#include "lib/config/project_config.h"
 #include "lib/log.h"
-#include "lib/project_config.h"
 #include "sched/lib/cgi_server.h"
 #include "sched/lib/submit/output_download.h"
 

@@ -24,8 +24,8 @@
 #include <string>
 
 #include "db/database.h"
+#include "lib/config/project_config.h"
 #include "lib/crypto/rsa_key.h"
-#include "lib/project_config.h"
 #include "lib/protocol/protocol_limits.h"
 #include "lib/protocol/scheduler_reply.h"
 #include "sched/lib/app_version_cache.h"

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "lib/crypto/md5.h"
-#include "lib/fanout.h"
-#include "lib/file_refs.h"
 #include "lib/log.h"
+#include "lib/work/fanout.h"
+#include "lib/work/file_refs.h"
 
 namespace tharsis {
 namespace {

@@ -23,8 +23,8 @@
 #include <string>
 
 #include "db/upload_store.h"
+#include "lib/config/project_config.h"
 #include "lib/crypto/rsa_key.h"
-#include "lib/project_config.h"
 #include "lib/protocol/upload_protocol.h"
 #include "sched/lib/cgi_server.h"
 #include "sched/lib/upload_rules.h"

@@ -1,7 +1,7 @@
 // Whether the upload handler takes an upload of a result's output file: the pure rule,
 // decided before a byte of the file is read (sched/lib/upload_handler.h is the shell).
 //  1. The file must be an output of an existing result: output names are
-//     "<result name>_<i>" (lib/file_refs.h), and the result's xml_doc_in must list it.
+//     "<result name>_<i>" (lib/work/file_refs.h), and the result's xml_doc_in must list it.
 //  2. A complete file is never rewritten: a repeat with the same size and md5 is
 //     acknowledged (the client may have lost our first answer), any other is refused.
 //  3. Otherwise the result must still take its output (sched/lib/result_acceptance.h):

@@ -10,9 +10,9 @@
 
 #include "db/database.h"
 #include "db/schema_migrations.h"
+#include "lib/config/project_config.h"
 #include "lib/crypto/boinc_key.h"
 #include "lib/log.h"
-#include "lib/project_config.h"
 #include "lib/protocol/scheduler_reply.h"
 #include "lib/text_file.h"
 #include "sched/lib/cgi_server.h"

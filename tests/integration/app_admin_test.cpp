@@ -8,8 +8,8 @@
 #include "db/app_store.h"
 #include "lib/crypto/boinc_key.h"
 #include "lib/crypto/boinc_signature.h"
-#include "lib/fanout.h"
-#include "lib/file_refs.h"
+#include "lib/work/fanout.h"
+#include "lib/work/file_refs.h"
 #include "tests/support/test_project.h"
 
 namespace tharsis {

@@ -11,14 +11,14 @@
 
 #include "db/result_store.h"
 #include "db/workunit_store.h"
-#include "lib/fanout.h"
-#include "lib/file_refs.h"
-#include "lib/output_check.h"
 #include "lib/text_file.h"
+#include "lib/work/create_work.h"
+#include "lib/work/fanout.h"
+#include "lib/work/file_refs.h"
+#include "lib/work/output_check.h"
 #include "tests/support/daemon_rounds.h"
 #include "tests/support/test_project.h"
 #include "tools/lib/checker.h"
-#include "tools/lib/create_work.h"
 
 namespace tharsis::testing {
 

@@ -17,11 +17,11 @@
 #include "db/sql.h"
 #include "db/states.h"
 #include "db/workunit_store.h"
-#include "lib/fanout.h"
 #include "lib/text_file.h"
+#include "lib/work/create_work.h"
+#include "lib/work/fanout.h"
 #include "tests/support/accounts.h"
 #include "tests/support/test_project.h"
-#include "tools/lib/create_work.h"
 #include "tools/lib/db_purge.h"
 
 namespace tharsis {

@@ -20,13 +20,13 @@
 #include "db/result_store.h"
 #include "db/workunit_store.h"
 #include "lib/text_file.h"
+#include "lib/work/create_work.h"
 #include "tests/support/child_process.h"
 #include "tests/support/stock_boinc_client.h"
 #include "tests/support/test_web_server.h"
 #include "tools/lib/accounts.h"
 #include "tools/lib/app_admin.h"
 #include "tools/lib/cancel_work.h"
-#include "tools/lib/create_work.h"
 
 namespace tharsis {
 namespace {

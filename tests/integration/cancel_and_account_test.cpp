@@ -10,10 +10,10 @@
 #include "db/sql.h"
 #include "db/user_store.h"
 #include "db/workunit_store.h"
+#include "lib/work/create_work.h"
 #include "tests/support/test_project.h"
 #include "tools/lib/accounts.h"
 #include "tools/lib/cancel_work.h"
-#include "tools/lib/create_work.h"
 
 namespace tharsis {
 namespace {

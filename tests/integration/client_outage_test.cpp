@@ -3,7 +3,7 @@
 //    (and RPCs) fail and are retried with back-off; once Apache is back every result is
 //    uploaded and reported as a success, none as a client error (the client used to give
 //    up after 5 failures, about 6 s, and report the volunteers' work as client errors).
-//  - The project's MariaDB halted and restarted while tharsis-client --project_dir
+//  - The project's MariaDB halted and restarted while tharsis-sim --project_dir
 //    --until_settled watches it: the client waits the database out (one warning), goes on,
 //    and exits 0 once the project settles (it used to exit 1 at the first lost connection).
 #include <gtest/gtest.h>
@@ -16,11 +16,11 @@
 #include "db/sql.h"
 #include "db/states.h"
 #include "lib/text_file.h"
+#include "lib/work/create_work.h"
 #include "tests/support/child_process.h"
 #include "tests/support/live_project.h"
 #include "tests/support/test_project.h"
 #include "tests/support/time_scale.h"
-#include "tools/lib/create_work.h"
 #include "tools/lib/make_project.h"
 
 namespace tharsis {
@@ -99,7 +99,7 @@ TEST(ClientOutage, ProjectWatcherWaitsOutARestartedDatabase) {
   testing::TempDir data("tharsis-client");
   std::string log = made->log_dir + "/client.log";
   testing::ChildProcess client(
-      "tharsis-client",
+      "tharsis-sim",
       {"--data_dir", data.path(), "--project_url", "http://127.0.0.1:1/", "--authenticator", "key",
        "--scheduler_url", "http://127.0.0.1:1/cgi", "--max_backoff", "0.5", "--project_dir",
        made->project_dir, "--until_settled", "--summary", "--max_seconds", "90"},

@@ -8,9 +8,9 @@
 #include "lib/crypto/boinc_key.h"
 #include "lib/crypto/boinc_signature.h"
 #include "lib/crypto/md5.h"
-#include "lib/fanout.h"
 #include "lib/protocol/upload_protocol.h"
 #include "lib/text_file.h"
+#include "lib/work/fanout.h"
 #include "tests/support/test_web_server.h"
 #include "tests/support/upload_targets.h"
 

@@ -4,8 +4,8 @@
 #include <fstream>
 
 #include "db/workunit_store.h"
-#include "lib/fanout.h"
 #include "lib/text_file.h"
+#include "lib/work/fanout.h"
 #include "tests/support/child_process.h"
 #include "tests/support/test_project.h"
 

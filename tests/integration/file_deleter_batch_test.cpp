@@ -10,12 +10,12 @@
 #include "db/file_store.h"
 #include "db/sql.h"
 #include "db/workunit_store.h"
-#include "lib/fanout.h"
 #include "lib/text_file.h"
 #include "lib/web/server_status_render.h"
 #include "lib/web/server_status_source.h"
+#include "lib/work/create_work.h"
+#include "lib/work/fanout.h"
 #include "tests/support/test_project.h"
-#include "tools/lib/create_work.h"
 
 namespace tharsis {
 namespace {

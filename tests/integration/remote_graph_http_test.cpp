@@ -11,6 +11,7 @@
 
 #include "db/graph_store.h"
 #include "db/sql.h"
+#include "db/state_names.h"
 #include "db/submit_grant_store.h"
 #include "lib/crypto/md5.h"
 #include "lib/operand/graph_compiler.h"

@@ -20,8 +20,8 @@
 #include "db/submit_grant_store.h"
 #include "db/user_store.h"
 #include "lib/crypto/md5.h"
-#include "lib/fanout.h"
 #include "lib/text_file.h"
+#include "lib/work/fanout.h"
 #include "tests/support/child_process.h"
 #include "tests/support/live_project.h"
 

@@ -21,10 +21,10 @@
 #include "lib/protocol/upload_protocol.h"
 #include "lib/protocol/utf8.h"
 #include "lib/text_file.h"
+#include "lib/work/create_work.h"
 #include "tests/support/daemon_rounds.h"
 #include "tests/support/test_web_server.h"
 #include "tools/lib/app_admin.h"
-#include "tools/lib/create_work.h"
 
 namespace tharsis {
 namespace {

@@ -19,12 +19,12 @@
 #include "db/sql.h"
 #include "db/user_store.h"
 #include "lib/crypto/md5.h"
-#include "lib/fanout.h"
 #include "lib/protocol/upload_protocol.h"
 #include "lib/text_file.h"
+#include "lib/work/create_work.h"
+#include "lib/work/fanout.h"
 #include "tests/support/test_web_server.h"
 #include "tools/lib/app_admin.h"
-#include "tools/lib/create_work.h"
 
 namespace tharsis {
 namespace {

@@ -21,10 +21,10 @@
 #include "db/sql.h"
 #include "db/workunit_store.h"
 #include "lib/daemon/batch_commit.h"
+#include "lib/work/create_work.h"
 #include "tests/support/test_database.h"
 #include "tests/support/test_project.h"
 #include "tests/support/workunit_batch.h"
-#include "tools/lib/create_work.h"
 
 namespace tharsis {
 namespace {

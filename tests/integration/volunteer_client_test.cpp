@@ -15,8 +15,8 @@
 #include "db/queue_stats.h"
 #include "db/sql.h"
 #include "lib/crypto/md5.h"
-#include "lib/fanout.h"
 #include "lib/text_file.h"
+#include "lib/work/fanout.h"
 #include "tests/support/live_project.h"
 #include "tools/lib/checker.h"
 

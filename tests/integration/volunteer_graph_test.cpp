@@ -9,6 +9,7 @@
 
 #include "db/graph_store.h"
 #include "db/sql.h"
+#include "db/state_names.h"
 #include "lib/operand/direct_evaluator.h"
 #include "lib/operand/graph_compiler.h"
 #include "tests/support/live_project.h"

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "db/db_config.h"
+#include "lib/config/db_config.h"
 
 namespace tharsis::testing {
 

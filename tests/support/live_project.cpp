@@ -3,6 +3,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -151,7 +152,10 @@ std::unique_ptr<ChildProcess> LiveProject::start_client(const std::string& name,
                                                         const std::vector<std::string>& args) {
   std::vector<std::string> all{"--data_dir", data_dir};
   all.insert(all.end(), args.begin(), args.end());
-  return std::make_unique<ChildProcess>("tharsis-client", all, config().log_dir + "/" + name + ".log");
+  // Watching the project's database is tharsis-sim's; the volunteer client has no database.
+  const bool watches = std::find(args.begin(), args.end(), "--project_dir") != args.end();
+  return std::make_unique<ChildProcess>(watches ? "tharsis-sim" : "tharsis-client", all,
+                                        config().log_dir + "/" + name + ".log");
 }
 
 bool LiveProject::wait_settled(double seconds) {

@@ -68,7 +68,8 @@ class LiveProject {
   // "ncpus=2,job_failure=0.1"), each for a new volunteer "<prefix><i>".
   std::vector<std::string> simulation_args(const std::string& prefix,
                                            const std::vector<std::string>& host_faults, int max_seconds);
-  // Starts tharsis-client with `args` (after --data_dir DIR), logging to log/<name>.log.
+  // Starts tharsis-client with `args` (after --data_dir DIR), logging to log/<name>.log;
+  // tharsis-sim when `args` name a --project_dir to watch (simulation_args do).
   std::unique_ptr<ChildProcess> start_client(const std::string& name, const std::string& data_dir,
                                              const std::vector<std::string>& args);
   // Waits until every workunit is finished, assimilated, its files deleted and no result

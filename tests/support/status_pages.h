@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "db/database.h"
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 
 namespace tharsis::testing {
 

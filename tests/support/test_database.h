@@ -10,7 +10,7 @@
 #include <string>
 
 #include "db/database.h"
-#include "db/db_config.h"
+#include "lib/config/db_config.h"
 
 namespace tharsis::testing {
 

@@ -5,7 +5,7 @@
 
 #include "db/app_store.h"
 #include "lib/text_file.h"
-#include "tools/lib/create_work.h"
+#include "lib/work/create_work.h"
 #include "tools/lib/make_project.h"
 
 namespace tharsis::testing {

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "tests/support/test_database.h"
 #include "tools/lib/make_project.h"
 

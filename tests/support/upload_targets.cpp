@@ -6,7 +6,7 @@
 
 #include "daemons/transitioner/lib/transitioner_pass.h"
 #include "db/sql.h"
-#include "tools/lib/create_work.h"
+#include "lib/work/create_work.h"
 
 namespace tharsis::testing {
 

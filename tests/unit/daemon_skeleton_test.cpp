@@ -12,7 +12,7 @@
 #include "lib/daemon/daemon_loop.h"
 #include "lib/daemon/daemon_options.h"
 #include "lib/daemon/pid_file.h"
-#include "lib/daemon/stop_signal.h"
+#include "lib/stop_signal.h"
 
 namespace tharsis {
 namespace {

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "lib/web/status_cgi.h"
 
 namespace tharsis {

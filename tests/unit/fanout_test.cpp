@@ -1,5 +1,5 @@
 // BOINC's hashed fan-out directories (filename_hash) and MD5 hex digests.
-#include "lib/fanout.h"
+#include "lib/work/fanout.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // File descriptions read from xml_doc fields, and output template expansion.
-#include "lib/file_refs.h"
+#include "lib/work/file_refs.h"
 
 #include <gtest/gtest.h>
 

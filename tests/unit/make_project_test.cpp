@@ -3,19 +3,18 @@
 #include "tools/lib/make_project.h"
 
 #include <gtest/gtest.h>
-
-#include <algorithm>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 
 #include "lib/crypto/boinc_key.h"
 #include "lib/crypto/boinc_signature.h"
-#include "lib/fanout.h"
 #include "lib/text_file.h"
+#include "lib/work/fanout.h"
 
 namespace tharsis {
 namespace {

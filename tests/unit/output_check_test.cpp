@@ -1,6 +1,6 @@
-// The rule "does this output file hold what its result reported" (lib/output_check.h), and
+// The rule "does this output file hold what its result reported" (lib/work/output_check.h), and
 // its shell on real files.
-#include "lib/output_check.h"
+#include "lib/work/output_check.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

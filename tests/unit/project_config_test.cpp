@@ -1,6 +1,6 @@
 // config.xml parsing: required fields, typed validation with one-line messages, defaults,
 // daemons, and the render -> parse round trip make_project relies on.
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 
 #include <gtest/gtest.h>
 

@@ -11,7 +11,7 @@
 
 #include "daemons/validator/validator_rules.h"
 #include "lib/crypto/md5.h"
-#include "lib/output_check.h"
+#include "lib/work/output_check.h"
 #include "tests/unit/backend_rows_fixture.h"
 
 namespace tharsis {

@@ -16,8 +16,8 @@
 
 #include "lib/crypto/boinc_signature.h"
 #include "lib/crypto/md5.h"
-#include "lib/fanout.h"
 #include "lib/text_file.h"
+#include "lib/work/fanout.h"
 
 namespace tharsis {
 namespace {

@@ -8,6 +8,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "db/state_names.h"
 #include "lib/recluster/model.h"
 #include "lib/web/graph_progress.h"
 #include "lib/web/page_cache.h"

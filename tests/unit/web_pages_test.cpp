@@ -6,10 +6,12 @@
 #include <pugixml.hpp>
 #include <string>
 
+#include "db/state_names.h"
 #include "lib/web/graphs_render.h"
 #include "lib/web/page.h"
 #include "lib/web/recluster_render.h"
 #include "lib/web/server_status_render.h"
+#include "lib/web/state_colours.h"
 #include "lib/web/volunteers_render.h"
 
 namespace tharsis {

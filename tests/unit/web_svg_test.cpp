@@ -2,13 +2,14 @@
 // parses as XML, labels are escaped, nodes are placed by depth and filled by state colour.
 #include <gtest/gtest.h>
 
-#include <pugixml.hpp>
-
 #include <cmath>
 #include <map>
+#include <pugixml.hpp>
 #include <string>
 
+#include "db/state_names.h"
 #include "lib/web/graphs_render.h"
+#include "lib/web/state_colours.h"
 #include "lib/web/svg_chart.h"
 
 namespace tharsis {

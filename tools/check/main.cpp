@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "db/schema_migrations.h"
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "tools/lib/checker.h"
 #include "tools/lib/tool_main.h"
 

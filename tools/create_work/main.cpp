@@ -12,9 +12,9 @@
 #include <sstream>
 
 #include "db/app_store.h"
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "lib/text_file.h"
-#include "tools/lib/create_work.h"
+#include "lib/work/create_work.h"
 #include "tools/lib/tool_main.h"
 
 namespace po = boost::program_options;

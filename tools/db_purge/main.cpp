@@ -4,7 +4,7 @@
 #include <ctime>
 #include <iostream>
 
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "tools/lib/db_purge.h"
 
 namespace po = boost::program_options;

@@ -5,7 +5,8 @@
 #include <iostream>
 
 #include "db/graph_store.h"
-#include "lib/web/status_model.h"
+#include "db/state_names.h"
+#include "db/status_rows.h"
 #include "tools/lib/graph_result.h"
 #include "tools/lib/tool_main.h"
 

@@ -10,7 +10,7 @@
 #include "lib/crypto/boinc_key.h"
 #include "lib/crypto/boinc_signature.h"
 #include "lib/crypto/md5.h"
-#include "lib/fanout.h"
+#include "lib/work/fanout.h"
 
 namespace tharsis {
 namespace {

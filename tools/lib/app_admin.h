@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "db/database.h"
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "lib/result.h"
 
 namespace tharsis {

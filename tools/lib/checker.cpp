@@ -15,9 +15,9 @@
 #include "db/job_file_store.h"
 #include "db/result_store.h"
 #include "db/workunit_store.h"
-#include "lib/fanout.h"
-#include "lib/file_refs.h"
-#include "lib/output_check.h"
+#include "lib/work/fanout.h"
+#include "lib/work/file_refs.h"
+#include "lib/work/output_check.h"
 #include "tools/lib/graph_invariants.h"
 #include "tools/lib/invariants.h"
 

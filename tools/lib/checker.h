@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "db/database.h"
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "tools/lib/cluster_checks.h"
 
 namespace tharsis {

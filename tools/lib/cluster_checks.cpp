@@ -6,10 +6,10 @@
 
 #include "db/cluster_store.h"
 #include "db/workunit_store.h"
-#include "lib/fanout.h"
-#include "lib/file_refs.h"
 #include "lib/recluster/task_io.h"
 #include "lib/text_file.h"
+#include "lib/work/fanout.h"
+#include "lib/work/file_refs.h"
 
 namespace tharsis {
 namespace {

@@ -4,10 +4,11 @@
 #include "daemons/assimilator/lib/results_store.h"
 #include "daemons/graph_scheduler/graph_scheduler_rules.h"
 #include "db/graph_store.h"
+#include "db/state_names.h"
 #include "db/workunit_store.h"
-#include "lib/fanout.h"
 #include "lib/operand/graph_compiler.h"
 #include "lib/operand/npy.h"
+#include "lib/work/fanout.h"
 #include "tools/lib/graph_from_chunks.h"
 
 namespace tharsis {

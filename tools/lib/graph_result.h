@@ -10,10 +10,10 @@
 
 #include "db/database.h"
 #include "db/rows.h"
+#include "db/state_names.h"
+#include "lib/config/project_config.h"
 #include "lib/operand/nd_array.h"
-#include "lib/project_config.h"
 #include "lib/result.h"
-#include "lib/web/graph_progress.h"  // graph_state_name
 
 namespace tharsis {
 

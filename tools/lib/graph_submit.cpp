@@ -11,9 +11,9 @@
 #include "db/graph_store.h"
 #include "db/workunit_store.h"
 #include "lib/crypto/md5.h"
-#include "lib/fanout.h"
 #include "lib/operand/npy.h"
 #include "lib/operand/tensor_graph.h"
+#include "lib/work/fanout.h"
 
 namespace tharsis {
 namespace {

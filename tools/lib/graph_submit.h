@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "db/database.h"
+#include "lib/config/project_config.h"
 #include "lib/operand/nd_array.h"
-#include "lib/project_config.h"
 #include "lib/result.h"
-#include "tools/lib/create_work.h"
+#include "lib/work/create_work.h"
 
 namespace tharsis {
 

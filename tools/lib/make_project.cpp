@@ -13,9 +13,9 @@
 #include "db/schema_loader.h"
 #include "lib/crypto/boinc_key.h"
 #include "lib/crypto/rsa_key.h"
-#include "lib/fanout.h"
 #include "lib/text_file.h"
 #include "lib/web/html_escape.h"
+#include "lib/work/fanout.h"
 
 namespace tharsis {
 namespace {

@@ -7,7 +7,7 @@
 //   keys/                      code_sign_{private,public}, upload_{private,public} in BOINC's
 //                              text format (lib/crypto/boinc_key.h); private ones mode 0600
 //   download/, upload/         with all uldl_dir_fanout hashed subdirectories created now
-//                              (lib/fanout.h), so every writer, including the web server's
+//                              (lib/work/fanout.h), so every writer, including the web server's
 //                              user, finds them in place; writers still create on demand
 //   bin/ cgi-bin/ apps/ templates/ html/user/ html/ops/
 //   log/ pid/ tmp/             BOINC's log_<host>/ and pid_<host>/ are one log/ and pid/ here
@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "db/db_config.h"
-#include "lib/project_config.h"
+#include "lib/config/db_config.h"
+#include "lib/config/project_config.h"
 #include "lib/result.h"
 
 namespace tharsis {

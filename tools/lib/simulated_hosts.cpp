@@ -10,11 +10,11 @@
 #include "db/send_store.h"
 #include "db/user_store.h"
 #include "db/workunit_store.h"
-#include "lib/fanout.h"
-#include "lib/file_refs.h"
 #include "lib/log.h"
-#include "lib/output_check.h"
 #include "lib/text_file.h"
+#include "lib/work/fanout.h"
+#include "lib/work/file_refs.h"
+#include "lib/work/output_check.h"
 
 namespace tharsis {
 

@@ -14,7 +14,7 @@
 
 #include "client/lib/host_behaviour.h"
 #include "db/database.h"
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 
 namespace tharsis {
 

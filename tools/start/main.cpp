@@ -4,9 +4,9 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
-#include "lib/project_config.h"
-#include "tools/lib/tool_main.h"
+#include "lib/config/project_config.h"
 #include "tools/lib/daemon_control.h"
+#include "tools/lib/tool_main.h"
 
 namespace po = boost::program_options;
 using namespace tharsis;

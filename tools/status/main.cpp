@@ -10,7 +10,7 @@
 #include "db/queue_stats.h"
 #include "db/schema_migrations.h"
 #include "db/state_names.h"
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "tools/lib/daemon_control.h"
 #include "tools/lib/tool_main.h"
 

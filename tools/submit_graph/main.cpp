@@ -13,6 +13,7 @@
 #include <iostream>
 #include <thread>
 
+#include "db/state_names.h"
 #include "lib/operand/direct_evaluator.h"
 #include "lib/operand/graph_compiler.h"
 #include "lib/operand/npy.h"

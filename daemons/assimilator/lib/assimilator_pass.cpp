@@ -10,8 +10,8 @@
 #include "db/workunit_store.h"
 #include "lib/daemon/batch_commit.h"
 #include "lib/log.h"
-#include "lib/output_check.h"
-#include "lib/output_files.h"
+#include "lib/work/output_check.h"
+#include "lib/work/output_files.h"
 
 namespace tharsis {
 namespace {

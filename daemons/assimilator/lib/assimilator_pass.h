@@ -3,7 +3,7 @@
 // commit_workunit_sets: the batch's writes made as a set; a workunit whose row changed
 // meanwhile is skipped alone, its handler's files kept, as they are idempotent), lock it
 // and its results (locked_workunits.h), check the canonical
-// result's output files against the sizes and md5s it reported (lib/output_check.h), and
+// result's output files against the sizes and md5s it reported (lib/work/output_check.h), and
 // apply plan_assimilation (assimilator_rules.h):
 //  - they match: run the handler — by default the results store (results_store.h:
 //    canonical outputs copied with a MANIFEST, or an ERROR record; it checks the bytes it

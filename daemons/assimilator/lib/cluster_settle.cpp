@@ -5,8 +5,8 @@
 #include "db/cluster_store.h"
 #include "db/stale_row.h"
 #include "lib/log.h"
-#include "lib/output_files.h"
 #include "lib/text_file.h"
+#include "lib/work/output_files.h"
 
 namespace tharsis {
 namespace {

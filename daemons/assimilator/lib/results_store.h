@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "lib/output_check.h"
 #include "lib/result.h"
+#include "lib/work/output_check.h"
 
 namespace tharsis {
 
@@ -36,7 +36,7 @@ struct CanonicalOutput {
 
 // Links (or copies) each output into the workunit's store directory under a hidden name,
 // checks the placed bytes against the size and md5 the result reported
-// (lib/output_check.h; the md5 is the one MANIFEST needs anyway), and only when every
+// (lib/work/output_check.h; the md5 is the one MANIFEST needs anyway), and only when every
 // file matches gives them their names and writes MANIFEST. Fails, naming the file and
 // leaving no MANIFEST and nothing under an output's name, when an output is missing,
 // unreadable, or differs from its report: forged bytes are never stored.

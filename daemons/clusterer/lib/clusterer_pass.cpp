@@ -8,7 +8,7 @@
 #include "db/cluster_store.h"
 #include "db/stale_row.h"
 #include "lib/log.h"
-#include "tools/lib/create_work.h"
+#include "lib/work/create_work.h"
 
 namespace tharsis {
 namespace {

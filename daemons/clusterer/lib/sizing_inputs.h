@@ -8,7 +8,7 @@
 
 #include "daemons/clusterer/clusterer_rules.h"
 #include "db/database.h"
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 
 namespace tharsis {
 

@@ -15,8 +15,8 @@
 #include "db/batch_store.h"
 #include "db/file_store.h"
 #include "db/job_file_store.h"
-#include "lib/fanout.h"
 #include "lib/log.h"
+#include "lib/work/fanout.h"
 
 namespace tharsis {
 namespace {

@@ -18,7 +18,7 @@
 #include <cstdint>
 
 #include "db/database.h"
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 
 namespace tharsis {
 

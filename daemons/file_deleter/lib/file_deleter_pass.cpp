@@ -13,9 +13,9 @@
 #include "db/file_store.h"
 #include "db/result_store.h"
 #include "db/workunit_store.h"
-#include "lib/fanout.h"
-#include "lib/file_refs.h"
 #include "lib/log.h"
+#include "lib/work/fanout.h"
+#include "lib/work/file_refs.h"
 
 namespace tharsis {
 namespace {

@@ -12,11 +12,11 @@
 #include "db/result_store.h"
 #include "db/stale_row.h"
 #include "db/workunit_store.h"
-#include "lib/fanout.h"
-#include "lib/file_refs.h"
 #include "lib/log.h"
 #include "lib/operand/operand_job.h"
-#include "lib/output_check.h"
+#include "lib/work/fanout.h"
+#include "lib/work/file_refs.h"
+#include "lib/work/output_check.h"
 
 namespace tharsis {
 namespace {

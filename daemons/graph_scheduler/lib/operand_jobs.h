@@ -15,9 +15,9 @@
 
 #include "db/database.h"
 #include "db/rows.h"
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "lib/result.h"
-#include "tools/lib/create_work.h"
+#include "lib/work/create_work.h"
 
 namespace tharsis {
 

@@ -11,8 +11,8 @@
 #include "daemons/graph_scheduler/graph_scheduler_rules.h"
 #include "daemons/graph_scheduler/lib/operand_jobs.h"
 #include "lib/crypto/md5.h"
-#include "lib/fanout.h"
 #include "lib/operand/operand_spec.h"
+#include "lib/work/fanout.h"
 
 namespace tharsis {
 namespace {

@@ -12,9 +12,9 @@
 #include <string>
 
 #include "db/rows.h"
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "lib/result.h"
-#include "tools/lib/create_work.h"
+#include "lib/work/create_work.h"
 
 namespace tharsis {
 

@@ -4,9 +4,9 @@
 #include "daemons/transitioner/transitioner_rules.h"
 #include "db/workunit_store.h"
 #include "lib/daemon/batch_commit.h"
-#include "lib/file_refs.h"
 #include "lib/log.h"
 #include "lib/text_file.h"
+#include "lib/work/file_refs.h"
 
 namespace tharsis {
 

@@ -4,7 +4,7 @@
 #include <cerrno>
 
 #include "lib/log.h"
-#include "lib/output_check.h"
+#include "lib/work/output_check.h"
 
 namespace tharsis {
 namespace {

@@ -1,6 +1,6 @@
 // A comparator wrapper that reads a result's outputs only if they are what its host
 // reported (issue 13): each output file must have the size and md5 the result stated in
-// its report (result.xml_doc_out; rule in lib/output_check.h). A file swapped after the
+// its report (result.xml_doc_out; rule in lib/work/output_check.h). A file swapped after the
 // report, or one the report does not describe, makes the result unreadable for good
 // (ReadOutcome::PermanentError: outcome VALIDATE_ERROR, validate_state ERROR, by the
 // validator's rules) — it never becomes canonical nor agrees with anything. A file that

@@ -8,7 +8,7 @@
 #include "db/workunit_store.h"
 #include "lib/daemon/batch_commit.h"
 #include "lib/log.h"
-#include "lib/output_files.h"
+#include "lib/work/output_files.h"
 
 namespace tharsis {
 

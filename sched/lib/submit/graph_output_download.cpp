@@ -2,6 +2,7 @@
 #include "sched/lib/submit/graph_output_download.h"
 
 #include "db/graph_store.h"
+#include "db/state_names.h"
 #include "db/user_store.h"
 #include "sched/lib/submit/graph_operations.h"
 #include "tools/lib/graph_result.h"

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "db/database.h"
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "lib/web/cgi_request.h"
 #include "sched/lib/cgi_server.h"
 

@@ -8,9 +8,9 @@
 #include "db/user_store.h"
 #include "db/workunit_store.h"
 #include "lib/crypto/md5.h"
-#include "lib/output_files.h"
 #include "lib/text_file.h"
 #include "lib/web/cgi_request.h"
+#include "lib/work/output_files.h"
 #include "sched/lib/submit/graph_output_download.h"
 #include "sched/lib/submit/zip_writer.h"
 

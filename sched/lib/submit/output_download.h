@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "db/database.h"
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "sched/lib/cgi_server.h"
 
 namespace tharsis {

@@ -10,7 +10,7 @@
 #include <random>
 
 #include "lib/crypto/md5.h"
-#include "lib/fanout.h"
+#include "lib/work/fanout.h"
 
 namespace tharsis {
 namespace {

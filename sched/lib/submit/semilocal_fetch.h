@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "lib/result.h"
 
 namespace tharsis {

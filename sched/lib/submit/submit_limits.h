@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "lib/protocol/protocol_limits.h"
 
 namespace tharsis {

@@ -9,8 +9,8 @@
 
 #include "db/rows.h"
 #include "lib/result.h"
+#include "lib/work/create_work.h"
 #include "sched/lib/submit/submit_request.h"
-#include "tools/lib/create_work.h"
 
 namespace tharsis {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "db/database.h"
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "sched/lib/submit/submit_limits.h"
 
 namespace tharsis {

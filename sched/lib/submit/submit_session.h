@@ -8,7 +8,7 @@
 #include <string>
 
 #include "db/database.h"
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "lib/result.h"
 #include "sched/lib/submit/submit_limits.h"
 #include "sched/lib/submit/submit_request.h"

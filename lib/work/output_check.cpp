@@ -1,5 +1,5 @@
-// Implementation of lib/output_check.h.
-#include "lib/output_check.h"
+// Implementation of lib/work/output_check.h.
+#include "lib/work/output_check.h"
 
 #include <sys/stat.h>
 
@@ -12,9 +12,9 @@
 #include <sstream>
 
 #include "lib/crypto/md5.h"
-#include "lib/fanout.h"
-#include "lib/file_refs.h"
 #include "lib/protocol/xml_text.h"
+#include "lib/work/fanout.h"
+#include "lib/work/file_refs.h"
 
 namespace tharsis {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "db/database.h"
 #include "db/rows.h"
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "lib/result.h"
 
 namespace tharsis {

@@ -9,10 +9,15 @@
 #include <string>
 #include <vector>
 
-#include "daemons/file_deleter/file_deleter_rules.h"
 #include "lib/result.h"
 
 namespace tharsis {
+
+// A file named in a workunit's or result's file_info.
+struct StoredFile {
+  std::string name;
+  bool no_delete = false;  // file_info <no_delete/>: the project keeps it
+};
 
 // The <file_info> names (and no_delete flags) in `xml`, in document order. Malformed XML
 // is an error naming the offset.

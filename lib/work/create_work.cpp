@@ -1,5 +1,5 @@
-// Implementation of tools/lib/create_work.h.
-#include "tools/lib/create_work.h"
+// Implementation of lib/work/create_work.h.
+#include "lib/work/create_work.h"
 
 #include <sys/stat.h>
 
@@ -10,10 +10,10 @@
 #include "db/workunit_bulk_store.h"
 #include "db/workunit_store.h"
 #include "lib/crypto/md5.h"
-#include "lib/fanout.h"
-#include "lib/file_refs.h"
 #include "lib/protocol/xml_text.h"
 #include "lib/text_file.h"
+#include "lib/work/fanout.h"
+#include "lib/work/file_refs.h"
 
 namespace tharsis {
 namespace {

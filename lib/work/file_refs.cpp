@@ -1,5 +1,5 @@
-// Implementation of lib/file_refs.h.
-#include "lib/file_refs.h"
+// Implementation of lib/work/file_refs.h.
+#include "lib/work/file_refs.h"
 
 #include <pugixml.hpp>
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "db/db_config.h"
+#include "lib/config/db_config.h"
 #include "lib/recluster/model.h"  // ReclusterPolicy, policy_name, parse_policy
 #include "lib/result.h"
 
@@ -70,7 +70,7 @@ struct ProjectConfig {
   std::string pid_dir;  // BOINC's pid_<host>; here pid/
   std::string tmp_dir;
 
-  // <uldl_dir_fanout>: number of hashed subdirectories of download/ and upload/ (lib/fanout.h).
+  // <uldl_dir_fanout>: number of hashed subdirectories of download/ and upload/ (lib/work/fanout.h).
   int uldl_dir_fanout = 1024;
   // <max_upload_size>: largest file the upload handler accepts, bytes.
   int64_t max_upload_size = 128LL * 1024 * 1024;

@@ -1,7 +1,7 @@
-// tharsis-client's read-only view of the watched project's database (--project_dir): the
+// tharsis-sim's read-only view of the watched project's database (--project_dir): the
 // workunits' progress and the results by state for the progress and summary lines, and
-// whether the project has settled (--until_settled). The database may go away (restart,
-// crash) while the volunteers compute: like the daemons (lib/daemon/daemon_loop.h), the
+// whether the project has settled (--until_settled), as client/lib/project_progress.h asks. The database may
+// go away (restart, crash) while the volunteers compute: like the daemons (lib/daemon/daemon_loop.h), the
 // watch waits it out, reconnecting with reconnect_backoff_seconds (1 s doubling to 30 s),
 // logging once when an outage starts and once when it ends. It never holds up the hosts:
 // while the database is away a read returns nothing at once, and a reconnect is tried
@@ -14,27 +14,23 @@
 #include <optional>
 #include <utility>
 
+#include "client/lib/project_progress.h"
 #include "db/database.h"
-#include "db/db_config.h"
 #include "db/queue_stats.h"
+#include "lib/config/db_config.h"
 
 namespace tharsis {
 
-struct WatchReading {
-  WorkunitProgress workunits;
-  std::map<std::pair<int, int>, int64_t> results_by_state;  // only when asked for
-};
-
-class ProjectWatch {
+class ProjectWatch : public ProjectProgressSource {
  public:
   explicit ProjectWatch(DbConfig config);
-  ~ProjectWatch();
+  ~ProjectWatch() override;
 
   // Reads the project at wall time `now`; nullopt while the database is unreachable (or
   // its reconnect back-off is running). A lost connection or failed connect is waited
   // out; any other database error is thrown (DbError): a bug or a broken schema, which
   // waiting would not cure.
-  std::optional<WatchReading> read(double now, bool with_results_by_state);
+  std::optional<ProjectReading> read(double now, bool with_results_by_state) override;
 
  private:
   void note_unreachable(const DbError& error, double now);

@@ -1,6 +1,6 @@
-// Implementation of lib/project_config.h: pugixml DOM in, checked struct out; each known
+// Implementation of lib/config/project_config.h: pugixml DOM in, checked struct out; each known
 // element has one field parser so every message names its element.
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 
 #include <algorithm>
 #include <cctype>

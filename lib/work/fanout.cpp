@@ -1,5 +1,5 @@
-// Implementation of lib/fanout.h.
-#include "lib/fanout.h"
+// Implementation of lib/work/fanout.h.
+#include "lib/work/fanout.h"
 
 #include <sys/stat.h>
 

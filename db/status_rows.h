@@ -1,5 +1,5 @@
-// The plain structs the status pages render (docs/status_pages.md: html/ status pages read the DB
-// read-only). The DB layer fills them; the renderers in lib/web/*_render.h turn them into
+// The plain rows the status pages show, as the DB layer's status queries return them
+// (the pages only read the database). The renderers in lib/web/*_render.h turn them into
 // HTML, JSON or Prometheus text without touching a database, so the pages are tested as
 // pure functions. Times are Unix seconds; "now" is passed to renderers separately.
 #pragma once
@@ -79,15 +79,6 @@ struct ServerStatus {
 };
 
 // ---- Operand graphs (submitters) ----
-
-// Every operand state (db/states.h), in code order: the columns and legend of the graph pages.
-inline constexpr OperandState kAllOperandStates[] = {
-    OperandState::Unscheduled, OperandState::Ready, OperandState::Running,    OperandState::Finished,
-    OperandState::Freed,       OperandState::Fatal, OperandState::Cancelling, OperandState::Cancelled};
-// "unscheduled", "ready", ..., "cancelled".
-std::string operand_state_name(OperandState state);
-// The fill colour of that state in every chart and legend (CSS colour, #rrggbb).
-std::string_view operand_state_colour(OperandState state);
 
 struct GraphSummary {
   int64_t id = 0;

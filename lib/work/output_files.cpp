@@ -1,8 +1,8 @@
-// Implementation of lib/output_files.h.
-#include "lib/output_files.h"
+// Implementation of lib/work/output_files.h.
+#include "lib/work/output_files.h"
 
-#include "lib/fanout.h"
-#include "lib/file_refs.h"
+#include "lib/work/fanout.h"
+#include "lib/work/file_refs.h"
 
 namespace tharsis {
 

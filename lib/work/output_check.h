@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "lib/result.h"
 
 namespace tharsis {

@@ -1,14 +1,7 @@
-// Names and colours of operand states (see status_model.h).
-#include "lib/web/status_model.h"
-
-#include "db/state_names.h"
+// Colours of operand states (see state_colours.h).
+#include "lib/web/state_colours.h"
 
 namespace tharsis {
-
-std::string operand_state_name(OperandState state) {
-  std::string name = lower_name(state);
-  return name.empty() ? "unknown" : name;
-}
 
 std::string_view operand_state_colour(OperandState state) {
   // Distinct hues that stay apart for the common forms of colour blindness.

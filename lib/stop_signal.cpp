@@ -1,5 +1,5 @@
-// Implementation of lib/daemon/stop_signal.h.
-#include "lib/daemon/stop_signal.h"
+// Implementation of lib/stop_signal.h.
+#include "lib/stop_signal.h"
 
 #include <signal.h>
 #include <unistd.h>

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "db/rows.h"
-#include "lib/project_config.h"
+#include "lib/config/project_config.h"
 #include "lib/result.h"
 
 namespace tharsis {
