@@ -42,7 +42,8 @@ std::optional<PlatformRow> fetch_platform_by_name(Database& db, const std::strin
 
 int64_t insert_app_version(Database& db, const AppVersionRow& version);
 // The newest non-deprecated version of `appid` for platform `platform_name`.
-std::optional<AppVersionRow> fetch_latest_app_version(Database& db, int64_t appid, const std::string& platform_name);
+std::optional<AppVersionRow> fetch_latest_app_version(Database& db, int64_t appid,
+                                                      const std::string& platform_name);
 
 // Every app with its non-deprecated versions (and their platforms' names), newest first
 // within an app: one query for the scheduler's per-process cache (sched/lib/app_version_cache.h).

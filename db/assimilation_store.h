@@ -12,7 +12,8 @@
 namespace tharsis {
 
 // Returns false if the workunit already has a record (nothing inserted).
-bool record_assimilation(Database& db, int64_t wu_id, int64_t now, int64_t canonical_resultid, int error_mask);
+bool record_assimilation(Database& db, int64_t wu_id, int64_t now, int64_t canonical_resultid,
+                         int error_mask);
 
 struct AssimilationRecord {
   int64_t wu_id = 0;

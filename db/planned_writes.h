@@ -16,8 +16,8 @@
 namespace tharsis {
 
 struct PlannedWrites {
-  std::vector<ResultUpdate> result_updates;      // distinct rows
-  std::vector<ResultRow> new_results;            // id 0; ids are not read back
+  std::vector<ResultUpdate> result_updates;       // distinct rows
+  std::vector<ResultRow> new_results;             // id 0; ids are not read back
   std::vector<AssimilationRecord> assimilations;  // distinct workunits; each must be new
   std::vector<WorkunitUpdate> workunit_updates;   // distinct rows
   std::vector<CreditChange> credits;              // increments, not guarded

@@ -39,11 +39,11 @@ std::map<std::pair<int, int>, int64_t> results_by_state(Database& db);
 // How far the project's workunits are (progress lines of a demo or a simulation run).
 struct WorkunitProgress {
   int64_t total = 0;
-  int64_t with_canonical = 0;    // canonical_resultid set and no error
-  int64_t errored = 0;           // error_mask != 0
-  int64_t assimilated = 0;       // assimilate_state DONE
-  int64_t files_deleted = 0;     // file_delete_state DONE
-  int64_t results_not_over = 0;  // results UNSENT or IN_PROGRESS
+  int64_t with_canonical = 0;        // canonical_resultid set and no error
+  int64_t errored = 0;               // error_mask != 0
+  int64_t assimilated = 0;           // assimilate_state DONE
+  int64_t files_deleted = 0;         // file_delete_state DONE
+  int64_t results_not_over = 0;      // results UNSENT or IN_PROGRESS
   int64_t result_files_pending = 0;  // results whose output files wait for the file deleter
   // Every workunit finished, assimilated, its files deleted, no result pending and no
   // result's outputs left to delete: what `check --settled` demands. (The file deleter

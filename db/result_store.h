@@ -14,7 +14,7 @@
 
 namespace tharsis {
 
-int64_t insert_result(Database& db, const ResultRow& result);  // returns the new id
+int64_t insert_result(Database& db, const ResultRow& result);   // returns the new id
 void insert_result_row(Database& db, const ResultRow& result);  // the same, one round trip less
 // The rows in multi-row INSERTs (db/multi_row_insert.h: up to 256 rows per statement);
 // their ids are not read back.
@@ -86,7 +86,7 @@ bool refresh_sent_result(Database& db, int64_t result_id, int64_t workunit_id, i
 // (nothing changed) for an unknown result, another host's, a duplicate report, or one the
 // server no longer needs (its workunit has a canonical result, failed or is assimilated).
 struct ResultReport {
-  Outcome outcome = Outcome::Success;   // SUCCESS or CLIENT_ERROR
+  Outcome outcome = Outcome::Success;  // SUCCESS or CLIENT_ERROR
   ClientState client_state = ClientState::Uploaded;
   int exit_status = 0;
   double cpu_time = 0;
@@ -95,7 +95,8 @@ struct ResultReport {
   std::string xml_doc_out;
   std::string stderr_out;
 };
-bool mark_result_reported(Database& db, int64_t result_id, int64_t host_id, int64_t now, const ResultReport& report);
+bool mark_result_reported(Database& db, int64_t result_id, int64_t host_id, int64_t now,
+                          const ResultReport& report);
 bool mark_result_reported_by_name(Database& db, const std::string& name, int64_t host_id, int64_t now,
                                   const ResultReport& report);
 }  // namespace tharsis

@@ -71,7 +71,7 @@ struct ResultRow {
   std::string stderr_out;
   double claimed_credit = 0;
   double granted_credit = 0;
-  int random = 0;           // spreads sends over workunits
+  int random = 0;  // spreads sends over workunits
   int priority = 0;
 };
 
@@ -128,7 +128,7 @@ struct GraphRow {
   std::string expression;   // what the submitter handed in
   std::string result_path;  // where submit_graph --wait writes the result
   int64_t finish_time = 0;
-  int64_t user_id = 0;      // the submitter (0: submitted on the server by an admin)
+  int64_t user_id = 0;  // the submitter (0: submitted on the server by an admin)
 };
 
 // One chunk operand of a graph (table operand); see db/schema.sql for each column.
@@ -160,13 +160,13 @@ struct ClusterTaskRow {
   std::string task_key;    // the submitter's name for it, unique per app
   int task_index = 0;
   ClusterTaskState state = ClusterTaskState::Waiting;
-  int attempts = 0;        // jobs it has been put in
+  int attempts = 0;  // jobs it has been put in
   int64_t appid = 0;
-  std::string payload;     // its input line for the app
-  int64_t retry_of = 0;    // WAITING after a failure: the job it failed in (regroup key)
-  std::string output;      // DONE: what the app reported for it
+  std::string payload;   // its input line for the app
+  int64_t retry_of = 0;  // WAITING after a failure: the job it failed in (regroup key)
+  std::string output;    // DONE: what the app reported for it
   int64_t done_time = 0;
-  int64_t user_id = 0;     // the submitter (0: submitted on the server by an admin)
+  int64_t user_id = 0;  // the submitter (0: submitted on the server by an admin)
 };
 
 // A clustered job: the workunit carrying k tasks, and how it ended (table cluster_job).

@@ -16,9 +16,8 @@ constexpr Names<FileDeleteState, 3> kFileDeleteStates{
     {{FileDeleteState::Init, "INIT"}, {FileDeleteState::Ready, "READY"}, {FileDeleteState::Done, "DONE"}}};
 constexpr Names<AssimilateState, 3> kAssimilateStates{
     {{AssimilateState::Init, "INIT"}, {AssimilateState::Ready, "READY"}, {AssimilateState::Done, "DONE"}}};
-constexpr Names<ServerState, 3> kServerStates{{{ServerState::Unsent, "UNSENT"},
-                                               {ServerState::InProgress, "IN_PROGRESS"},
-                                               {ServerState::Over, "OVER"}}};
+constexpr Names<ServerState, 3> kServerStates{
+    {{ServerState::Unsent, "UNSENT"}, {ServerState::InProgress, "IN_PROGRESS"}, {ServerState::Over, "OVER"}}};
 constexpr Names<Outcome, 8> kOutcomes{{{Outcome::Init, "INIT"},
                                        {Outcome::Success, "SUCCESS"},
                                        {Outcome::CouldntSend, "COULDNT_SEND"},
@@ -49,8 +48,9 @@ constexpr Names<OperandState, 8> kOperandStates{{{OperandState::Unscheduled, "UN
                                                  {OperandState::Fatal, "FATAL"},
                                                  {OperandState::Cancelling, "CANCELLING"},
                                                  {OperandState::Cancelled, "CANCELLED"}}};
-constexpr Names<ClusterTaskState, 3> kClusterTaskStates{
-    {{ClusterTaskState::Waiting, "WAITING"}, {ClusterTaskState::InJob, "IN_JOB"}, {ClusterTaskState::Done, "DONE"}}};
+constexpr Names<ClusterTaskState, 3> kClusterTaskStates{{{ClusterTaskState::Waiting, "WAITING"},
+                                                         {ClusterTaskState::InJob, "IN_JOB"},
+                                                         {ClusterTaskState::Done, "DONE"}}};
 constexpr Names<ClusterJobState, 2> kClusterJobStates{
     {{ClusterJobState::Live, "LIVE"}, {ClusterJobState::Settled, "SETTLED"}}};
 constexpr Names<GraphState, 5> kGraphStates{{{GraphState::Running, "RUNNING"},
@@ -91,11 +91,11 @@ std::optional<E> value_in(const Names<E, N>& names, std::string_view wanted) {
 
 }  // namespace
 
-#define THARSIS_STATE_NAMES(Enum, table)                                                         \
-  std::string_view to_string(Enum value) { return name_in(table, value); }                        \
-  template <>                                                                                     \
-  std::optional<Enum> from_string<Enum>(std::string_view name) {                                  \
-    return value_in(table, name);                                                                 \
+#define THARSIS_STATE_NAMES(Enum, table)                                   \
+  std::string_view to_string(Enum value) { return name_in(table, value); } \
+  template <>                                                              \
+  std::optional<Enum> from_string<Enum>(std::string_view name) {           \
+    return value_in(table, name);                                          \
   }
 
 THARSIS_STATE_NAMES(FileDeleteState, kFileDeleteStates)

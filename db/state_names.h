@@ -37,17 +37,28 @@ std::string lower_name(E value) {
 // The state named `name` (upper or lower case), or nullopt when E has no such name.
 template <class E>
 std::optional<E> from_string(std::string_view name);
-template <> std::optional<FileDeleteState> from_string(std::string_view name);
-template <> std::optional<AssimilateState> from_string(std::string_view name);
-template <> std::optional<ServerState> from_string(std::string_view name);
-template <> std::optional<Outcome> from_string(std::string_view name);
-template <> std::optional<ClientState> from_string(std::string_view name);
-template <> std::optional<ValidateState> from_string(std::string_view name);
-template <> std::optional<OperandState> from_string(std::string_view name);
-template <> std::optional<ClusterTaskState> from_string(std::string_view name);
-template <> std::optional<ClusterJobState> from_string(std::string_view name);
-template <> std::optional<GraphState> from_string(std::string_view name);
-template <> std::optional<BatchState> from_string(std::string_view name);
+template <>
+std::optional<FileDeleteState> from_string(std::string_view name);
+template <>
+std::optional<AssimilateState> from_string(std::string_view name);
+template <>
+std::optional<ServerState> from_string(std::string_view name);
+template <>
+std::optional<Outcome> from_string(std::string_view name);
+template <>
+std::optional<ClientState> from_string(std::string_view name);
+template <>
+std::optional<ValidateState> from_string(std::string_view name);
+template <>
+std::optional<OperandState> from_string(std::string_view name);
+template <>
+std::optional<ClusterTaskState> from_string(std::string_view name);
+template <>
+std::optional<ClusterJobState> from_string(std::string_view name);
+template <>
+std::optional<GraphState> from_string(std::string_view name);
+template <>
+std::optional<BatchState> from_string(std::string_view name);
 
 // Every operand state, in code order: the columns and legend of the graph pages.
 inline constexpr OperandState kAllOperandStates[] = {

@@ -22,5 +22,4 @@ void insert_workunits_bulk(Database& db, const std::vector<WorkunitRow>& workuni
 void record_workunit_inputs_bulk(Database& db,
                                  const std::vector<std::pair<std::string, std::string>>& inputs);
 
-
 }  // namespace tharsis

@@ -19,7 +19,8 @@ namespace tharsis {
 int64_t insert_workunit(Database& db, const WorkunitRow& wu);  // returns the new id
 std::optional<WorkunitRow> fetch_workunit(Database& db, int64_t id, bool for_update = false);
 // The workunits with these ids (those that still exist), by id, in one statement.
-std::vector<WorkunitRow> fetch_workunits(Database& db, const std::vector<int64_t>& ids, bool for_update = false);
+std::vector<WorkunitRow> fetch_workunits(Database& db, const std::vector<int64_t>& ids,
+                                         bool for_update = false);
 std::optional<WorkunitRow> fetch_workunit_by_name(Database& db, const std::string& name);
 // The ids of an operand graph's workunits by name (index wu_graph).
 std::unordered_map<std::string, int64_t> fetch_workunit_ids_of_graph(Database& db, int64_t graph_id);

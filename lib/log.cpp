@@ -23,10 +23,14 @@ std::string g_program = "tharsis";
 
 const char* level_name(LogLevel level) {
   switch (level) {
-    case LogLevel::Debug: return "DEBUG";
-    case LogLevel::Info: return "INFO";
-    case LogLevel::Warning: return "WARN";
-    case LogLevel::Error: return "ERROR";
+    case LogLevel::Debug:
+      return "DEBUG";
+    case LogLevel::Info:
+      return "INFO";
+    case LogLevel::Warning:
+      return "WARN";
+    case LogLevel::Error:
+      return "ERROR";
   }
   return "?";
 }
@@ -37,11 +41,16 @@ void set_log_level(LogLevel level) { g_level = static_cast<int>(level); }
 LogLevel log_level() { return static_cast<LogLevel>(g_level.load()); }
 
 bool parse_log_level(std::string_view text, LogLevel& out) {
-  if (text == "debug") out = LogLevel::Debug;
-  else if (text == "info") out = LogLevel::Info;
-  else if (text == "warning" || text == "warn") out = LogLevel::Warning;
-  else if (text == "error") out = LogLevel::Error;
-  else return false;
+  if (text == "debug")
+    out = LogLevel::Debug;
+  else if (text == "info")
+    out = LogLevel::Info;
+  else if (text == "warning" || text == "warn")
+    out = LogLevel::Warning;
+  else if (text == "error")
+    out = LogLevel::Error;
+  else
+    return false;
   return true;
 }
 

@@ -17,9 +17,9 @@ namespace tharsis {
 
 struct RunOptions {
   bool summary = false;
-  double max_seconds = 0;                        // 0: no limit
-  ProjectProgressSource* project = nullptr;      // the watched project, if any (not owned)
-  bool until_settled = false;                    // needs project
+  double max_seconds = 0;                    // 0: no limit
+  ProjectProgressSource* project = nullptr;  // the watched project, if any (not owned)
+  bool until_settled = false;                // needs project
 };
 
 // Returns the exit code: 0 (stopped, time up, or settled); 1 when the watched project

@@ -14,9 +14,9 @@
 namespace tharsis {
 
 struct HostFaults {
-  double task_failure_rate = 0;  // α: per task
-  double job_failure_rate = 0;   // β: per job
-  double garbage_rate = 0;       // per job
+  double task_failure_rate = 0;      // α: per task
+  double job_failure_rate = 0;       // β: per job
+  double garbage_rate = 0;           // per job
   double vanish_after_seconds = -1;  // < 0: never
   double slowness = 1;               // >= 1
 };

@@ -388,8 +388,9 @@ bool HostClient::start_tasks(double now) {
       for (auto& word : split_words(wu->command_line)) launch.args.push_back(word);
     }
     if (behaviour_ && inject_ == FaultInjection::App) {
-      launch.env = task_app_environment(behaviour_->faults(), run_fault_seed(behaviour_seed_, r.name, r.runs + 1),
-                                        behaviour_->compute_seconds(task_seconds_));
+      launch.env =
+          task_app_environment(behaviour_->faults(), run_fault_seed(behaviour_seed_, r.name, r.runs + 1),
+                               behaviour_->compute_seconds(task_seconds_));
     }
     if (launch.executable.empty()) {
       ++counters_.app_errors;

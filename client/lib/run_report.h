@@ -18,8 +18,8 @@ namespace tharsis {
 struct RunSnapshot {
   double elapsed_seconds = 0;
   int hosts = 0, hosts_vanished = 0;
-  ClientCounters client;                                    // summed over the hosts
-  std::optional<ProjectReading> project;                    // the watched project's part, if any
+  ClientCounters client;                  // summed over the hosts
+  std::optional<ProjectReading> project;  // the watched project's part, if any
 };
 
 // "[  12s] workunits 150/200 done, 3 errored | results success 310, client_error 12, ... | hosts 7/8"

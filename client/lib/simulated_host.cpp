@@ -60,9 +60,10 @@ Result<SimulatedHostSpec> parse_simulated_host(std::string_view spec) {
     } else if (key == "task_seconds") {
       ok = set_rate(key, value, 0, kMaxTaskSeconds, host.task_seconds);
     } else {
-      return make_error("--host: unknown key '" + std::string(key) +
-                        "' (expected auth, ncpus, task_failure, job_failure, garbage, vanish_after, slowness, "
-                        "seed, inject, task_seconds)");
+      return make_error(
+          "--host: unknown key '" + std::string(key) +
+          "' (expected auth, ncpus, task_failure, job_failure, garbage, vanish_after, slowness, "
+          "seed, inject, task_seconds)");
     }
     if (!ok.ok()) return make_error(ok.error());
   }

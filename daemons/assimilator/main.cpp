@@ -4,11 +4,11 @@
 #include "daemons/assimilator/lib/cluster_settle.h"
 
 int main(int argc, char** argv) {
-  return tharsis::run_daemon("assimilator", argc, argv,
-                             [](const tharsis::ProjectConfig& config, const tharsis::DaemonOptions&)
-                                 -> tharsis::Result<std::unique_ptr<tharsis::DaemonWork>> {
-                               return std::unique_ptr<tharsis::DaemonWork>(new tharsis::AssimilatorPass(
-                                   config, tharsis::cluster_settling_handler(
-                                               config, tharsis::results_store_handler(config))));
-                             });
+  return tharsis::run_daemon(
+      "assimilator", argc, argv,
+      [](const tharsis::ProjectConfig& config,
+         const tharsis::DaemonOptions&) -> tharsis::Result<std::unique_ptr<tharsis::DaemonWork>> {
+        return std::unique_ptr<tharsis::DaemonWork>(new tharsis::AssimilatorPass(
+            config, tharsis::cluster_settling_handler(config, tharsis::results_store_handler(config))));
+      });
 }

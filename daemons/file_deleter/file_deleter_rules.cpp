@@ -82,8 +82,12 @@ FileDeletionDecision decide_after_deletion(const std::string& row_label,
   FileDeletionDecision decision;
   for (const FileAttempt& a : attempts) {
     switch (a.outcome) {
-      case DeleteAttempt::Deleted: ++decision.deleted; break;
-      case DeleteAttempt::NotFound: ++decision.not_found; break;
+      case DeleteAttempt::Deleted:
+        ++decision.deleted;
+        break;
+      case DeleteAttempt::NotFound:
+        ++decision.not_found;
+        break;
       case DeleteAttempt::Failed:
         ++decision.failed;
         decision.messages.push_back(row_label + ": could not delete " + a.name + ": " +

@@ -12,7 +12,6 @@ bool is_uploaded_chunk(const OperandRow& operand) {
   return operand.workunitid == 0 && operand::is_uploaded_chunk_name(operand.output_file);
 }
 
-
 bool is_final(OperandState state) {
   return state == OperandState::Freed || state == OperandState::Fatal || state == OperandState::Cancelled;
 }

@@ -28,9 +28,14 @@ std::string wu_text(const WorkunitRow& wu) {
 void count_result(const ResultRow& r, TransitionCounts& c) {
   ++c.total;
   switch (r.server_state) {
-    case ServerState::Unsent: ++c.unsent; return;
-    case ServerState::InProgress: ++c.in_progress; return;
-    case ServerState::Over: break;
+    case ServerState::Unsent:
+      ++c.unsent;
+      return;
+    case ServerState::InProgress:
+      ++c.in_progress;
+      return;
+    case ServerState::Over:
+      break;
   }
   ++c.over;
   switch (r.outcome) {
@@ -38,7 +43,9 @@ void count_result(const ResultRow& r, TransitionCounts& c) {
       // An INVALID result does not count towards the quorum.
       if (r.validate_state != ValidateState::Invalid) ++c.success;
       break;
-    case Outcome::CouldntSend: ++c.couldnt_send; break;
+    case Outcome::CouldntSend:
+      ++c.couldnt_send;
+      break;
     case Outcome::ClientError:
       if (r.exit_status == kExitAbortedViaGui) {
         ++c.no_reply;
@@ -46,11 +53,18 @@ void count_result(const ResultRow& r, TransitionCounts& c) {
         ++c.errors;
       }
       break;
-    case Outcome::ValidateError: ++c.errors; break;
+    case Outcome::ValidateError:
+      ++c.errors;
+      break;
     case Outcome::NoReply:
-    case Outcome::ClientDetached: ++c.no_reply; break;
-    case Outcome::DidntNeed: ++c.didnt_need; break;
-    case Outcome::Init: break;  // OVER without outcome: tools/check reports it
+    case Outcome::ClientDetached:
+      ++c.no_reply;
+      break;
+    case Outcome::DidntNeed:
+      ++c.didnt_need;
+      break;
+    case Outcome::Init:
+      break;  // OVER without outcome: tools/check reports it
   }
 }
 
@@ -75,7 +89,7 @@ ResultRow make_new_result(const WorkunitRow& wu, const std::string& name, int64_
   r.validate_state = ValidateState::Init;
   r.priority = wu.priority;
   // Deterministic (the plan is a pure function) yet spread like BOINC's random column.
-  r.random = static_cast<int>(std::hash<std::string>{}(name) & 0x3fffffff);
+  r.random = static_cast<int>(std::hash<std::string>{}(name)&0x3fffffff);
   return r;
 }
 
@@ -95,20 +109,17 @@ int64_t result_name_suffix(const std::string& wu_name, const std::string& result
   return n;
 }
 
-TransitionPlan plan_transition(const WorkunitRow& wu, const std::vector<ResultRow>& results,
-                               int64_t now) {
+TransitionPlan plan_transition(const WorkunitRow& wu, const std::vector<ResultRow>& results, int64_t now) {
   TransitionPlan plan;
   plan.workunit = wu;
   WorkunitRow& w = plan.workunit;
   std::vector<ResultRow> rows = results;  // working copy: state after this plan
   const bool has_canonical = wu.canonical_resultid != 0;
   const ResultRow* canonical = find_canonical(wu, results);
-  const bool canonical_gone =
-      canonical != nullptr && canonical->file_delete_state != FileDeleteState::Init;
+  const bool canonical_gone = canonical != nullptr && canonical->file_delete_state != FileDeleteState::Init;
   if (has_canonical && canonical == nullptr) {
-    plan.notes.push_back(wu_text(wu) + ": canonical result " +
-                         std::to_string(wu.canonical_resultid) + " is not among its " +
-                         std::to_string(results.size()) + " results");
+    plan.notes.push_back(wu_text(wu) + ": canonical result " + std::to_string(wu.canonical_resultid) +
+                         " is not among its " + std::to_string(results.size()) + " results");
   }
 
   // 1-2. Time-outs and too-late results, then counts over the updated states.
@@ -144,9 +155,9 @@ TransitionPlan plan_transition(const WorkunitRow& wu, const std::vector<ResultRo
   }
   if (w.error_mask != wu.error_mask) {
     plan.notes.push_back(wu_text(wu) + ": error_mask " + std::to_string(wu.error_mask) + " -> " +
-                         std::to_string(w.error_mask) + " (" + std::to_string(c.total) +
-                         " results, " + std::to_string(c.errors) + " errors, " +
-                         std::to_string(c.couldnt_send) + " couldn't send)");
+                         std::to_string(w.error_mask) + " (" + std::to_string(c.total) + " results, " +
+                         std::to_string(c.errors) + " errors, " + std::to_string(c.couldnt_send) +
+                         " couldn't send)");
   }
 
   // 4. A dead workunit sends nothing more and goes to the assimilator; otherwise top up.
@@ -177,9 +188,8 @@ TransitionPlan plan_transition(const WorkunitRow& wu, const std::vector<ResultRo
     }
     c.new_results = needed;
     plan.notes.push_back(wu_text(wu) + ": " + std::to_string(needed) + " new result(s) (target " +
-                         std::to_string(wu.target_nresults) + ", unsent " +
-                         std::to_string(c.unsent) + ", in progress " +
-                         std::to_string(c.in_progress) + ", success " +
+                         std::to_string(wu.target_nresults) + ", unsent " + std::to_string(c.unsent) +
+                         ", in progress " + std::to_string(c.in_progress) + ", success " +
                          std::to_string(c.success) + ")");
   }
 
@@ -207,9 +217,8 @@ TransitionPlan plan_transition(const WorkunitRow& wu, const std::vector<ResultRo
       if (r.file_delete_state != FileDeleteState::Init) continue;
       if (is_canonical(wu, r) && !all_over_and_validated) continue;
       // Unsent, timed-out or unneeded results never uploaded anything to delete.
-      const bool has_outputs =
-          r.server_state == ServerState::Over &&
-          (r.outcome == Outcome::ClientError || r.validate_state != ValidateState::Init);
+      const bool has_outputs = r.server_state == ServerState::Over &&
+                               (r.outcome == Outcome::ClientError || r.validate_state != ValidateState::Init);
       if (has_outputs) r.file_delete_state = FileDeleteState::Ready;
     }
   }
@@ -225,8 +234,8 @@ TransitionPlan plan_transition(const WorkunitRow& wu, const std::vector<ResultRo
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const ResultRow& a = results[i];
     const ResultRow& b = rows[i];
-    if (a.server_state != b.server_state || a.outcome != b.outcome ||
-        a.validate_state != b.validate_state || a.file_delete_state != b.file_delete_state) {
+    if (a.server_state != b.server_state || a.outcome != b.outcome || a.validate_state != b.validate_state ||
+        a.file_delete_state != b.file_delete_state) {
       plan.result_updates.push_back(ResultUpdate{a, b});
     }
   }

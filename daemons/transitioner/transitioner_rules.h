@@ -23,12 +23,12 @@ struct TransitionCounts {
   int unsent = 0;
   int in_progress = 0;  // still in progress after this pass's time-outs
   int over = 0;
-  int success = 0;      // outcome SUCCESS and not INVALID
-  int errors = 0;       // CLIENT_ERROR (not aborted by the volunteer) + VALIDATE_ERROR
+  int success = 0;  // outcome SUCCESS and not INVALID
+  int errors = 0;   // CLIENT_ERROR (not aborted by the volunteer) + VALIDATE_ERROR
   int couldnt_send = 0;
-  int no_reply = 0;     // NO_REPLY, CLIENT_DETACHED, aborted by the volunteer
+  int no_reply = 0;  // NO_REPLY, CLIENT_DETACHED, aborted by the volunteer
   int didnt_need = 0;
-  int timed_out = 0;    // results this pass moved IN_PROGRESS -> OVER/NO_REPLY
+  int timed_out = 0;  // results this pass moved IN_PROGRESS -> OVER/NO_REPLY
   int new_results = 0;
 };
 
@@ -80,8 +80,7 @@ struct TransitionPlan {
 //     kTransitionNever if none. A deadline equal to now becomes now + 1: the result only
 //     times out once now > report_deadline, so looking again at `now` would do nothing.
 // The caller must pass every result of the workunit, read in the same transaction.
-TransitionPlan plan_transition(const WorkunitRow& wu, const std::vector<ResultRow>& results,
-                               int64_t now);
+TransitionPlan plan_transition(const WorkunitRow& wu, const std::vector<ResultRow>& results, int64_t now);
 
 // The number n of a result named "<wu_name>_<n>", or -1 if the name has another form.
 int64_t result_name_suffix(const std::string& wu_name, const std::string& result_name);

@@ -39,17 +39,13 @@ class FunctionComparator final : public ResultComparator {
   using ReadFn = std::function<ReadOutcome(const ResultRow&)>;
   using CompareFn = std::function<CompareOutcome(const ResultRow&, const ResultRow&)>;
 
-  FunctionComparator(ReadFn read, CompareFn compare)
-      : read_(std::move(read)), compare_(std::move(compare)) {}
+  FunctionComparator(ReadFn read, CompareFn compare) : read_(std::move(read)), compare_(std::move(compare)) {}
   // Every output readable; agreement decided by `compare`.
   explicit FunctionComparator(CompareFn compare)
-      : FunctionComparator([](const ResultRow&) { return ReadOutcome::Ok; },
-                           std::move(compare)) {}
+      : FunctionComparator([](const ResultRow&) { return ReadOutcome::Ok; }, std::move(compare)) {}
 
   ReadOutcome check_readable(const ResultRow& result) override { return read_(result); }
-  CompareOutcome compare(const ResultRow& a, const ResultRow& b) override {
-    return compare_(a, b);
-  }
+  CompareOutcome compare(const ResultRow& a, const ResultRow& b) override { return compare_(a, b); }
 
  private:
   ReadFn read_;

@@ -16,16 +16,15 @@ struct TransientFailure {
 
 bool is_candidate(const ResultRow& r) {
   return r.server_state == ServerState::Over && r.outcome == Outcome::Success &&
-         (r.validate_state == ValidateState::Init ||
-          r.validate_state == ValidateState::Inconclusive);
+         (r.validate_state == ValidateState::Init || r.validate_state == ValidateState::Inconclusive);
 }
 
 std::string id_text(const ResultRow& r) { return "result " + std::to_string(r.id); }
 
 class Planner {
  public:
-  Planner(const WorkunitRow& wu, const std::vector<ResultRow>& results,
-          ResultComparator& comparator, int64_t now)
+  Planner(const WorkunitRow& wu, const std::vector<ResultRow>& results, ResultComparator& comparator,
+          int64_t now)
       : original_wu_(wu), original_(results), rows_(results), comparator_(comparator), now_(now) {
     plan_.workunit = wu;
     plan_.workunit.need_validate = false;
@@ -42,8 +41,8 @@ class Planner {
       if (w.canonical_resultid != 0) {
         check_against_canonical();
       } else if (w.error_mask != 0) {
-        note("workunit " + std::to_string(w.id) + " has error_mask " +
-             std::to_string(w.error_mask) + " and no canonical result: nothing to validate");
+        note("workunit " + std::to_string(w.id) + " has error_mask " + std::to_string(w.error_mask) +
+             " and no canonical result: nothing to validate");
       } else {
         look_for_consensus();
       }
@@ -52,10 +51,9 @@ class Planner {
       retry.workunit = original_wu_;
       retry.workunit.need_validate = false;
       retry.retry_later = true;
-      retry.workunit.transition_time =
-          std::min(retry.workunit.transition_time, now_ + kValidatorRetryDelay);
-      retry.notes.push_back("transient error reading result " +
-                            std::to_string(failure.result_id) + "; retry later");
+      retry.workunit.transition_time = std::min(retry.workunit.transition_time, now_ + kValidatorRetryDelay);
+      retry.notes.push_back("transient error reading result " + std::to_string(failure.result_id) +
+                            "; retry later");
       return retry;
     }
     for (std::size_t i = 0; i < rows_.size(); ++i) {
@@ -74,9 +72,12 @@ class Planner {
 
   bool readable(ResultRow& r) {
     switch (comparator_.check_readable(r)) {
-      case ReadOutcome::Ok: return true;
-      case ReadOutcome::TransientError: throw TransientFailure{r.id};
-      case ReadOutcome::PermanentError: break;
+      case ReadOutcome::Ok:
+        return true;
+      case ReadOutcome::TransientError:
+        throw TransientFailure{r.id};
+      case ReadOutcome::PermanentError:
+        break;
     }
     return false;
   }
@@ -90,9 +91,12 @@ class Planner {
 
   bool agree(const ResultRow& a, const ResultRow& b) {
     switch (comparator_.compare(a, b)) {
-      case CompareOutcome::Match: return true;
-      case CompareOutcome::Mismatch: return false;
-      case CompareOutcome::TransientError: throw TransientFailure{a.id};
+      case CompareOutcome::Match:
+        return true;
+      case CompareOutcome::Mismatch:
+        return false;
+      case CompareOutcome::TransientError:
+        throw TransientFailure{a.id};
       case CompareOutcome::PermanentError:
         note("cannot compare " + id_text(a) + " with " + id_text(b) + ": counted as mismatch");
         return false;
@@ -113,8 +117,8 @@ class Planner {
     }
     if (canonical == nullptr) {
       note("workunit " + std::to_string(w.id) + " names canonical result " +
-           std::to_string(w.canonical_resultid) + ", which is not among its " +
-           std::to_string(rows_.size()) + " results; nothing checked");
+           std::to_string(w.canonical_resultid) + ", which is not among its " + std::to_string(rows_.size()) +
+           " results; nothing checked");
       return;
     }
     const bool canonical_gone = canonical->file_delete_state != FileDeleteState::Init;
@@ -135,8 +139,7 @@ class Planner {
       if (canonical_readable < 0) canonical_readable = readable(*canonical) ? 1 : 0;
       if (canonical_readable == 0) {
         mark_validate_error(r);
-        note("canonical " + id_text(*canonical) + " unreadable: " + id_text(r) +
-             " cannot be checked");
+        note("canonical " + id_text(*canonical) + " unreadable: " + id_text(r) + " cannot be checked");
         continue;
       }
       if (agree(r, *canonical)) {
@@ -179,9 +182,8 @@ class Planner {
     if (viable > w.max_success_results) {
       w.error_mask |= kWuErrorTooManySuccessResults;
       w.transition_time = now_;
-      note("workunit " + std::to_string(w.id) + ": no consensus among " +
-           std::to_string(viable) + " results > max_success_results " +
-           std::to_string(w.max_success_results));
+      note("workunit " + std::to_string(w.id) + ": no consensus among " + std::to_string(viable) +
+           " results > max_success_results " + std::to_string(w.max_success_results));
     }
     if (viable >= w.target_nresults) {
       w.target_nresults = viable + 1;

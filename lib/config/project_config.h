@@ -85,11 +85,12 @@ struct ProjectConfig {
   // Reclustering.
   ReclusterPolicy recluster_policy = ReclusterPolicy::Noop;  // <recluster_policy>
   int initial_cluster_size = 1;                              // <initial_cluster_size>: k0 >= 1
-  int cluster_active_host_minutes = 10;  // <cluster_active_host_minutes>: r counts hosts with an RPC this recent
-  int cluster_window_jobs = 200;         // <cluster_window_jobs>: W, the estimator's sliding window
-  int cluster_queue_jobs = 0;            // <cluster_queue_jobs>: unsent clustered jobs kept per app; 0 = 2r
-  double cluster_task_time_prior = 5;    // <cluster_task_time_prior>: φ̄ (s) before any job finished
-  double cluster_job_overhead_prior = 5; // <cluster_job_overhead_prior>: D (s) before any job finished
+  int cluster_active_host_minutes =
+      10;                         // <cluster_active_host_minutes>: r counts hosts with an RPC this recent
+  int cluster_window_jobs = 200;  // <cluster_window_jobs>: W, the estimator's sliding window
+  int cluster_queue_jobs = 0;     // <cluster_queue_jobs>: unsent clustered jobs kept per app; 0 = 2r
+  double cluster_task_time_prior = 5;     // <cluster_task_time_prior>: φ̄ (s) before any job finished
+  double cluster_job_overhead_prior = 5;  // <cluster_job_overhead_prior>: D (s) before any job finished
 
   // Status pages.
   int census_interval = 60;  // <census_interval>: seconds between the census daemon's snapshots
@@ -107,8 +108,7 @@ struct ProjectConfig {
 //   "config.xml: missing required <master_url>, <db_name> in <config>"
 //   "config.xml: malformed XML at offset 120 (line 5): Start-end tags mismatch"
 // An element given twice, or an unknown element with child elements, is an error.
-Result<ProjectConfig> parse_project_config(std::string_view xml,
-                                           std::string_view source = "config.xml");
+Result<ProjectConfig> parse_project_config(std::string_view xml, std::string_view source = "config.xml");
 
 // Reads and parses the file at `path`; messages start with `path`. Then, when the
 // environment has THARSIS_DB_NODE=I (a web server's SetEnv, a shell), select_db_node(I).

@@ -19,9 +19,9 @@ namespace {
 using crypto_detail::Bignum;
 using crypto_detail::RsaParams;
 
-constexpr size_t kModulusLen = kBoincMaxKeyBits / 8;  // 128
-constexpr size_t kPrimeLen = kModulusLen / 2;         // 64
-constexpr size_t kPublicLen = 2 * kModulusLen;        // 256
+constexpr size_t kModulusLen = kBoincMaxKeyBits / 8;             // 128
+constexpr size_t kPrimeLen = kModulusLen / 2;                    // 64
+constexpr size_t kPublicLen = 2 * kModulusLen;                   // 256
 constexpr size_t kPrivateLen = 3 * kModulusLen + 5 * kPrimeLen;  // 704
 
 // Appends `bn` big-endian, left-padded with zeros to `width` bytes.
@@ -64,9 +64,8 @@ bool private_numbers_agree(const RsaParams& k) {
 Result<std::string> key_text(const RsaKey& key, bool with_private) {
   if (key.empty()) return make_error("BOINC key text: no key");
   if (key.bits() > kBoincMaxKeyBits) {
-    return make_error("BOINC key text: expected a key of at most " +
-                      std::to_string(kBoincMaxKeyBits) + " bits (BOINC's R_RSA key size), found " +
-                      std::to_string(key.bits()) + " bits");
+    return make_error("BOINC key text: expected a key of at most " + std::to_string(kBoincMaxKeyBits) +
+                      " bits (BOINC's R_RSA key size), found " + std::to_string(key.bits()) + " bits");
   }
   if (with_private && !key.has_private()) {
     return make_error("BOINC key text: expected a private key, found a public one");
@@ -92,9 +91,8 @@ Result<RsaKey> parse_key(std::string_view text, std::string_view source, bool is
   auto [ptr, ec] = std::from_chars(first.data(), first.data() + first.size(), bits);
   if (newline == std::string_view::npos || first.empty() || ec != std::errc() ||
       ptr != first.data() + first.size() || bits < 1 || bits > kBoincMaxKeyBits) {
-    return make_error(src + ": expected the key size in bits (1.." +
-                      std::to_string(kBoincMaxKeyBits) + ") on line 1, found '" +
-                      std::string(first.substr(0, 40)) + "'");
+    return make_error(src + ": expected the key size in bits (1.." + std::to_string(kBoincMaxKeyBits) +
+                      ") on line 1, found '" + std::string(first.substr(0, 40)) + "'");
   }
   Result<std::vector<uint8_t>> bytes = parse_boinc_hex(text.substr(newline + 1));
   if (!bytes) return make_error(src + ": " + bytes.error());
@@ -165,8 +163,8 @@ Status write_boinc_key_pair(const RsaKey& key, const std::string& private_path,
 
 Status write_boinc_key_files(const std::string& key_dir, const RsaKey& code_sign_key,
                              const RsaKey& upload_key) {
-  Status code_sign = write_boinc_key_pair(code_sign_key, key_dir + "/code_sign_private",
-                                          key_dir + "/code_sign_public");
+  Status code_sign =
+      write_boinc_key_pair(code_sign_key, key_dir + "/code_sign_private", key_dir + "/code_sign_public");
   if (!code_sign) return code_sign;
   return write_boinc_key_pair(upload_key, key_dir + "/upload_private", key_dir + "/upload_public");
 }
@@ -174,7 +172,7 @@ Status write_boinc_key_files(const std::string& key_dir, const RsaKey& code_sign
 Result<ProjectKeys> load_boinc_key_files(const std::string& key_dir) {
   ProjectKeys keys;
   std::string code_sign_private = key_dir + "/code_sign_private";
-  struct stat st{};
+  struct stat st {};
   if (::stat(code_sign_private.c_str(), &st) == 0) {
     Result<RsaKey> key = load_boinc_private_key(code_sign_private);
     if (!key) return make_error(key.error());

@@ -36,8 +36,7 @@ Result<std::string> boinc_private_key_text(const RsaKey& key);
 // private key's numbers must agree (n = pq, d and the CRT values match e, p and q;
 // p and q are not tested for primality). Messages start with `source`.
 Result<RsaKey> parse_boinc_public_key(std::string_view text, std::string_view source = "public key");
-Result<RsaKey> parse_boinc_private_key(std::string_view text,
-                                       std::string_view source = "private key");
+Result<RsaKey> parse_boinc_private_key(std::string_view text, std::string_view source = "private key");
 
 Result<RsaKey> load_boinc_public_key(const std::string& path);
 Result<RsaKey> load_boinc_private_key(const std::string& path);
@@ -54,8 +53,8 @@ Status write_boinc_key_files(const std::string& key_dir, const RsaKey& code_sign
 struct ProjectKeys {
   RsaKey code_sign_private;  // empty when the file is absent (BOINC advises keeping it offline)
   RsaKey code_sign_public;
-  RsaKey upload_private;     // signs upload certificates (transitioner / work creation)
-  RsaKey upload_public;      // checks them (file upload handler)
+  RsaKey upload_private;  // signs upload certificates (transitioner / work creation)
+  RsaKey upload_public;   // checks them (file upload handler)
 };
 
 // Loads the four files written by write_boinc_key_files. All but code_sign_private must exist.

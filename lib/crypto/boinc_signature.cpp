@@ -52,8 +52,8 @@ Result<std::vector<uint8_t>> parse_boinc_hex(std::string_view text) {
     if (ch == '.') break;
     int value = hex_value(ch);
     if (value < 0) {
-      return make_error("expected hex digits ending in '.', found '" + std::string(1, ch) +
-                        "' at offset " + std::to_string(i));
+      return make_error("expected hex digits ending in '.', found '" + std::string(1, ch) + "' at offset " +
+                        std::to_string(i));
     }
     if (high < 0) {
       high = value;
@@ -115,8 +115,8 @@ Result<bool> verify_md5_boinc(const RsaKey& public_key, std::string_view md5_hex
   std::vector<uint8_t> recovered(static_cast<size_t>(EVP_PKEY_get_size(public_key.get())));
   size_t length = recovered.size();
   // A wrong key, a tampered signature or a wrong length all fail the padding check here.
-  if (EVP_PKEY_verify_recover(ctx.get(), recovered.data(), &length, signature->data(),
-                              signature->size()) <= 0) {
+  if (EVP_PKEY_verify_recover(ctx.get(), recovered.data(), &length, signature->data(), signature->size()) <=
+      0) {
     ERR_clear_error();
     return false;
   }

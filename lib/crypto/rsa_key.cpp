@@ -70,8 +70,7 @@ Result<RsaKey> generate_key_pair(int bits) {
   PkeyCtx ctx(EVP_PKEY_CTX_new_from_name(nullptr, "RSA", nullptr));
   EVP_PKEY* raw = nullptr;
   if (!ctx || EVP_PKEY_keygen_init(ctx.get()) <= 0 ||
-      EVP_PKEY_CTX_set_rsa_keygen_bits(ctx.get(), bits) <= 0 ||
-      EVP_PKEY_generate(ctx.get(), &raw) <= 0) {
+      EVP_PKEY_CTX_set_rsa_keygen_bits(ctx.get(), bits) <= 0 || EVP_PKEY_generate(ctx.get(), &raw) <= 0) {
     return make_error("RSA key generation failed: " + openssl_error());
   }
   return RsaKey(raw);
@@ -89,8 +88,7 @@ Result<RsaKey> public_part(const RsaKey& key) {
 Status save_private_key_pem(const RsaKey& key, const std::string& path) {
   if (!key.has_private()) return make_error(path + ": expected a private key, found a public one");
   Bio bio(BIO_new(BIO_s_mem()));
-  if (!bio || PEM_write_bio_PrivateKey(bio.get(), key.get(), nullptr, nullptr, 0, nullptr,
-                                       nullptr) != 1) {
+  if (!bio || PEM_write_bio_PrivateKey(bio.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1) {
     return make_error(path + ": cannot encode private key: " + openssl_error());
   }
   return write_text_file(path, bio_contents(bio.get()), 0600);

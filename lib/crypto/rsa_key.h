@@ -15,12 +15,12 @@ namespace tharsis {
 // Immutable once made, so copies share one EVP_PKEY (cheap, thread-safe to read).
 class RsaKey {
  public:
-  RsaKey() = default;                     // empty: holds no key
-  explicit RsaKey(EVP_PKEY* adopted);     // takes ownership
+  RsaKey() = default;                  // empty: holds no key
+  explicit RsaKey(EVP_PKEY* adopted);  // takes ownership
 
   bool empty() const { return !key_; }
-  bool has_private() const;               // false for empty and public-only keys
-  int bits() const;                       // modulus size; 0 when empty
+  bool has_private() const;  // false for empty and public-only keys
+  int bits() const;          // modulus size; 0 when empty
   EVP_PKEY* get() const { return key_.get(); }
 
  private:

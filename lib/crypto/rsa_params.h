@@ -18,8 +18,8 @@ struct BignumFree {
 using Bignum = std::unique_ptr<BIGNUM, BignumFree>;
 
 struct RsaParams {
-  Bignum n, e;                              // public
-  Bignum d, p, q, dmp1, dmq1, iqmp;         // private; all null for a public key
+  Bignum n, e;                       // public
+  Bignum d, p, q, dmp1, dmq1, iqmp;  // private; all null for a public key
 };
 
 // Reads the numbers of `key` (private ones stay null for a public-only key).

@@ -82,8 +82,13 @@ int run_daemon(const std::string& name, int argc, const char* const* argv, const
     return kDaemonExitUsage;
   }
   DaemonContext context{*config, *options, options->shard, options->batch};
-  HeartbeatRow beat{name, options->shard, host_name(), static_cast<int>(getpid()),
-                    static_cast<int64_t>(std::time(nullptr)), 0, 0};
+  HeartbeatRow beat{name,
+                    options->shard,
+                    host_name(),
+                    static_cast<int>(getpid()),
+                    static_cast<int64_t>(std::time(nullptr)),
+                    0,
+                    0};
   log_info("starting (shard ", options->shard.id, "/", options->shard.n, ", pid ", beat.pid, ")");
 
   std::unique_ptr<Database> db;

@@ -39,26 +39,30 @@ Result<DaemonOptions> parse_daemon_options(const std::string& program, int argc,
   o.help_text = help.str();
   o.help = vm.count("help") > 0;
   o.one_pass = vm.count("one_pass") > 0;
-  if (o.shard.n < 1) return make_error(program + ": --mod expected a number >= 1, found " + std::to_string(o.shard.n));
+  if (o.shard.n < 1)
+    return make_error(program + ": --mod expected a number >= 1, found " + std::to_string(o.shard.n));
   if (o.shard.id < 0 || o.shard.id >= o.shard.n) {
     return make_error(program + ": --mod_id expected 0.." + std::to_string(o.shard.n - 1) + ", found " +
                       std::to_string(o.shard.id));
   }
   if (o.sleep_seconds < 0 || o.sleep_seconds > 86400) {
-    return make_error(program + ": --sleep expected 0..86400 seconds, found " + std::to_string(o.sleep_seconds));
+    return make_error(program + ": --sleep expected 0..86400 seconds, found " +
+                      std::to_string(o.sleep_seconds));
   }
   if (o.batch < 1 || o.batch > 100000) {
     return make_error(program + ": --batch expected 1..100000, found " + std::to_string(o.batch));
   }
   if (o.units_per_commit < 1 || o.units_per_commit > 1000) {
-    return make_error(program + ": --units_per_commit expected 1..1000, found " + std::to_string(o.units_per_commit));
+    return make_error(program + ": --units_per_commit expected 1..1000, found " +
+                      std::to_string(o.units_per_commit));
   }
   if (vm.count("db_node") && o.db_node < 1) {
     return make_error(program + ": --db_node expected a node number >= 1, found " +
                       std::to_string(o.db_node));
   }
   if (!parse_log_level(log_level, o.log_level)) {
-    return make_error(program + ": --log_level expected debug, info, warning or error, found '" + log_level + "'");
+    return make_error(program + ": --log_level expected debug, info, warning or error, found '" + log_level +
+                      "'");
   }
   for (size_t i = 0; i < extra_options.size(); ++i) {
     if (vm.count(extra_options[i])) {

@@ -28,8 +28,8 @@ struct DaemonOptions {
   int batch = 100;
   int units_per_commit = 50;  // up to 50 units, a few ms of row locks, per commit
   LogLevel log_level = LogLevel::Info;
-  int db_node = 0;          // --db_node: 0 = not given
-  bool help = false;        // --help given: print help_text and exit 0
+  int db_node = 0;    // --db_node: 0 = not given
+  bool help = false;  // --help given: print help_text and exit 0
   std::string help_text;
   std::vector<std::string> extra;  // daemon-specific "--key value" pairs, unparsed
 };

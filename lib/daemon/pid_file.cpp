@@ -25,7 +25,8 @@ std::string read_pid_text(int fd) {
 // True when `path` still names the file open on `fd`. An exiting holder removes the file
 // while we wait between open() and flock(); a lock on that orphaned inode guards nothing.
 bool path_names_fd(const std::string& path, int fd) {
-  struct stat by_fd {}, by_path {};
+  struct stat by_fd {
+  }, by_path{};
   if (fstat(fd, &by_fd) != 0 || stat(path.c_str(), &by_path) != 0) return false;
   return by_fd.st_dev == by_path.st_dev && by_fd.st_ino == by_path.st_ino;
 }
@@ -49,7 +50,8 @@ Result<std::unique_ptr<PidFile>> PidFile::acquire(const std::string& path) {
       int error = errno;
       std::string holder = read_pid_text(fd);
       close(fd);
-      if (error != EWOULDBLOCK) return make_error("cannot lock pid file " + path + ": " + std::strerror(error));
+      if (error != EWOULDBLOCK)
+        return make_error("cannot lock pid file " + path + ": " + std::strerror(error));
       return make_error("another instance (pid " + (holder.empty() ? "?" : holder) + ") holds " + path +
                         "; not starting");
     }

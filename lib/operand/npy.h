@@ -22,5 +22,4 @@ Result<Shape> read_npy_shape(const std::string& path);
 // Writes to a temporary name then renames, so readers never see half a file.
 Status write_npy(const std::string& path, const NdArray& array);
 
-
 }  // namespace tharsis::operand

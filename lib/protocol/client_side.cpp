@@ -55,7 +55,8 @@ void write_result(RequestWriter& w, const ReportedResult& result) {
   w.integer("version_num", result.version_num);
   if (!result.plan_class.empty()) w.text("plan_class", result.plan_class);
   if (result.fpops_cumulative != 0) w.number("fpops_cumulative", result.fpops_cumulative);
-  if (result.peak_working_set_size != 0) w.number("final_peak_working_set_size", result.peak_working_set_size);
+  if (result.peak_working_set_size != 0)
+    w.number("final_peak_working_set_size", result.peak_working_set_size);
   if (result.peak_swap_size != 0) w.number("final_peak_swap_size", result.peak_swap_size);
   if (result.peak_disk_usage != 0) w.number("final_peak_disk_usage", result.peak_disk_usage);
   w.integer("app_version_num", result.app_version_num);
@@ -101,7 +102,8 @@ std::string render_scheduler_request(const SchedulerRequest& r) {
   for (const auto& platform : r.alt_platforms) {
     w.literal("    <alt_platform>\n        <name>" + xml_escape(platform) + "</name>\n    </alt_platform>\n");
   }
-  if (!r.code_sign_key.empty()) w.literal("    <code_sign_key>\n" + xml_escape(r.code_sign_key) + "\n</code_sign_key>\n");
+  if (!r.code_sign_key.empty())
+    w.literal("    <code_sign_key>\n" + xml_escape(r.code_sign_key) + "\n</code_sign_key>\n");
   if (!r.cross_project_id.empty()) w.text("cross_project_id", r.cross_project_id);
   const TimeStats& t = r.time_stats;
   w.open("time_stats");
@@ -234,7 +236,8 @@ ChildReader file_refs_into(const XmlReader& x, std::vector<ReplyFileRef>& refs) 
   };
 }
 
-Status read_named(const XmlReader& x, pugi::xml_node node, const std::string& path, std::vector<std::string>& out) {
+Status read_named(const XmlReader& x, pugi::xml_node node, const std::string& path,
+                  std::vector<std::string>& out) {
   std::string name;
   auto status =
       read_children(node, path, {{"name", [&](auto n, const auto& p) { return x.name(n, p, name); }}});
@@ -256,7 +259,9 @@ Result<SchedulerReply> parse_scheduler_reply(std::string_view xml, const Protoco
   bool have_user = false;
   double request_delay = 0, next_rpc_delay = 0;
   auto hex = [&x](std::string& out) {
-    return [&x, &out](pugi::xml_node n, const std::string& p) { return x.text(n, p, x.limits().max_text_bytes, true, out); };
+    return [&x, &out](pugi::xml_node n, const std::string& p) {
+      return x.text(n, p, x.limits().max_text_bytes, true, out);
+    };
   };
   auto user_field = [&have_user](Status status) {
     have_user = true;

@@ -165,9 +165,12 @@ void write_result(ReplyWriter& w, const ReplyResult& result) {
 
 const char* message_priority_name(MessagePriority priority) {
   switch (priority) {
-    case MessagePriority::Low: return "low";
-    case MessagePriority::High: return "high";
-    case MessagePriority::Notice: return "notice";
+    case MessagePriority::Low:
+      return "low";
+    case MessagePriority::High:
+      return "high";
+    case MessagePriority::Notice:
+      return "notice";
   }
   return "low";
 }
@@ -220,7 +223,8 @@ std::string render_scheduler_reply(const SchedulerReply& reply) {
   }
   for (const auto& name : reply.result_acks) write_named(w, "result_ack", name);
   for (const auto& name : reply.result_aborts) write_named(w, "result_abort", name);
-  for (const auto& name : reply.result_aborts_if_not_started) write_named(w, "result_abort_if_not_started", name);
+  for (const auto& name : reply.result_aborts_if_not_started)
+    write_named(w, "result_abort_if_not_started", name);
   for (const auto& app : reply.apps) {
     w.open("app");
     w.text("name", app.name, 1);
@@ -233,7 +237,8 @@ std::string render_scheduler_reply(const SchedulerReply& reply) {
   for (const auto& wu : reply.workunits) write_workunit(w, wu);
   for (const auto& result : reply.results) write_result(w, result);
   if (!reply.code_sign_key.empty()) w.hex_block("code_sign_key", reply.code_sign_key);
-  if (!reply.code_sign_key_signature.empty()) w.hex_block("code_sign_key_signature", reply.code_sign_key_signature);
+  if (!reply.code_sign_key_signature.empty())
+    w.hex_block("code_sign_key_signature", reply.code_sign_key_signature);
   for (const auto& name : reply.file_deletes) w.text("delete_file_info", name);
   w.close("scheduler_reply");
   return w.take();

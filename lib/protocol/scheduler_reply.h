@@ -103,9 +103,9 @@ struct SchedulerReply {
   std::optional<double> request_delay;  // seconds before the client may call again
   std::optional<double> next_rpc_delay;
   std::vector<ReplyMessage> messages;
-  bool project_is_down = false;          // true: only the header is rendered
+  bool project_is_down = false;  // true: only the header is rendered
   std::optional<ReplyUser> user;
-  int64_t hostid = 0;                    // 0: not sent
+  int64_t hostid = 0;  // 0: not sent
   double host_total_credit = 0, host_expavg_credit = 0;
   std::string host_venue;
   int64_t host_create_time = 0;
@@ -118,11 +118,11 @@ struct SchedulerReply {
   std::vector<ReplyAppVersion> app_versions;
   std::vector<ReplyWorkunit> workunits;
   std::vector<ReplyResult> results;
-  std::string code_sign_key;             // BOINC key text; empty: not sent
+  std::string code_sign_key;  // BOINC key text; empty: not sent
   std::string code_sign_key_signature;
-  std::vector<std::string> file_deletes; // <delete_file_info> (sticky files to drop)
-  bool dont_use_dcf = true;              // 7.x clients: no duration correction factor
-  bool send_full_workload = false;       // ask for <in_progress_results> next time
+  std::vector<std::string> file_deletes;  // <delete_file_info> (sticky files to drop)
+  bool dont_use_dcf = true;               // 7.x clients: no duration correction factor
+  bool send_full_workload = false;        // ask for <in_progress_results> next time
   bool operator==(const SchedulerReply&) const = default;
 };
 

@@ -19,7 +19,9 @@ struct Fields {
   ChildReaders table;
 
   Fields& name(std::string_view tag, std::string& out) {
-    table[tag] = [this, &out](pugi::xml_node node, const std::string& path) { return reader.name(node, path, out); };
+    table[tag] = [this, &out](pugi::xml_node node, const std::string& path) {
+      return reader.name(node, path, out);
+    };
     return *this;
   }
   Fields& text(std::string_view tag, std::string& out) {
@@ -29,19 +31,27 @@ struct Fields {
     return *this;
   }
   Fields& number(std::string_view tag, double& out) {
-    table[tag] = [this, &out](pugi::xml_node node, const std::string& path) { return reader.number(node, path, out); };
+    table[tag] = [this, &out](pugi::xml_node node, const std::string& path) {
+      return reader.number(node, path, out);
+    };
     return *this;
   }
   Fields& integer(std::string_view tag, int& out) {
-    table[tag] = [this, &out](pugi::xml_node node, const std::string& path) { return reader.integer(node, path, out); };
+    table[tag] = [this, &out](pugi::xml_node node, const std::string& path) {
+      return reader.integer(node, path, out);
+    };
     return *this;
   }
   Fields& integer(std::string_view tag, int64_t& out) {
-    table[tag] = [this, &out](pugi::xml_node node, const std::string& path) { return reader.integer(node, path, out); };
+    table[tag] = [this, &out](pugi::xml_node node, const std::string& path) {
+      return reader.integer(node, path, out);
+    };
     return *this;
   }
   Fields& boolean(std::string_view tag, bool& out) {
-    table[tag] = [this, &out](pugi::xml_node node, const std::string& path) { return reader.boolean(node, path, out); };
+    table[tag] = [this, &out](pugi::xml_node node, const std::string& path) {
+      return reader.boolean(node, path, out);
+    };
     return *this;
   }
   Fields& custom(std::string_view tag, ChildReader reader_fn) {
@@ -53,7 +63,8 @@ struct Fields {
   }
 };
 
-Status require_name(const XmlReader& reader, pugi::xml_node node, const std::string& path, const std::string& name) {
+Status require_name(const XmlReader& reader, pugi::xml_node node, const std::string& path,
+                    const std::string& name) {
   if (name.empty()) return reader.error(node, path, "missing or empty <name>");
   return Status::success();
 }
@@ -84,7 +95,8 @@ Status read_host_info(const XmlReader& reader, pugi::xml_node node, const std::s
   return fields.read(node, path);
 }
 
-Status read_time_stats(const XmlReader& reader, pugi::xml_node node, const std::string& path, TimeStats& stats) {
+Status read_time_stats(const XmlReader& reader, pugi::xml_node node, const std::string& path,
+                       TimeStats& stats) {
   Fields fields{reader, {}};
   fields.number("on_frac", stats.on_frac)
       .number("connected_frac", stats.connected_frac)
@@ -97,7 +109,8 @@ Status read_time_stats(const XmlReader& reader, pugi::xml_node node, const std::
   return fields.read(node, path);
 }
 
-Status read_net_stats(const XmlReader& reader, pugi::xml_node node, const std::string& path, NetStats& stats) {
+Status read_net_stats(const XmlReader& reader, pugi::xml_node node, const std::string& path,
+                      NetStats& stats) {
   Fields fields{reader, {}};
   fields.number("bwup", stats.bwup)
       .number("avg_up", stats.avg_up)
@@ -108,7 +121,8 @@ Status read_net_stats(const XmlReader& reader, pugi::xml_node node, const std::s
   return fields.read(node, path);
 }
 
-Status read_disk_usage(const XmlReader& reader, pugi::xml_node node, const std::string& path, DiskUsage& usage) {
+Status read_disk_usage(const XmlReader& reader, pugi::xml_node node, const std::string& path,
+                       DiskUsage& usage) {
   Fields fields{reader, {}};
   fields.number("d_boinc_used_total", usage.d_boinc_used_total)
       .number("d_boinc_used_project", usage.d_boinc_used_project)
@@ -120,7 +134,8 @@ Status read_disk_usage(const XmlReader& reader, pugi::xml_node node, const std::
 // the application's stderr in a CDATA section that starts with a newline. Applications'
 // stderr is often not UTF-8 (binary output, Latin-1 locales): what is not becomes U+FFFD,
 // and the text is cut to the limit at a character boundary.
-Status read_stderr(const XmlReader& reader, pugi::xml_node node, const std::string& path, ReportedResult& result) {
+Status read_stderr(const XmlReader& reader, pugi::xml_node node, const std::string& path,
+                   ReportedResult& result) {
   const ProtocolLimits& limits = reader.limits();
   const size_t keep = limits.max_stderr_bytes + 4;  // the limit, the leading newline, a cut character
   std::string text;
@@ -133,16 +148,20 @@ Status read_stderr(const XmlReader& reader, pugi::xml_node node, const std::stri
       }
     } else if (child.type() == pugi::node_element) {
       if (std::string_view(child.name()) != "core_client_version") {
-        return reader.error(child, path, "unexpected element <" + std::string(child.name()) + "> in stderr text");
+        return reader.error(child, path,
+                            "unexpected element <" + std::string(child.name()) + "> in stderr text");
       }
-      if (auto status = reader.name(child, child_path(path, "core_client_version"), result.core_client_version); !status) {
+      if (auto status =
+              reader.name(child, child_path(path, "core_client_version"), result.core_client_version);
+          !status) {
         return status;
       }
     }
   }
   if (!text.empty() && text.front() == '\n') text.erase(0, 1);
   if (text.size() > limits.max_stderr_bytes && !limits.truncate_stderr) {
-    return reader.error(node, path, "stderr longer than the limit of " + std::to_string(limits.max_stderr_bytes) + " bytes");
+    return reader.error(
+        node, path, "stderr longer than the limit of " + std::to_string(limits.max_stderr_bytes) + " bytes");
   }
   // Replacing only grows the text, so whatever lay beyond the limit (a character cut by
   // the read above included) lies beyond it after too, and is cut off with it.
@@ -155,7 +174,8 @@ Status read_stderr(const XmlReader& reader, pugi::xml_node node, const std::stri
   return Status::success();
 }
 
-Status read_reported_file(const XmlReader& reader, pugi::xml_node node, const std::string& path, ReportedFile& file) {
+Status read_reported_file(const XmlReader& reader, pugi::xml_node node, const std::string& path,
+                          ReportedFile& file) {
   Fields fields{reader, {}};
   fields.name("name", file.name)
       .number("nbytes", file.nbytes)
@@ -165,7 +185,8 @@ Status read_reported_file(const XmlReader& reader, pugi::xml_node node, const st
   return require_name(reader, node, path, file.name);
 }
 
-Status read_result(const XmlReader& reader, pugi::xml_node node, const std::string& path, ReportedResult& result) {
+Status read_result(const XmlReader& reader, pugi::xml_node node, const std::string& path,
+                   ReportedResult& result) {
   Fields fields{reader, {}};
   fields.name("name", result.name)
       .integer("state", result.state)
@@ -180,17 +201,20 @@ Status read_result(const XmlReader& reader, pugi::xml_node node, const std::stri
       .number("final_peak_swap_size", result.peak_swap_size)
       .number("final_peak_disk_usage", result.peak_disk_usage)
       .number("fpops_cumulative", result.fpops_cumulative)
-      .custom("stderr_out", [&reader, &result](pugi::xml_node child, const std::string& child_path_text) {
-        return read_stderr(reader, child, child_path_text, result);
-      })
+      .custom("stderr_out",
+              [&reader, &result](pugi::xml_node child, const std::string& child_path_text) {
+                return read_stderr(reader, child, child_path_text, result);
+              })
       .custom("file_info", [&reader, &result](pugi::xml_node child, const std::string& child_path_text) {
         if (result.output_files.size() >= reader.limits().max_file_infos) {
-          return Status(reader.error(child, child_path_text, "more than " +
-                                     std::to_string(reader.limits().max_file_infos) + " output files"));
+          return Status(
+              reader.error(child, child_path_text,
+                           "more than " + std::to_string(reader.limits().max_file_infos) + " output files"));
         }
         ReportedFile file;
-        auto status = read_reported_file(reader, child, child_path_text + "[" +
-                                         std::to_string(result.output_files.size() + 1) + "]", file);
+        auto status = read_reported_file(
+            reader, child, child_path_text + "[" + std::to_string(result.output_files.size() + 1) + "]",
+            file);
         if (status) result.output_files.push_back(std::move(file));
         return status;
       });
@@ -204,12 +228,15 @@ Status read_other_results(const XmlReader& reader, pugi::xml_node node, const st
   for (pugi::xml_node child : node.children("other_result")) {
     std::string item_path = child_path(path, "other_result", ++index);
     if (index > reader.limits().max_other_results) {
-      return reader.error(child, item_path, "more than " + std::to_string(reader.limits().max_other_results) +
-                                                " other results");
+      return reader.error(
+          child, item_path,
+          "more than " + std::to_string(reader.limits().max_other_results) + " other results");
     }
     OtherResult other;
     Fields fields{reader, {}};
-    fields.name("name", other.name).integer("app_version", other.app_version).name("plan_class", other.plan_class);
+    fields.name("name", other.name)
+        .integer("app_version", other.app_version)
+        .name("plan_class", other.plan_class);
     if (auto status = fields.read(child, item_path); !status) return status;
     if (auto status = require_name(reader, child, item_path, other.name); !status) return status;
     out.push_back(std::move(other));
@@ -223,8 +250,9 @@ Status read_in_progress(const XmlReader& reader, pugi::xml_node node, const std:
   for (pugi::xml_node child : node.children("ip_result")) {
     std::string item_path = child_path(path, "ip_result", ++index);
     if (index > reader.limits().max_other_results) {
-      return reader.error(child, item_path, "more than " + std::to_string(reader.limits().max_other_results) +
-                                                " in-progress results");
+      return reader.error(
+          child, item_path,
+          "more than " + std::to_string(reader.limits().max_other_results) + " in-progress results");
     }
     InProgressResult item;
     Fields fields{reader, {}};
@@ -244,8 +272,8 @@ Status read_app_versions(const XmlReader& reader, pugi::xml_node node, const std
   for (pugi::xml_node child : node.children("app_version")) {
     std::string item_path = child_path(path, "app_version", ++index);
     if (index > reader.limits().max_other_results) {
-      return reader.error(child, item_path, "more than " + std::to_string(reader.limits().max_other_results) +
-                                                " app versions");
+      return reader.error(child, item_path,
+                          "more than " + std::to_string(reader.limits().max_other_results) + " app versions");
     }
     ClientAppVersion version;
     Fields fields{reader, {}};
@@ -288,50 +316,56 @@ Result<SchedulerRequest> parse_scheduler_request(std::string_view xml, const Pro
       .name("cross_project_id", request.cross_project_id)
       .name("client_brand", request.client_brand)
       .text("code_sign_key", request.code_sign_key)
-      .custom("alt_platform",
-              [&](pugi::xml_node node, const std::string& path) {
-                if (request.alt_platforms.size() >= limits.max_platforms) {
-                  return Status(reader.error(node, path, "more than " + std::to_string(limits.max_platforms) +
-                                                             " alternate platforms"));
-                }
-                std::string name;
-                Fields platform{reader, {}};
-                platform.name("name", name);
-                if (auto status = platform.read(node, path); !status) return status;
-                if (!name.empty()) request.alt_platforms.push_back(name);
-                return Status::success();
-              })
+      .custom(
+          "alt_platform",
+          [&](pugi::xml_node node, const std::string& path) {
+            if (request.alt_platforms.size() >= limits.max_platforms) {
+              return Status(reader.error(
+                  node, path, "more than " + std::to_string(limits.max_platforms) + " alternate platforms"));
+            }
+            std::string name;
+            Fields platform{reader, {}};
+            platform.name("name", name);
+            if (auto status = platform.read(node, path); !status) return status;
+            if (!name.empty()) request.alt_platforms.push_back(name);
+            return Status::success();
+          })
       .custom("host_info",
-              [&](pugi::xml_node node, const std::string& path) { return read_host_info(reader, node, path, request.host); })
+              [&](pugi::xml_node node, const std::string& path) {
+                return read_host_info(reader, node, path, request.host);
+              })
       .custom("time_stats",
               [&](pugi::xml_node node, const std::string& path) {
                 return read_time_stats(reader, node, path, request.time_stats);
               })
       .custom("net_stats",
-              [&](pugi::xml_node node, const std::string& path) { return read_net_stats(reader, node, path, request.net_stats); })
+              [&](pugi::xml_node node, const std::string& path) {
+                return read_net_stats(reader, node, path, request.net_stats);
+              })
       .custom("disk_usage",
               [&](pugi::xml_node node, const std::string& path) {
                 return read_disk_usage(reader, node, path, request.disk_usage);
               })
-      .custom("result",
-              [&](pugi::xml_node node, const std::string& path) {
-                std::string item_path = path + "[" + std::to_string(++result_index) + "]";
-                if (result_index > limits.max_results) {
-                  return Status(reader.error(node, item_path, "more than " + std::to_string(limits.max_results) +
-                                                                  " reported results"));
-                }
-                ReportedResult result;
-                if (auto status = read_result(reader, node, item_path, result); !status) return status;
-                // A result reported twice in one request is the same report: keep the first.
-                if (reported_names.insert(result.name).second) request.results.push_back(std::move(result));
-                return Status::success();
-              })
+      .custom(
+          "result",
+          [&](pugi::xml_node node, const std::string& path) {
+            std::string item_path = path + "[" + std::to_string(++result_index) + "]";
+            if (result_index > limits.max_results) {
+              return Status(reader.error(
+                  node, item_path, "more than " + std::to_string(limits.max_results) + " reported results"));
+            }
+            ReportedResult result;
+            if (auto status = read_result(reader, node, item_path, result); !status) return status;
+            // A result reported twice in one request is the same report: keep the first.
+            if (reported_names.insert(result.name).second) request.results.push_back(std::move(result));
+            return Status::success();
+          })
       .custom("file_info",
               [&](pugi::xml_node node, const std::string& path) {
                 std::string item_path = path + "[" + std::to_string(++file_index) + "]";
                 if (file_index > limits.max_file_infos) {
-                  return Status(reader.error(node, item_path, "more than " + std::to_string(limits.max_file_infos) +
-                                                                  " held files"));
+                  return Status(reader.error(
+                      node, item_path, "more than " + std::to_string(limits.max_file_infos) + " held files"));
                 }
                 HeldFile file;
                 Fields held{reader, {}};

@@ -24,7 +24,7 @@ struct ClientVersion {
 
 // <host_info>
 struct HostInfo {
-  int timezone = 0;             // seconds east of UTC
+  int timezone = 0;  // seconds east of UTC
   std::string domain_name, ip_addr, host_cpid;
   int p_ncpus = 0;
   std::string p_vendor, p_model, p_features;
@@ -71,11 +71,11 @@ struct ReportedResult {
   double final_cpu_time = 0, final_elapsed_time = 0;
   int exit_status = 0;
   std::string platform, plan_class;
-  int version_num = 0;        // version of the app version that ran it
-  int app_version_num = 0;    // the workunit's version_num (BOINC sends both)
+  int version_num = 0;      // version of the app version that ran it
+  int app_version_num = 0;  // the workunit's version_num (BOINC sends both)
   double peak_working_set_size = 0, peak_swap_size = 0, peak_disk_usage = 0;
   double fpops_cumulative = 0;
-  std::string stderr_out;     // text of <stderr_out> without <core_client_version>
+  std::string stderr_out;  // text of <stderr_out> without <core_client_version>
   bool stderr_truncated = false;
   std::string core_client_version;  // "7.20.2", from inside <stderr_out>
   std::vector<ReportedFile> output_files;

@@ -50,12 +50,12 @@ struct DataServerRequest {
   ClientVersion client;
   std::string file_name;
   // FileUpload only:
-  std::string xml_signature;   // raw hex text of the upload certificate
-  double max_nbytes = -1;      // -1: absent
-  double nbytes = -1;          // total size of the file; -1: absent
+  std::string xml_signature;  // raw hex text of the upload certificate
+  double max_nbytes = -1;     // -1: absent
+  double nbytes = -1;         // total size of the file; -1: absent
   std::string md5_cksum;
-  double offset = 0;           // first byte sent
-  size_t data_start = 0;       // index in the parsed input where the raw bytes begin
+  double offset = 0;      // first byte sent
+  size_t data_start = 0;  // index in the parsed input where the raw bytes begin
   bool operator==(const DataServerRequest&) const = default;
 };
 

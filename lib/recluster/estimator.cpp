@@ -21,9 +21,7 @@ void check_config(const EstimatorConfig& c) {
 
 }  // namespace
 
-FailureEstimator::FailureEstimator(EstimatorConfig config) : config_(config) {
-  check_config(config_);
-}
+FailureEstimator::FailureEstimator(EstimatorConfig config) : config_(config) { check_config(config_); }
 
 FailureEstimator::FailureEstimator(EstimatorConfig config, const std::vector<JobRecord>& records)
     : FailureEstimator(config) {
@@ -33,8 +31,7 @@ FailureEstimator::FailureEstimator(EstimatorConfig config, const std::vector<Job
 void FailureEstimator::record_job(int64_t k, int64_t failed_tasks, bool job_failed, bool tasks_observed) {
   if (k < 1 || failed_tasks < 0 || failed_tasks > k) {
     throw std::invalid_argument("job record expects k >= 1 and 0 <= failed_tasks <= k, found k=" +
-                                std::to_string(k) + " failed_tasks=" +
-                                std::to_string(failed_tasks));
+                                std::to_string(k) + " failed_tasks=" + std::to_string(failed_tasks));
   }
   add(JobRecord{k, failed_tasks, job_failed, tasks_observed});
   while (jobs() > config_.window_jobs) {
@@ -60,15 +57,13 @@ void FailureEstimator::add(const JobRecord& record) {
 double FailureEstimator::alpha() const {
   const double weight = config_.alpha_prior_tasks + static_cast<double>(tasks_);
   if (weight <= 0.0) return config_.alpha_prior_mean;
-  return (config_.alpha_prior_mean * config_.alpha_prior_tasks +
-          static_cast<double>(failed_tasks_)) / weight;
+  return (config_.alpha_prior_mean * config_.alpha_prior_tasks + static_cast<double>(failed_tasks_)) / weight;
 }
 
 double FailureEstimator::beta() const {
   const double weight = config_.beta_prior_jobs + static_cast<double>(jobs());
   if (weight <= 0.0) return config_.beta_prior_mean;
-  return (config_.beta_prior_mean * config_.beta_prior_jobs +
-          static_cast<double>(failed_jobs_)) / weight;
+  return (config_.beta_prior_mean * config_.beta_prior_jobs + static_cast<double>(failed_jobs_)) / weight;
 }
 
 }  // namespace tharsis

@@ -112,8 +112,7 @@ double tfm_stationary_k(double t, double D, double alpha) {
 }
 
 double optimal_k_tfm_closed_form(const ClusterParams& params, double alpha) {
-  return std::min(tfm_stationary_k(params.phi + params.C, params.D, alpha),
-                  optimal_k_jfm(params));
+  return std::min(tfm_stationary_k(params.phi + params.C, params.D, alpha), optimal_k_jfm(params));
 }
 
 double optimal_k_by_scan(const std::function<double(double)>& m, double kmax, double step) {
@@ -134,10 +133,14 @@ double optimal_k_by_scan(const std::function<double(double)>& m, double kmax, do
 
 std::string_view policy_name(ReclusterPolicy policy) {
   switch (policy) {
-    case ReclusterPolicy::Noop: return "NOOP";
-    case ReclusterPolicy::DC: return "DC";
-    case ReclusterPolicy::SR: return "SR";
-    case ReclusterPolicy::DR: return "DR";
+    case ReclusterPolicy::Noop:
+      return "NOOP";
+    case ReclusterPolicy::DC:
+      return "DC";
+    case ReclusterPolicy::SR:
+      return "SR";
+    case ReclusterPolicy::DR:
+      return "DR";
   }
   return "?";
 }
@@ -145,11 +148,16 @@ std::string_view policy_name(ReclusterPolicy policy) {
 bool parse_policy(std::string_view text, ReclusterPolicy& out) {
   std::string lower(text);
   for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (lower == "noop") out = ReclusterPolicy::Noop;
-  else if (lower == "dc") out = ReclusterPolicy::DC;
-  else if (lower == "sr") out = ReclusterPolicy::SR;
-  else if (lower == "dr") out = ReclusterPolicy::DR;
-  else return false;
+  if (lower == "noop")
+    out = ReclusterPolicy::Noop;
+  else if (lower == "dc")
+    out = ReclusterPolicy::DC;
+  else if (lower == "sr")
+    out = ReclusterPolicy::SR;
+  else if (lower == "dr")
+    out = ReclusterPolicy::DR;
+  else
+    return false;
   return true;
 }
 
@@ -161,17 +169,15 @@ int64_t choose_cluster_size(ReclusterPolicy policy, const ClusterParams& params,
   }
   if (params.n <= 0) return 1;
   if (estimates.model == FailureModel::Job) {
-    return round_by_model(optimal_k_jfm(params), params.n, [&](double k) {
-      return expected_makespan_jfm(params, k, estimates.beta);
-    });
+    return round_by_model(optimal_k_jfm(params), params.n,
+                          [&](double k) { return expected_makespan_jfm(params, k, estimates.beta); });
   }
   return round_by_model(optimal_k_tfm_closed_form(params, estimates.alpha), params.n,
                         [&](double k) { return expected_makespan_tfm(params, k, estimates.alpha); });
 }
 
 ModelClassification classify_failure_model(const std::vector<JobOutcome>& outcomes,
-                                           const ClusterParams& params,
-                                           double min_log_ratio) {
+                                           const ClusterParams& params, double min_log_ratio) {
   ModelClassification c;
   if (outcomes.empty()) return c;
   int64_t successes = 0, failures = 0;
@@ -190,11 +196,10 @@ ModelClassification classify_failure_model(const std::vector<JobOutcome>& outcom
   } else if (successes == 0) {
     c.alpha_hat = 1.0;
   } else {
-    c.alpha_hat = argmax_unimodal(
-        [&](double a) { return task_model_log_lik(outcomes, a); }, 0.0, 1.0 - 1e-12);
+    c.alpha_hat =
+        argmax_unimodal([&](double a) { return task_model_log_lik(outcomes, a); }, 0.0, 1.0 - 1e-12);
   }
-  c.log_lik_task = (failures == 0 || successes == 0) ? 0.0
-                                                     : task_model_log_lik(outcomes, c.alpha_hat);
+  c.log_lik_task = (failures == 0 || successes == 0) ? 0.0 : task_model_log_lik(outcomes, c.alpha_hat);
 
   // With one size only, both models fit the outcomes equally well: no evidence.
   if (k_min == k_max) return c;
@@ -202,9 +207,9 @@ ModelClassification classify_failure_model(const std::vector<JobOutcome>& outcom
   c.exponential_in_k = evidence >= min_log_ratio;
 
   const auto k_of = [](double k) { return static_cast<int64_t>(std::llround(k)); };
-  c.k_star_depends_on_rate = params.n > 0 && params.r > 0 && c.alpha_hat > 0.0 &&
-                             k_of(optimal_k_tfm_closed_form(params, c.alpha_hat)) !=
-                                 k_of(optimal_k_jfm(params));
+  c.k_star_depends_on_rate =
+      params.n > 0 && params.r > 0 && c.alpha_hat > 0.0 &&
+      k_of(optimal_k_tfm_closed_form(params, c.alpha_hat)) != k_of(optimal_k_jfm(params));
 
   if (c.exponential_in_k) {
     c.verdict = c.k_star_depends_on_rate ? ModelVerdict::Task : ModelVerdict::Job;

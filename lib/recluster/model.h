@@ -15,11 +15,11 @@ namespace tharsis {
 
 // One level of independent tasks waiting to be clustered.
 struct ClusterParams {
-  int64_t n = 0;        // tasks left to run
-  int64_t r = 1;        // resources (hosts) running jobs in parallel
-  double phi = 0.0;     // mean task run time φ̄ (seconds)
-  double C = 0.0;       // per-task overhead inside a job (seconds)
-  double D = 0.0;       // per-job overhead: dispatch, staging, start-up (seconds)
+  int64_t n = 0;     // tasks left to run
+  int64_t r = 1;     // resources (hosts) running jobs in parallel
+  double phi = 0.0;  // mean task run time φ̄ (seconds)
+  double C = 0.0;    // per-task overhead inside a job (seconds)
+  double D = 0.0;    // per-job overhead: dispatch, staging, start-up (seconds)
 
   // Run time of one job of k tasks: kφ̄ + D + Ck.
   double job_time(double k) const { return k * (phi + C) + D; }
@@ -100,15 +100,14 @@ struct JobOutcome {
 enum class ModelVerdict { Task, Job, Undecided };
 struct ModelClassification {
   ModelVerdict verdict = ModelVerdict::Undecided;
-  double alpha_hat = 0.0;        // MLE of α under TFM
-  double beta_hat = 0.0;         // MLE of β under JFM
-  double log_lik_task = 0.0;     // log-likelihood of the outcomes under TFM(α̂)
-  double log_lik_job = 0.0;      // ... under JFM(β̂)
-  bool exponential_in_k = false;  // criterion 1 favours TFM
+  double alpha_hat = 0.0;               // MLE of α under TFM
+  double beta_hat = 0.0;                // MLE of β under JFM
+  double log_lik_task = 0.0;            // log-likelihood of the outcomes under TFM(α̂)
+  double log_lik_job = 0.0;             // ... under JFM(β̂)
+  bool exponential_in_k = false;        // criterion 1 favours TFM
   bool k_star_depends_on_rate = false;  // criterion 2: round(k*(α̂)) != round(n/r)
 };
 ModelClassification classify_failure_model(const std::vector<JobOutcome>& outcomes,
-                                           const ClusterParams& params,
-                                           double min_log_ratio = 3.0);
+                                           const ClusterParams& params, double min_log_ratio = 3.0);
 
 }  // namespace tharsis

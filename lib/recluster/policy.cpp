@@ -24,8 +24,8 @@ std::vector<TaskGroup> cluster_tasks(const std::vector<TaskId>& tasks, int64_t k
   return jobs;
 }
 
-RetryPlan plan_after_job(ReclusterPolicy policy, const TaskGroup& tasks,
-                         const std::vector<bool>& task_ok, int64_t k_model) {
+RetryPlan plan_after_job(ReclusterPolicy policy, const TaskGroup& tasks, const std::vector<bool>& task_ok,
+                         int64_t k_model) {
   if (task_ok.size() != tasks.size()) {
     throw std::invalid_argument("plan_after_job expects one success flag per task, found " +
                                 std::to_string(task_ok.size()) + " flags for " +
@@ -80,8 +80,7 @@ TaskLedger::TaskLedger(int64_t n) : place_(static_cast<size_t>(n), Place::Nowher
 Status TaskLedger::move(const TaskGroup& job, Place from, Place to, const char* what) {
   for (size_t i = 0; i < job.size(); ++i) {
     const TaskId id = job[i];
-    if (id < 0 || id >= static_cast<TaskId>(place_.size()) ||
-        place_[static_cast<size_t>(id)] != from) {
+    if (id < 0 || id >= static_cast<TaskId>(place_.size()) || place_[static_cast<size_t>(id)] != from) {
       // Undo what this call moved so the ledger stays consistent.
       for (size_t j = 0; j < i; ++j) place_[static_cast<size_t>(job[j])] = from;
       return make_error(std::string(what) + ": task " + std::to_string(id) +
@@ -92,10 +91,14 @@ Status TaskLedger::move(const TaskGroup& job, Place from, Place to, const char* 
   const auto count = static_cast<int64_t>(job.size());
   auto counter = [&](Place p) -> int64_t& {
     switch (p) {
-      case Place::Nowhere: return nowhere_;
-      case Place::Pending: return pending_;
-      case Place::InFlight: return in_flight_;
-      case Place::Done: return done_;
+      case Place::Nowhere:
+        return nowhere_;
+      case Place::Pending:
+        return pending_;
+      case Place::InFlight:
+        return in_flight_;
+      case Place::Done:
+        return done_;
     }
     return nowhere_;
   };
@@ -128,10 +131,9 @@ Status TaskLedger::finish(const TaskGroup& job, const std::vector<TaskId>& done)
 Status TaskLedger::check() const {
   const auto n = static_cast<int64_t>(place_.size());
   if (nowhere_ != 0 || pending_ + in_flight_ + done_ != n) {
-    return make_error("task ledger expects pending + in flight + done == " + std::to_string(n) +
-                      ", found " + std::to_string(pending_) + " + " + std::to_string(in_flight_) +
-                      " + " + std::to_string(done_) + " with " + std::to_string(nowhere_) +
-                      " tasks in no job");
+    return make_error("task ledger expects pending + in flight + done == " + std::to_string(n) + ", found " +
+                      std::to_string(pending_) + " + " + std::to_string(in_flight_) + " + " +
+                      std::to_string(done_) + " with " + std::to_string(nowhere_) + " tasks in no job");
   }
   return Status::success();
 }
@@ -144,8 +146,8 @@ Status TaskLedger::check_full() const {
       pending_ + in_flight_ + done_ != n) {
     return make_error("task ledger expects pending + in flight + done == " + std::to_string(n) +
                       " with no task lost, found pending=" + std::to_string(counts[1]) +
-                      " in_flight=" + std::to_string(counts[2]) + " done=" +
-                      std::to_string(counts[3]) + " lost=" + std::to_string(counts[0]));
+                      " in_flight=" + std::to_string(counts[2]) + " done=" + std::to_string(counts[3]) +
+                      " lost=" + std::to_string(counts[0]));
   }
   return Status::success();
 }

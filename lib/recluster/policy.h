@@ -21,8 +21,8 @@ std::vector<TaskGroup> cluster_tasks(const std::vector<TaskId>& tasks, int64_t k
 
 // What happens after a job ends.
 struct RetryPlan {
-  std::vector<TaskId> done;           // tasks finished for good (counted exactly once)
-  std::vector<TaskGroup> new_jobs;    // tasks going back to the pool, regrouped
+  std::vector<TaskId> done;         // tasks finished for good (counted exactly once)
+  std::vector<TaskGroup> new_jobs;  // tasks going back to the pool, regrouped
 };
 
 // The paper's policies after a job of `tasks` ended with success flags `task_ok`
@@ -33,8 +33,8 @@ struct RetryPlan {
 //  SR:   ok tasks are done; the failed ones form one new job (the size shrinks naturally).
 //  DR:   ok tasks are done; the failed ones are split into jobs of k_model.
 // Throws std::invalid_argument if task_ok and tasks differ in length.
-RetryPlan plan_after_job(ReclusterPolicy policy, const TaskGroup& tasks,
-                         const std::vector<bool>& task_ok, int64_t k_model);
+RetryPlan plan_after_job(ReclusterPolicy policy, const TaskGroup& tasks, const std::vector<bool>& task_ok,
+                         int64_t k_model);
 
 // The plan keeps the job's tasks: done ∪ new_jobs is exactly `tasks` as a multiset.
 Status check_plan(const TaskGroup& tasks, const RetryPlan& plan);
@@ -46,8 +46,8 @@ class TaskLedger {
  public:
   explicit TaskLedger(int64_t n);
 
-  Status add_pending(const TaskGroup& job);   // new job for tasks that are nowhere yet
-  Status start(const TaskGroup& job);         // pending -> in flight
+  Status add_pending(const TaskGroup& job);  // new job for tasks that are nowhere yet
+  Status start(const TaskGroup& job);        // pending -> in flight
   // The job's tasks leave flight: `done` become done, the rest must be re-added
   // (add_pending) by the caller before the ledger is checked.
   Status finish(const TaskGroup& job, const std::vector<TaskId>& done);

@@ -113,8 +113,7 @@ SimResult simulate(const SimConfig& config) {
     result.failed_jobs += failed > 0 ? 1 : 0;
 
     // Only SR and DR keep the ok tasks of a failed job; NOOP and DC rerun them all.
-    const bool selective =
-        config.policy == ReclusterPolicy::SR || config.policy == ReclusterPolicy::DR;
+    const bool selective = config.policy == ReclusterPolicy::SR || config.policy == ReclusterPolicy::DR;
     const int64_t k_model = failed > 0 ? k_now(selective ? k - failed : 0) : 1;
     RetryPlan plan = plan_after_job(config.policy, job, ok, k_model);
     require(check_plan(job, plan));

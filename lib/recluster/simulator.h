@@ -22,20 +22,20 @@ struct SimConfig {
   // Size NOOP and SR keep. 0 = the failure-blind planner's choice, round(n/r) (the JFM
   // optimum, also the no-failure optimum: one job per resource in one cycle).
   int64_t fixed_k = 0;
-  double jitter = 0.0;         // job run time × U[1 − jitter, 1 + jitter]
-  EstimatorConfig estimator;   // what DC and DR learn α and β with
+  double jitter = 0.0;        // job run time × U[1 − jitter, 1 + jitter]
+  EstimatorConfig estimator;  // what DC and DR learn α and β with
   uint64_t seed = 1;
   int64_t max_jobs = 20'000'000;  // give up (finished = false) after this many jobs
   bool check_invariants = true;   // ledger check after every job (cheap: O(n) per job)
 };
 
 struct SimResult {
-  bool finished = false;      // every task done (false: max_jobs reached)
-  double makespan = 0.0;      // time the last task was done (seconds)
+  bool finished = false;  // every task done (false: max_jobs reached)
+  double makespan = 0.0;  // time the last task was done (seconds)
   int64_t jobs_run = 0;
-  int64_t task_runs = 0;      // task executions, retries included
+  int64_t task_runs = 0;  // task executions, retries included
   int64_t failed_jobs = 0;
-  int64_t initial_k = 0;      // the size of the first clustering
+  int64_t initial_k = 0;        // the size of the first clustering
   double alpha_estimate = 0.0;  // the estimator's α at the end
   double beta_estimate = 0.0;
 };

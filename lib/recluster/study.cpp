@@ -53,9 +53,8 @@ std::vector<RuntimeVsKRow> study_runtime_vs_k(const StudyConfig& config, Failure
       row.rate = rate;
       row.k = k;
       const auto kd = static_cast<double>(k);
-      row.model_makespan = model == FailureModel::Task
-                               ? expected_makespan_tfm(config.params, kd, rate)
-                               : expected_makespan_jfm(config.params, kd, rate);
+      row.model_makespan = model == FailureModel::Task ? expected_makespan_tfm(config.params, kd, rate)
+                                                       : expected_makespan_jfm(config.params, kd, rate);
       SimConfig sim = base_config(config);
       sim.model = model;
       sim.rate = rate;
@@ -68,8 +67,8 @@ std::vector<RuntimeVsKRow> study_runtime_vs_k(const StudyConfig& config, Failure
   return rows;
 }
 
-std::vector<OptimalKRow> study_optimal_k(const StudyConfig& config,
-                                         const std::vector<double>& alphas, int64_t k_sim_max) {
+std::vector<OptimalKRow> study_optimal_k(const StudyConfig& config, const std::vector<double>& alphas,
+                                         int64_t k_sim_max) {
   std::vector<OptimalKRow> rows;
   const auto& p = config.params;
   for (double alpha : alphas) {

@@ -14,16 +14,16 @@ namespace tharsis {
 
 struct StudyConfig {
   ClusterParams params{1000, 20, 5.0, 0.0, 5.0};  // the paper's example
-  int reps = 10;          // simulations per point; rep i uses seed + i
+  int reps = 10;                                  // simulations per point; rep i uses seed + i
   uint64_t seed = 1;
-  double jitter = 0.1;    // job run time × U[0.9, 1.1]
+  double jitter = 0.1;  // job run time × U[0.9, 1.1]
   EstimatorConfig estimator;
-  int64_t fixed_k = 0;    // NOOP/SR size; 0 = failure-blind round(n/r)
+  int64_t fixed_k = 0;  // NOOP/SR size; 0 = failure-blind round(n/r)
 };
 
 struct SimStats {
-  double mean = 0.0;        // mean makespan over the runs (finished or not)
-  double std_error = 0.0;   // standard error of that mean
+  double mean = 0.0;       // mean makespan over the runs (finished or not)
+  double std_error = 0.0;  // standard error of that mean
   int runs = 0;
   int finished = 0;
 };
@@ -55,12 +55,12 @@ struct OptimalKRow {
   int64_t k_chosen = 0;
   int64_t k_sim_best = 0;
 };
-std::vector<OptimalKRow> study_optimal_k(const StudyConfig& config,
-                                         const std::vector<double>& alphas, int64_t k_sim_max);
+std::vector<OptimalKRow> study_optimal_k(const StudyConfig& config, const std::vector<double>& alphas,
+                                         int64_t k_sim_max);
 
 // (c) Mean makespan of each policy (indexed by ReclusterPolicy) at each failure rate.
-constexpr std::array<ReclusterPolicy, 4> kAllPolicies = {
-    ReclusterPolicy::Noop, ReclusterPolicy::DC, ReclusterPolicy::SR, ReclusterPolicy::DR};
+constexpr std::array<ReclusterPolicy, 4> kAllPolicies = {ReclusterPolicy::Noop, ReclusterPolicy::DC,
+                                                         ReclusterPolicy::SR, ReclusterPolicy::DR};
 struct PolicyRow {
   double rate = 0.0;
   std::array<SimStats, 4> by_policy;  // in kAllPolicies order

@@ -125,16 +125,14 @@ std::string render_svg(const Plot& plot) {
       << "\" fill=\"none\" stroke=\"black\"/>\n"
       << "<text x=\"" << left + pw / 2 << "\" y=\"" << h - 18 << "\" text-anchor=\"middle\">"
       << xml_escape(plot.x_label + (plot.log_x ? " (log)" : "")) << "</text>\n"
-      << "<text transform=\"translate(18," << top + ph / 2
-      << ") rotate(-90)\" text-anchor=\"middle\">"
+      << "<text transform=\"translate(18," << top + ph / 2 << ") rotate(-90)\" text-anchor=\"middle\">"
       << xml_escape(plot.y_label + (plot.log_y ? " (log)" : "")) << "</text>\n";
 
   // Series and legend.
   for (size_t s = 0; s < plot.series.size(); ++s) {
     const auto& series = plot.series[s];
     const size_t palette = sizeof kColors / sizeof kColors[0];
-    const char* color =
-        kColors[(series.color >= 0 ? static_cast<size_t>(series.color) : s) % palette];
+    const char* color = kColors[(series.color >= 0 ? static_cast<size_t>(series.color) : s) % palette];
     std::ostringstream points;
     std::vector<std::pair<double, double>> dots;
     for (size_t i = 0; i < series.x.size() && i < series.y.size(); ++i) {
@@ -143,8 +141,7 @@ std::string render_svg(const Plot& plot) {
       dots.emplace_back(px(series.x[i]), py(series.y[i]));
     }
     out << "<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"1.8\""
-        << (series.dashed ? " stroke-dasharray=\"6,4\"" : "") << " points=\"" << points.str()
-        << "\"/>\n";
+        << (series.dashed ? " stroke-dasharray=\"6,4\"" : "") << " points=\"" << points.str() << "\"/>\n";
     if (series.markers) {
       for (const auto& [x, y] : dots) {
         out << "<circle cx=\"" << x << "\" cy=\"" << y << "\" r=\"2.5\" fill=\"" << color << "\"/>\n";
@@ -154,8 +151,8 @@ std::string render_svg(const Plot& plot) {
     const double lx = left + pw + 12;
     out << "<line x1=\"" << lx << "\" y1=\"" << ly << "\" x2=\"" << lx + 24 << "\" y2=\"" << ly
         << "\" stroke=\"" << color << "\" stroke-width=\"2\""
-        << (series.dashed ? " stroke-dasharray=\"6,4\"" : "") << "/>\n<text x=\"" << lx + 30
-        << "\" y=\"" << ly + 4 << "\">" << xml_escape(series.name) << "</text>\n";
+        << (series.dashed ? " stroke-dasharray=\"6,4\"" : "") << "/>\n<text x=\"" << lx + 30 << "\" y=\""
+        << ly + 4 << "\">" << xml_escape(series.name) << "</text>\n";
   }
   out << "</svg>\n";
   return out.str();

@@ -19,8 +19,8 @@ int hex_value(char c) {
 bool is_valid_param_name(std::string_view name) {
   if (name.empty() || name.size() > 64) return false;
   for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '.' || c == '-';
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                    c == '.' || c == '-';
     if (!ok) return false;
   }
   return true;
@@ -50,8 +50,8 @@ Result<std::string> percent_decode(std::string_view text) {
       const int high = complete ? hex_value(text[i + 1]) : -1;
       const int low = complete ? hex_value(text[i + 2]) : -1;
       if (high < 0 || low < 0) {
-        return make_error("query string: expected two hex digits after '%' at offset " +
-                          std::to_string(i) + ", found " + quoted_sample(text.substr(i, 3)));
+        return make_error("query string: expected two hex digits after '%' at offset " + std::to_string(i) +
+                          ", found " + quoted_sample(text.substr(i, 3)));
       }
       const char decoded = static_cast<char>(high * 16 + low);
       if (decoded == '\0') {
@@ -68,8 +68,8 @@ Result<std::string> percent_decode(std::string_view text) {
 
 Result<QueryParams> QueryParams::parse(std::string_view query_string, size_t max_length) {
   if (query_string.size() > max_length) {
-    return make_error("query string: expected at most " + std::to_string(max_length) +
-                      " bytes, found " + std::to_string(query_string.size()));
+    return make_error("query string: expected at most " + std::to_string(max_length) + " bytes, found " +
+                      std::to_string(query_string.size()));
   }
   QueryParams params;
   size_t start = 0;
@@ -83,10 +83,13 @@ Result<QueryParams> QueryParams::parse(std::string_view query_string, size_t max
     auto name = percent_decode(pair.substr(0, equals));
     if (!name) return make_error(name.error());
     if (!is_valid_param_name(*name)) {
-      return make_error("query string: expected a parameter name of letters, digits, '_', '.' or '-' "
-                        "(1-64 characters), found " + quoted_sample(*name));
+      return make_error(
+          "query string: expected a parameter name of letters, digits, '_', '.' or '-' "
+          "(1-64 characters), found " +
+          quoted_sample(*name));
     }
-    auto value = percent_decode(equals == std::string_view::npos ? std::string_view() : pair.substr(equals + 1));
+    auto value =
+        percent_decode(equals == std::string_view::npos ? std::string_view() : pair.substr(equals + 1));
     if (!value) return make_error(value.error());
     for (char c : *value) {
       if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
@@ -155,13 +158,20 @@ Result<std::string> QueryParams::get_choice_or(std::string_view name,
 
 std::string_view http_reason_phrase(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 500: return "Internal Server Error";
-    case 503: return "Service Unavailable";
-    default: return "Unknown";
+    case 200:
+      return "OK";
+    case 400:
+      return "Bad Request";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 500:
+      return "Internal Server Error";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Unknown";
   }
 }
 
@@ -182,8 +192,8 @@ CgiResponse cgi_error_response(int status, std::string_view message) {
   response.status = status;
   const std::string title = std::to_string(status) + " " + std::string(http_reason_phrase(status));
   response.body = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>" +
-                  html_escape(title) + "</title></head><body><h1>" + html_escape(title) +
-                  "</h1><p>" + html_escape(message) + "</p></body></html>\n";
+                  html_escape(title) + "</title></head><body><h1>" + html_escape(title) + "</h1><p>" +
+                  html_escape(message) + "</p></body></html>\n";
   return response;
 }
 

@@ -26,8 +26,7 @@ class QueryParams {
   // "a=1&b=x%20y". Empty pairs ("a=1&&b=2") are skipped; a pair without '=' has value "".
   // Errors: longer than max_length, a bad escape, a name not [A-Za-z0-9_.-]{1,64}, a
   // name given twice, a value with control characters.
-  static Result<QueryParams> parse(std::string_view query_string,
-                                   size_t max_length = kMaxQueryStringLength);
+  static Result<QueryParams> parse(std::string_view query_string, size_t max_length = kMaxQueryStringLength);
 
   bool has(std::string_view name) const;
   // Missing -> error "missing parameter 'name'".

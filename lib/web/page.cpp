@@ -14,20 +14,28 @@ constexpr PageId kNavOrder[] = {PageId::ServerStatus, PageId::Graphs, PageId::Re
 
 std::string_view page_program(PageId page) {
   switch (page) {
-    case PageId::ServerStatus: return "server_status";
-    case PageId::Graphs: return "graphs";
-    case PageId::Reclustering: return "reclustering";
-    case PageId::Volunteers: return "volunteers";
+    case PageId::ServerStatus:
+      return "server_status";
+    case PageId::Graphs:
+      return "graphs";
+    case PageId::Reclustering:
+      return "reclustering";
+    case PageId::Volunteers:
+      return "volunteers";
   }
   return "";
 }
 
 std::string_view page_nav_title(PageId page) {
   switch (page) {
-    case PageId::ServerStatus: return "Server status";
-    case PageId::Graphs: return "Graphs";
-    case PageId::Reclustering: return "Reclustering";
-    case PageId::Volunteers: return "Volunteers";
+    case PageId::ServerStatus:
+      return "Server status";
+    case PageId::Graphs:
+      return "Graphs";
+    case PageId::Reclustering:
+      return "Reclustering";
+    case PageId::Volunteers:
+      return "Volunteers";
   }
   return "";
 }

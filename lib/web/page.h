@@ -17,9 +17,9 @@ std::string_view page_program(PageId page);
 std::string_view page_nav_title(PageId page);
 
 struct PageContext {
-  std::string project_name;              // shown in the header and the <title>
-  int64_t now = 0;                       // generation time (Unix seconds) for the footer
-  std::string base_url;                  // prefix of page links, e.g. "/tharsis_cgi/" ("" = relative)
+  std::string project_name;                // shown in the header and the <title>
+  int64_t now = 0;                         // generation time (Unix seconds) for the footer
+  std::string base_url;                    // prefix of page links, e.g. "/tharsis_cgi/" ("" = relative)
   std::string stylesheet = "tharsis.css";  // href of the one stylesheet
 };
 

@@ -84,8 +84,9 @@ std::string render_server_status_html(const ServerStatus& status, const PageCont
   if (status.daemons.empty()) {
     body += "<p class=\"empty\">No daemon has reported a heartbeat.</p>\n";
   } else {
-    body += "<table>\n<thead><tr><th>Daemon</th><th>Host</th><th class=\"num\">PID</th><th>State</th>"
-            "<th>Last heartbeat</th><th class=\"num\">Age</th></tr></thead>\n<tbody>\n";
+    body +=
+        "<table>\n<thead><tr><th>Daemon</th><th>Host</th><th class=\"num\">PID</th><th>State</th>"
+        "<th>Last heartbeat</th><th class=\"num\">Age</th></tr></thead>\n<tbody>\n";
     for (const auto& daemon : status.daemons) {
       const int64_t age = heartbeat_age(daemon, context.now);
       body += "<tr>" + td(daemon.name) + td(daemon.host) + td(std::to_string(daemon.pid), "num") +
@@ -98,8 +99,9 @@ std::string render_server_status_html(const ServerStatus& status, const PageCont
   body += "</section>\n";
 
   body += "<section>\n<h2>Queue backlogs</h2>\n";
-  body += "<table>\n<thead><tr><th>Queue</th><th class=\"num\">Items</th><th class=\"num\">Oldest</th>"
-          "</tr></thead>\n<tbody>\n";
+  body +=
+      "<table>\n<thead><tr><th>Queue</th><th class=\"num\">Items</th><th class=\"num\">Oldest</th>"
+      "</tr></thead>\n<tbody>\n";
   bool any_capped = false;
   for (const auto& queue : status.queues) {
     any_capped = any_capped || queue.capped;
@@ -127,8 +129,9 @@ std::string render_server_status_html(const ServerStatus& status, const PageCont
   body += "<section id=\"results\" data-source=\"" + std::string(status.census.present ? "census" : "live") +
           "\" data-as-of=\"" + std::to_string(as_of) + "\">\n<h2>Results by state</h2>\n";
   if (status.db_reachable) body += census_note_html(status.census, context.now);
-  body += "<table>\n<thead><tr><th>server_state</th><th>outcome</th><th class=\"num\">Results</th>"
-          "</tr></thead>\n<tbody>\n";
+  body +=
+      "<table>\n<thead><tr><th>server_state</th><th>outcome</th><th class=\"num\">Results</th>"
+      "</tr></thead>\n<tbody>\n";
   int64_t total = 0;
   for (const auto& row : status.results) {
     total += row.count;
@@ -137,8 +140,9 @@ std::string render_server_status_html(const ServerStatus& status, const PageCont
   }
   body += "</tbody>\n<tfoot><tr><th colspan=\"2\">Total</th><td class=\"num\">" + std::to_string(total) +
           "</td></tr></tfoot>\n</table>\n</section>\n";
-  body += "<p class=\"formats\">Also as <a href=\"?format=json\">JSON</a> and "
-          "<a href=\"?format=prometheus\">Prometheus metrics</a>.</p>\n";
+  body +=
+      "<p class=\"formats\">Also as <a href=\"?format=json\">JSON</a> and "
+      "<a href=\"?format=prometheus\">Prometheus metrics</a>.</p>\n";
   return render_page(context, PageId::ServerStatus, "Server status", body);
 }
 
@@ -158,7 +162,10 @@ std::string render_server_status_json(const ServerStatus& status, int64_t now) {
     json.key("last_heartbeat").value(daemon.last_heartbeat);
     const int64_t age = heartbeat_age(daemon, now);
     json.key("heartbeat_age");
-    if (age < 0) json.null(); else json.value(age);
+    if (age < 0)
+      json.null();
+    else
+      json.value(age);
     json.end_object();
   }
   json.end_array();
@@ -170,7 +177,10 @@ std::string render_server_status_json(const ServerStatus& status, int64_t now) {
     json.key("oldest_age_seconds").value(queue.oldest_age_seconds);
     json.key("count_capped").value(queue.capped);
     json.key("census_count");
-    if (queue.census_count < 0) json.null(); else json.value(queue.census_count);
+    if (queue.census_count < 0)
+      json.null();
+    else
+      json.value(queue.census_count);
     json.end_object();
   }
   json.end_array();
@@ -259,7 +269,8 @@ std::string render_server_status_prometheus(const ServerStatus& status, int64_t 
              "gauge");
   for (const auto& queue : status.queues) {
     if (queue.census_count < 0) continue;
-    out.sample("tharsis_queue_backlog_census", {{"queue", queue.name}}, static_cast<double>(queue.census_count));
+    out.sample("tharsis_queue_backlog_census", {{"queue", queue.name}},
+               static_cast<double>(queue.census_count));
   }
   if (status.file_delete_retries >= 0) {
     out.family("tharsis_file_delete_retries",
@@ -278,23 +289,27 @@ std::string render_server_status_prometheus(const ServerStatus& status, int64_t 
   }
   const CensusStatus& census = status.census;
   out.family("tharsis_results_from_census",
-             "1 if tharsis_results comes from the census snapshot, 0 if counted live for this scrape", "gauge");
+             "1 if tharsis_results comes from the census snapshot, 0 if counted live for this scrape",
+             "gauge");
   out.sample("tharsis_results_from_census", {}, census.present ? 1 : 0);
   out.family("tharsis_results_timestamp_seconds", "Unix time at which tharsis_results was counted", "gauge");
-  out.sample("tharsis_results_timestamp_seconds", {}, static_cast<double>(census.present ? census.taken_at : now));
+  out.sample("tharsis_results_timestamp_seconds", {},
+             static_cast<double>(census.present ? census.taken_at : now));
   if (census.present) {
     out.family("tharsis_census_age_seconds", "Seconds since the census snapshot was taken", "gauge");
     out.sample("tharsis_census_age_seconds", {}, static_cast<double>(now - census.taken_at));
     out.family("tharsis_census_duration_seconds", "Seconds the census daemon took to count", "gauge");
     out.sample("tharsis_census_duration_seconds", {}, census.duration_seconds);
-    out.family("tharsis_census_stale", "1 if the census snapshot is stale or its daemon is not running", "gauge");
+    out.family("tharsis_census_stale", "1 if the census snapshot is stale or its daemon is not running",
+               "gauge");
     out.sample("tharsis_census_stale", {}, census.stale ? 1 : 0);
   }
   out.family("tharsis_results", "Results by server_state and outcome", "gauge");
   for (const auto& row : status.results) {
-    out.sample("tharsis_results",
-               {{"server_state", server_state_name(row.server_state)}, {"outcome", outcome_name(row.outcome)}},
-               static_cast<double>(row.count));
+    out.sample(
+        "tharsis_results",
+        {{"server_state", server_state_name(row.server_state)}, {"outcome", outcome_name(row.outcome)}},
+        static_cast<double>(row.count));
   }
   return out.str();
 }

@@ -57,8 +57,7 @@ std::string svg_open(int width, int height, std::string_view title) {
 std::string text_element(double x, double y, std::string_view anchor, std::string_view cls,
                          std::string_view text, std::string_view extra = "") {
   return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\" text-anchor=\"" + std::string(anchor) +
-         "\" class=\"" + std::string(cls) + "\"" + std::string(extra) + ">" + html_escape(text) +
-         "</text>";
+         "\" class=\"" + std::string(cls) + "\"" + std::string(extra) + ">" + html_escape(text) + "</text>";
 }
 
 // Labels in a node box are cut so they fit; the full label stays in the tooltip.
@@ -124,8 +123,14 @@ std::string render_line_chart(const LineChart& chart) {
   // Widen the ranges to whole ticks so lines never touch the frame.
   auto x_ticks = nice_ticks(x_min, x_max);
   auto y_ticks = nice_ticks(y_min, y_max);
-  if (x_max == x_min) { x_min -= 1; x_max += 1; }
-  if (y_max == y_min) { y_min -= 1; y_max += 1; }
+  if (x_max == x_min) {
+    x_min -= 1;
+    x_max += 1;
+  }
+  if (y_max == y_min) {
+    y_min -= 1;
+    y_max += 1;
+  }
   if (!y_ticks.empty()) {
     y_min = std::min(y_min, y_ticks.front());
     y_max = std::max(y_max, y_ticks.back());
@@ -148,8 +153,8 @@ std::string render_line_chart(const LineChart& chart) {
   }
   for (double tick : y_ticks) {
     const double y = sy(tick);
-    out += "<line class=\"grid\" x1=\"" + num(left) + "\" y1=\"" + num(y) + "\" x2=\"" +
-           num(left + plot_w) + "\" y2=\"" + num(y) + "\"/>";
+    out += "<line class=\"grid\" x1=\"" + num(left) + "\" y1=\"" + num(y) + "\" x2=\"" + num(left + plot_w) +
+           "\" y2=\"" + num(y) + "\"/>";
     out += "<line class=\"tick\" x1=\"" + num(left - 5) + "\" y1=\"" + num(y) + "\" x2=\"" + num(left) +
            "\" y2=\"" + num(y) + "\"/>";
     out += text_element(left - 8, y + 4, "end", "tick-label", tick_label(tick, AxisFormat::Number, 0));
@@ -171,7 +176,8 @@ std::string render_line_chart(const LineChart& chart) {
     }
     out += "<g class=\"series\" data-series=\"" + html_attr(series.label) + "\">";
     if (drawn > 1) {
-      out += "<polyline fill=\"none\" stroke=\"" + colour + "\" stroke-width=\"2\" points=\"" + points + "\"/>";
+      out +=
+          "<polyline fill=\"none\" stroke=\"" + colour + "\" stroke-width=\"2\" points=\"" + points + "\"/>";
     } else if (drawn == 1) {
       const auto comma = points.find(',');
       out += "<circle r=\"3\" fill=\"" + colour + "\" cx=\"" + points.substr(0, comma) + "\" cy=\"" +
@@ -235,8 +241,8 @@ std::string render_dag(const DagDrawing& dag) {
     out += "<g class=\"node\" data-id=\"" + std::to_string(node.id) + "\" data-state=\"" +
            html_attr(node.state) + "\"><title>" +
            html_escape("#" + std::to_string(node.id) + " " + node.label + " (" + node.state + ")") +
-           "</title><rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(kBoxW) +
-           "\" height=\"" + num(kBoxH) + "\" rx=\"4\" fill=\"" + fill + "\"/>";
+           "</title><rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(kBoxW) + "\" height=\"" +
+           num(kBoxH) + "\" rx=\"4\" fill=\"" + fill + "\"/>";
     out += text_element(x + kBoxW / 2, y + 16, "middle", "node-label", shorten(node.label, 15));
     out += "</g>";
   }
@@ -244,7 +250,8 @@ std::string render_dag(const DagDrawing& dag) {
   double legend_x = kMargin;
   const double legend_y = height - 10;
   for (const auto& [state, colour] : dag.legend) {
-    out += "<rect x=\"" + num(legend_x) + "\" y=\"" + num(legend_y - 9) + "\" width=\"12\" height=\"10\" fill=\"" +
+    out += "<rect x=\"" + num(legend_x) + "\" y=\"" + num(legend_y - 9) +
+           "\" width=\"12\" height=\"10\" fill=\"" +
            (is_hex_colour(colour) ? colour : std::string("#cccccc")) + "\"/>";
     out += text_element(legend_x + 16, legend_y, "start", "legend-label", state);
     legend_x += 28 + 7.0 * static_cast<double>(state.size());

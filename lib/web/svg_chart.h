@@ -21,7 +21,7 @@ struct ChartPoint {
 
 struct ChartSeries {
   std::string label;
-  std::string colour;  // "#rrggbb" or "#rgb"; anything else falls back to a default palette
+  std::string colour;              // "#rrggbb" or "#rgb"; anything else falls back to a default palette
   std::vector<ChartPoint> points;  // drawn in order; non-finite points are skipped
 };
 
@@ -48,8 +48,8 @@ struct DagNode {
   int64_t id = 0;
   std::string label;
   int depth = 0;
-  std::string state;   // shown in the tooltip and as data-state
-  std::string colour;  // fill, "#rrggbb"/"#rgb" (else grey)
+  std::string state;           // shown in the tooltip and as data-state
+  std::string colour;          // fill, "#rrggbb"/"#rgb" (else grey)
   std::vector<int64_t> preds;  // ids of predecessors; ids not among the nodes are ignored
 };
 

@@ -44,8 +44,7 @@ std::string fanout_path(std::string_view base, std::string_view name, int fanout
   return join(join(base, fanout_dir(name, fanout)), name);
 }
 
-Result<std::string> fanout_path_create(std::string_view base, std::string_view name,
-                                       int fanout) {
+Result<std::string> fanout_path_create(std::string_view base, std::string_view name, int fanout) {
   if (fanout > 0) {
     Status made = make_dir(join(base, fanout_dir(name, fanout)));
     if (!made) return make_error(made.error());

@@ -34,15 +34,15 @@ namespace tharsis {
 
 struct SchedulerContext {
   const ProjectConfig& config;
-  RsaKey upload_private_key;    // signs upload certificates
-  std::string code_sign_public; // BOINC key text sent to clients that lack it
+  RsaKey upload_private_key;     // signs upload certificates
+  std::string code_sign_public;  // BOINC key text sent to clients that lack it
   ProtocolLimits limits;
   // Kept across the requests of a FastCGI process; null: apps and versions are read per request.
   AppVersionCache* app_versions = nullptr;
 };
 
 // Handles one request body at time `now`; always returns a well-formed reply.
-SchedulerReply handle_scheduler_request(const std::string& body, Database& db, const SchedulerContext& context,
-                                        int64_t now);
+SchedulerReply handle_scheduler_request(const std::string& body, Database& db,
+                                        const SchedulerContext& context, int64_t now);
 
 }  // namespace tharsis

@@ -1,9 +1,8 @@
 // Implementation of sched/lib/stored_descriptions.h.
 #include "sched/lib/stored_descriptions.h"
 
-#include <pugixml.hpp>
-
 #include <cstdlib>
+#include <pugixml.hpp>
 
 namespace tharsis {
 

@@ -136,7 +136,8 @@ DataServerReply handle_upload_request(BodyReader& body, const ProjectConfig& con
   int64_t known_data = static_cast<int64_t>(body.content_length() ? *body.content_length() - req.data_start
                                                                   : first_data.size());
   if (offset + known_data > nbytes) {
-    return error(UploadStatus::PermanentError, "more data than the declared " + std::to_string(nbytes) + " bytes");
+    return error(UploadStatus::PermanentError,
+                 "more data than the declared " + std::to_string(nbytes) + " bytes");
   }
 
   std::optional<OutputOwner> owner;
@@ -166,7 +167,8 @@ DataServerReply handle_upload_request(BodyReader& body, const ProjectConfig& con
   int64_t have = fstat(file.fd(), &info) == 0 ? static_cast<int64_t>(info.st_size) : 0;
   if (offset > have) {
     return error(UploadStatus::TransientError, "offset " + std::to_string(offset) + " beyond the " +
-                                                   std::to_string(have) + " bytes received; ask the size again");
+                                                   std::to_string(have) +
+                                                   " bytes received; ask the size again");
   }
   // A resumed upload overwrites from its offset; the bytes come in bounded pieces.
   if (ftruncate(file.fd(), offset) != 0) {

@@ -23,8 +23,7 @@ double estimated_runtime(const HostForScheduling& host, const CandidateResult& c
   return candidate.rsc_fpops_est / flops;
 }
 
-SkipReason check_candidate(const HostForScheduling& host, const CandidateResult& candidate,
-                           int64_t now) {
+SkipReason check_candidate(const HostForScheduling& host, const CandidateResult& candidate, int64_t now) {
   if (host.workunits_held.count(candidate.workunit_id)) return SkipReason::SameWorkunit;
   if (!host.platforms.count(candidate.platform)) return SkipReason::Platform;
   if (candidate.rsc_memory_bound > 0 && host.memory_bytes > 0 &&
@@ -77,12 +76,22 @@ Selection choose_work(const HostForScheduling& host, std::vector<CandidateResult
     HostForScheduling view = host;
     view.disk_free_bytes = disk_left;
     switch (check_candidate(view, candidate, now)) {
-      case SkipReason::None: break;
-      case SkipReason::Platform: ++selection.skipped_platform; continue;
-      case SkipReason::Memory: ++selection.skipped_memory; continue;
-      case SkipReason::Disk: ++selection.skipped_disk; continue;
-      case SkipReason::Deadline: ++selection.skipped_deadline; continue;
-      default: continue;
+      case SkipReason::None:
+        break;
+      case SkipReason::Platform:
+        ++selection.skipped_platform;
+        continue;
+      case SkipReason::Memory:
+        ++selection.skipped_memory;
+        continue;
+      case SkipReason::Disk:
+        ++selection.skipped_disk;
+        continue;
+      case SkipReason::Deadline:
+        ++selection.skipped_deadline;
+        continue;
+      default:
+        continue;
     }
     if (!workunits_taken.insert(candidate.workunit_id).second) continue;
     selection.chosen.push_back(candidate);

@@ -37,10 +37,10 @@ struct CandidateResult {
   double rsc_memory_bound = 0;
   double rsc_disk_bound = 0;
   double rsc_fpops_est = 0;
-  int delay_bound = 0;       // seconds
-  int priority = 0;          // higher first (operand priority folds in here)
-  int64_t preferred_host = 0;  // 0: none; else the host holding most inputs (locality)
-  int64_t preferred_until = 0; // the preference lapses at this time (short wait, then anyone)
+  int delay_bound = 0;          // seconds
+  int priority = 0;             // higher first (operand priority folds in here)
+  int64_t preferred_host = 0;   // 0: none; else the host holding most inputs (locality)
+  int64_t preferred_until = 0;  // the preference lapses at this time (short wait, then anyone)
   std::vector<std::string> input_files;
 };
 
@@ -62,8 +62,7 @@ struct Selection {
 double estimated_runtime(const HostForScheduling& host, const CandidateResult& candidate);
 
 // The reason `candidate` cannot go to `host` at `now`, or None.
-SkipReason check_candidate(const HostForScheduling& host, const CandidateResult& candidate,
-                           int64_t now);
+SkipReason check_candidate(const HostForScheduling& host, const CandidateResult& candidate, int64_t now);
 
 // Picks results for `host`: candidates ordered by (reserved for this host first, priority
 // desc, more inputs already held desc, result id asc), each passing check_candidate, at

@@ -27,7 +27,9 @@ std::string project_dir() {
   return std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path().string();
 }
 
-HttpResponse xml(const SchedulerReply& reply) { return HttpResponse{200, "text/xml", render_scheduler_reply(reply)}; }
+HttpResponse xml(const SchedulerReply& reply) {
+  return HttpResponse{200, "text/xml", render_scheduler_reply(reply)};
+}
 
 }  // namespace
 
@@ -37,13 +39,16 @@ int main() {
   auto config = load_project_config(dir + "/config.xml");
   auto upload_key = config.ok() ? load_boinc_private_key(config->key_dir + "/upload_private")
                                 : Result<RsaKey>(Error{config.error()});
-  auto code_sign_text = config.ok() ? read_text_file(config->key_dir + "/code_sign_public") : Result<std::string>(std::string());
+  auto code_sign_text = config.ok() ? read_text_file(config->key_dir + "/code_sign_public")
+                                    : Result<std::string>(std::string());
   std::string code_sign = code_sign_text.ok() ? *code_sign_text : std::string();
   if (!config.ok() || !upload_key.ok()) {
     std::string why = !config.ok() ? config.error() : upload_key.error();
     log_error("cannot start: ", why);
     return serve_cgi_or_fastcgi(
-        [&](const HttpRequest&) { return xml(make_error_reply("Tharsis", "Project is misconfigured", 3600)); },
+        [&](const HttpRequest&) {
+          return xml(make_error_reply("Tharsis", "Project is misconfigured", 3600));
+        },
         1 << 20);
   }
   AppVersionCache app_versions;  // a FastCGI process's, across its requests

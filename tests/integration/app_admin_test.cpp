@@ -50,7 +50,8 @@ TEST(AppAdmin, PublishesASignedAppVersionTheClientCanVerify) {
 TEST(AppAdmin, RejectsUnknownAppsAndBadNames) {
   testing::TestProject project;
   auto db = project.open();
-  EXPECT_FALSE(publish_app_version(*db, project.config(), {"nope", "x86_64-pc-linux-gnu", 1, {"/bin/true"}}).ok());
+  EXPECT_FALSE(
+      publish_app_version(*db, project.config(), {"nope", "x86_64-pc-linux-gnu", 1, {"/bin/true"}}).ok());
   EXPECT_FALSE(ensure_app(*db, "../evil", "bitwise").ok());
   EXPECT_FALSE(ensure_app(*db, "fine", "fuzzy").ok());
   EXPECT_FALSE(ensure_platform(*db, "a/b").ok());

@@ -19,12 +19,14 @@ TEST(CreateWorkCli, BulkModeCreatesOneWorkunitPerLineWithStagedInputs) {
   std::string dir = project.dir();
   std::ofstream(dir + "/a.txt") << "seed a\n";
   std::ofstream(dir + "/b.txt") << "seed b\n";
-  std::ofstream(dir + "/jobs") << "# name inputs\njob_a " << dir << "/a.txt\njob_b " << dir << "/b.txt=in\n\n";
+  std::ofstream(dir + "/jobs") << "# name inputs\njob_a " << dir << "/a.txt\njob_b " << dir
+                               << "/b.txt=in\n\n";
   std::string log = dir + "/cw.log";
   ChildProcess add("add_app", {"--project_dir", project.config().project_dir, "--app", "example"}, log);
   EXPECT_EQ(add.wait(30), 0) << *read_text_file(log);
-  ChildProcess create("create_work", {"--project_dir", project.config().project_dir, "--app", "example", "--bulk",
-                                      dir + "/jobs", "--min_quorum", "2", "--target_nresults", "2"},
+  ChildProcess create("create_work",
+                      {"--project_dir", project.config().project_dir, "--app", "example", "--bulk",
+                       dir + "/jobs", "--min_quorum", "2", "--target_nresults", "2"},
                       log);
   ASSERT_EQ(create.wait(30), 0) << *read_text_file(log);
   auto db = project.open();
@@ -39,8 +41,9 @@ TEST(CreateWorkCli, BulkModeCreatesOneWorkunitPerLineWithStagedInputs) {
   EXPECT_TRUE(fetch_workunit_by_name(*db, "job_b").has_value());
 
   // Bad input: a quorum above the target is refused, nothing created.
-  ChildProcess bad("create_work", {"--project_dir", project.config().project_dir, "--app", "example", "--wu_name",
-                                   "bad", "--min_quorum", "3", "--target_nresults", "2"},
+  ChildProcess bad("create_work",
+                   {"--project_dir", project.config().project_dir, "--app", "example", "--wu_name", "bad",
+                    "--min_quorum", "3", "--target_nresults", "2"},
                    log);
   EXPECT_EQ(bad.wait(30), 1);
   EXPECT_FALSE(fetch_workunit_by_name(*db, "bad").has_value());

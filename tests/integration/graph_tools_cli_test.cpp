@@ -75,15 +75,17 @@ TEST(SubmitGraphWait, WaitsOutADatabaseRestart) {
   std::string app_file = dir.path() + "/example_app";
   ASSERT_TRUE(write_text_file(app_file, "#!/bin/sh\n").ok());
   std::string log = dir.path() + "/tools.log";
-  ASSERT_EQ(ChildProcess("add_app", {"--project_dir", made->project_dir, "--app", "example", "--file", app_file}, log)
+  ASSERT_EQ(ChildProcess("add_app",
+                         {"--project_dir", made->project_dir, "--app", "example", "--file", app_file}, log)
                 .wait(60),
             0);
   auto db = Database::open(made->db);
 
-  ChildProcess submit("submit_graph",
-                      {"--project_dir", made->project_dir, "--name", "waiting", "--app", "example", "--expression",
-                       "a = rand(seed=1, shape=(20,20), chunk=(10,10)); result = a.sum()", "--wait", "--poll", "0.2"},
-                      log);
+  ChildProcess submit(
+      "submit_graph",
+      {"--project_dir", made->project_dir, "--name", "waiting", "--app", "example", "--expression",
+       "a = rand(seed=1, shape=(20,20), chunk=(10,10)); result = a.sum()", "--wait", "--poll", "0.2"},
+      log);
   auto submitted = [&] { return fetch_graph_by_name(*db, "waiting").has_value(); };
   for (int i = 0; i < 300 && !submitted(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   ASSERT_TRUE(submitted()) << "no graph submitted";

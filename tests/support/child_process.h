@@ -20,7 +20,7 @@ class ChildProcess {
   ChildProcess& operator=(const ChildProcess&) = delete;
 
   pid_t pid() const { return pid_; }
-  bool running();                  // false once it has exited (reaps it)
+  bool running();  // false once it has exited (reaps it)
   void signal(int signal_number);
   // Waits up to `seconds` for exit; returns the exit code, or -1 (killed by a signal or
   // still running after the wait).

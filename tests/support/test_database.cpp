@@ -32,7 +32,8 @@ struct OwnServer {
   std::string dir;
   OwnServer() {
     dir = make_temp_dir("tharsis-itest");
-    if (run_private_mariadb("start " + dir) != 0) throw std::runtime_error("cannot start private MariaDB in " + dir);
+    if (run_private_mariadb("start " + dir) != 0)
+      throw std::runtime_error("cannot start private MariaDB in " + dir);
   }
   ~OwnServer() { run_private_mariadb("stop " + dir); }
 };

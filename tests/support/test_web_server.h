@@ -2,8 +2,8 @@
 // scheduler installed as cgi-bin/cgi and cgi-bin/fcgi and the upload handler as
 // cgi-bin/file_upload_handler, as a BOINC project has them, the status pages (server_status,
 // graphs, reclustering, volunteers) in cgi-bin/ and tharsis.css in html/user/; remote submission
-// (cgi-bin/submit_rpc, submit_rpc.fcgi, and <name>/submit_rpc_handler.php aliased to it); and a small HTTP POST helper
-// (libcurl) for tests that speak the protocols by hand.
+// (cgi-bin/submit_rpc, submit_rpc.fcgi, and <name>/submit_rpc_handler.php aliased to it); and a small HTTP
+// POST helper (libcurl) for tests that speak the protocols by hand.
 #pragma once
 
 #include <string>

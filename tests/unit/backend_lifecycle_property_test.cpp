@@ -51,7 +51,7 @@ struct SimWorkunit {
   // The file deleter's back-off (file_delete_retry): the workunit's and its results' rows
   // whose files failed to go wait until next_time.
   std::map<int64_t, FileDeleteRetry> input_retry, output_retry;  // by workunit, by result id
-  std::vector<std::string> history;  // printed when something goes wrong
+  std::vector<std::string> history;                              // printed when something goes wrong
 };
 
 // True once the simulated world holds a failure; later checks are skipped.
@@ -104,8 +104,7 @@ class World {
   void fail(const SimWorkunit& s, const std::string& what) {
     if (!ok()) return;
     std::ostringstream out;
-    out << "seed " << seed_ << ", now " << now_ << ", workunit " << s.wu.id << ": " << what
-        << "\nhistory:\n";
+    out << "seed " << seed_ << ", now " << now_ << ", workunit " << s.wu.id << ": " << what << "\nhistory:\n";
     for (const std::string& h : s.history) out << "  " << h << "\n";
     out << "results:\n";
     for (const ResultRow& r : s.results) {
@@ -113,10 +112,10 @@ class World {
           << code(r.outcome) << " validate " << code(r.validate_state) << " files "
           << code(r.file_delete_state) << " deadline " << r.report_deadline << "\n";
     }
-    out << "wu: canonical " << s.wu.canonical_resultid << " error " << s.wu.error_mask
-        << " assimilate " << code(s.wu.assimilate_state) << " files "
-        << code(s.wu.file_delete_state) << " tt " << s.wu.transition_time << " need_validate "
-        << s.wu.need_validate << " target " << s.wu.target_nresults << "\n";
+    out << "wu: canonical " << s.wu.canonical_resultid << " error " << s.wu.error_mask << " assimilate "
+        << code(s.wu.assimilate_state) << " files " << code(s.wu.file_delete_state) << " tt "
+        << s.wu.transition_time << " need_validate " << s.wu.need_validate << " target "
+        << s.wu.target_nresults << "\n";
     failure_ = out.str();
   }
 
@@ -202,18 +201,18 @@ class World {
     } else {
       r->outcome = Outcome::Success;
       r->claimed_credit = uniform(1, 100);
-      r->xml_doc_out = kind < 70 ? "right" : kind < 85 ? "wrong" + std::to_string(uniform(1, 3))
-                                                       : kind < 95 ? "right" : "garbage";
+      r->xml_doc_out = kind < 70   ? "right"
+                       : kind < 85 ? "wrong" + std::to_string(uniform(1, 3))
+                       : kind < 95 ? "right"
+                                   : "garbage";
     }
     s->wu.transition_time = now_;
-    check_invariants(*s, std::string(late ? "late " : "") + "report " + std::to_string(r->id) +
-                             " outcome " + std::to_string(code(r->outcome)) + " " +
-                             r->xml_doc_out);
+    check_invariants(*s, std::string(late ? "late " : "") + "report " + std::to_string(r->id) + " outcome " +
+                             std::to_string(code(r->outcome)) + " " + r->xml_doc_out);
   }
 
   // --- the daemons: load, call the rule, write -----------------------------------------
-  void apply_updates(SimWorkunit& s, const std::vector<ResultUpdate>& updates,
-                     const char* daemon) {
+  void apply_updates(SimWorkunit& s, const std::vector<ResultUpdate>& updates, const char* daemon) {
     for (const ResultUpdate& u : updates) {
       auto it = std::find_if(s.results.begin(), s.results.end(),
                              [&](const ResultRow& r) { return r.id == u.after.id; });
@@ -228,7 +227,7 @@ class World {
       if (u.after.validate_state == ValidateState::Inconclusive) ++counts_.inconclusive;
       if (s.wu.canonical_resultid != 0 && u.before.validate_state != u.after.validate_state &&
           (u.after.validate_state == ValidateState::Valid ||
-                                           u.after.validate_state == ValidateState::Invalid)) {
+           u.after.validate_state == ValidateState::Invalid)) {
         ++counts_.stragglers_checked;
       }
       *it = u.after;
@@ -260,8 +259,8 @@ class World {
     }
   }
 
-  void check_workunit_moves_forward(const SimWorkunit& s, const WorkunitRow& a,
-                                    const WorkunitRow& b, const char* daemon) {
+  void check_workunit_moves_forward(const SimWorkunit& s, const WorkunitRow& a, const WorkunitRow& b,
+                                    const char* daemon) {
     const std::string where = std::string(daemon) + " on workunit";
     if (a.canonical_resultid != 0 && a.canonical_resultid != b.canonical_resultid) {
       fail(s, where + ": canonical result changed");
@@ -397,8 +396,8 @@ class World {
         for (const std::string& name : selection.delete_now) {
           check_no_live_reference(s, name);
           const bool fails = !draining && chance(0.1);
-          attempts.push_back(FileAttempt{
-              name, fails ? DeleteAttempt::Failed : DeleteAttempt::Deleted, "simulated"});
+          attempts.push_back(
+              FileAttempt{name, fails ? DeleteAttempt::Failed : DeleteAttempt::Deleted, "simulated"});
         }
         FileDeletionDecision decision = decide_after_deletion("workunit", attempts);
         if (decision.retry) note_failure(s.input_retry, s.wu.id);
@@ -413,8 +412,8 @@ class World {
         std::vector<FileAttempt> attempts;
         for (const std::string& name : out.delete_now) {
           const bool fails = !draining && chance(0.1);
-          attempts.push_back(FileAttempt{
-              name, fails ? DeleteAttempt::Failed : DeleteAttempt::Deleted, "simulated"});
+          attempts.push_back(
+              FileAttempt{name, fails ? DeleteAttempt::Failed : DeleteAttempt::Deleted, "simulated"});
         }
         FileDeletionDecision decision = decide_after_deletion("result", attempts);
         if (decision.retry) note_failure(s.output_retry, r.id);
@@ -431,8 +430,7 @@ class World {
     for (const SimWorkunit& other : wus_) {
       if (other.wu.file_delete_state != FileDeleteState::Init) continue;
       if (std::find(other.inputs.begin(), other.inputs.end(), name) != other.inputs.end()) {
-        fail(s, "deleted input " + name + " still needed by workunit " +
-                    std::to_string(other.wu.id));
+        fail(s, "deleted input " + name + " still needed by workunit " + std::to_string(other.wu.id));
       }
     }
   }
@@ -475,8 +473,8 @@ class World {
         return fail(s, "assimilated " + std::to_string(s.assimilations) + " times");
       }
       for (const ResultRow& r : s.results) {
-        if (r.outcome == Outcome::Success && (r.validate_state == ValidateState::Init ||
-                                              r.validate_state == ValidateState::Inconclusive)) {
+        if (r.outcome == Outcome::Success &&
+            (r.validate_state == ValidateState::Init || r.validate_state == ValidateState::Inconclusive)) {
           return fail(s, "result " + std::to_string(r.id) + " left unvalidated");
         }
       }

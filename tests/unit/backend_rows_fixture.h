@@ -60,8 +60,6 @@ inline ResultRow success(int64_t id, ValidateState validate = ValidateState::Ini
   return r;
 }
 
-inline ResultRow over(int64_t id, Outcome outcome) {
-  return make_result(id, ServerState::Over, outcome);
-}
+inline ResultRow over(int64_t id, Outcome outcome) { return make_result(id, ServerState::Over, outcome); }
 
 }  // namespace tharsis::test

@@ -310,13 +310,13 @@ TEST(SimulatedHost, InjectChoosesWhoInjectsFaultsAndTaskSecondsNeedsTheApp) {
   EXPECT_EQ(app->task_seconds, 0.5);
   EXPECT_EQ(app->faults.task_failure_rate, 0.05);
   EXPECT_EQ(parse_simulated_host("inject=app")->task_seconds, 0);
-  for (const char* bad : {"inject=server", "inject=", "inject=App", "task_seconds=0.5",
-                          "inject=client,task_seconds=1", "inject=app,task_seconds=-1",
-                          "inject=app,task_seconds=3601", "inject=app,task_seconds=inf"}) {
+  for (const char* bad :
+       {"inject=server", "inject=", "inject=App", "task_seconds=0.5", "inject=client,task_seconds=1",
+        "inject=app,task_seconds=-1", "inject=app,task_seconds=3601", "inject=app,task_seconds=inf"}) {
     auto spec = parse_simulated_host(bad);
     ASSERT_FALSE(spec.ok()) << bad;
     EXPECT_NE(spec.error().find(std::string(bad).find("task_seconds") != std::string::npos ? "task_seconds"
-                                                                                            : "inject"),
+                                                                                           : "inject"),
               std::string::npos)
         << spec.error();
   }

@@ -94,7 +94,7 @@ class TempDir {
 };
 
 mode_t mode_of(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
   return st.st_mode & 0777;
 }
@@ -143,9 +143,9 @@ TEST(BoincSignature, HexTextHas32BytesPerLineAndDotTerminator) {
   auto back = parse_boinc_hex(text);
   ASSERT_TRUE(back.ok());
   EXPECT_EQ(*back, data);
-  EXPECT_FALSE(parse_boinc_hex("abc.").ok());      // odd digit count
-  EXPECT_FALSE(parse_boinc_hex("abzz.").ok());     // not hex
-  EXPECT_FALSE(parse_boinc_hex("ab.\ncd").ok());   // junk after '.'
+  EXPECT_FALSE(parse_boinc_hex("abc.").ok());          // odd digit count
+  EXPECT_FALSE(parse_boinc_hex("abzz.").ok());         // not hex
+  EXPECT_FALSE(parse_boinc_hex("ab.\ncd").ok());       // junk after '.'
   EXPECT_EQ(parse_boinc_hex(" AB\ncd ")->size(), 2u);  // '.' optional, case-insensitive
 }
 

@@ -23,7 +23,8 @@ Result<DaemonOptions> parse(std::vector<const char*> args) {
 }
 
 TEST(DaemonOptions, ParsesSharedOptions) {
-  auto o = parse({"--one_pass", "--sleep", "0.5", "--mod", "3", "--mod_id", "2", "--batch", "50", "--project_dir", "/p"});
+  auto o = parse({"--one_pass", "--sleep", "0.5", "--mod", "3", "--mod_id", "2", "--batch", "50",
+                  "--project_dir", "/p"});
   ASSERT_TRUE(o.ok()) << o.error();
   EXPECT_TRUE(o->one_pass);
   EXPECT_DOUBLE_EQ(o->sleep_seconds, 0.5);
@@ -38,7 +39,8 @@ TEST(DaemonOptions, ParsesSharedOptions) {
 TEST(DaemonOptions, RejectsBadShardsWithClearMessages) {
   auto id_too_big = parse({"--mod", "2", "--mod_id", "2"});
   ASSERT_FALSE(id_too_big.ok());
-  EXPECT_NE(id_too_big.error().find("--mod_id expected 0..1, found 2"), std::string::npos) << id_too_big.error();
+  EXPECT_NE(id_too_big.error().find("--mod_id expected 0..1, found 2"), std::string::npos)
+      << id_too_big.error();
   EXPECT_FALSE(parse({"--mod", "0"}).ok());
   EXPECT_FALSE(parse({"--mod_id", "-1"}).ok());
   EXPECT_FALSE(parse({"--sleep", "-3"}).ok());
@@ -48,9 +50,11 @@ TEST(DaemonOptions, RejectsBadShardsWithClearMessages) {
   EXPECT_FALSE(parse({"--units_per_commit", "0"}).ok());
   EXPECT_FALSE(parse({"--units_per_commit", "1001"}).ok());
   auto no_shards = parse({"--mod", "0"});
-  EXPECT_NE(no_shards.error().find("--mod expected a number >= 1, found 0"), std::string::npos) << no_shards.error();
+  EXPECT_NE(no_shards.error().find("--mod expected a number >= 1, found 0"), std::string::npos)
+      << no_shards.error();
   auto negative_id = parse({"--mod", "4", "--mod_id", "-1"});
-  EXPECT_NE(negative_id.error().find("--mod_id expected 0..3, found -1"), std::string::npos) << negative_id.error();
+  EXPECT_NE(negative_id.error().find("--mod_id expected 0..3, found -1"), std::string::npos)
+      << negative_id.error();
 }
 
 TEST(DaemonOptions, DefaultsAreBoincLike) {
@@ -189,10 +193,11 @@ int run_toy(std::vector<const char*> args) {
     int null = open("/dev/null", O_WRONLY);
     dup2(null, STDOUT_FILENO);
     dup2(null, STDERR_FILENO);
-    int code = run_daemon("toy", static_cast<int>(args.size()), args.data(),
-                          [](const ProjectConfig&, const DaemonOptions&) -> Result<std::unique_ptr<DaemonWork>> {
-                            return make_error("the factory must not be reached");
-                          });
+    int code =
+        run_daemon("toy", static_cast<int>(args.size()), args.data(),
+                   [](const ProjectConfig&, const DaemonOptions&) -> Result<std::unique_ptr<DaemonWork>> {
+                     return make_error("the factory must not be reached");
+                   });
     _exit(code);
   }
   int status = 0;

@@ -16,13 +16,11 @@ namespace {
 TEST(Md5, KnownDigests) {
   EXPECT_EQ(md5_hex(""), "d41d8cd98f00b204e9800998ecf8427e");
   EXPECT_EQ(md5_hex("abc"), "900150983cd24fb0d6963f7d28e17f72");
-  EXPECT_EQ(md5_hex("The quick brown fox jumps over the lazy dog"),
-            "9e107d9d372bb6826bd81d3542a419d6");
+  EXPECT_EQ(md5_hex("The quick brown fox jumps over the lazy dog"), "9e107d9d372bb6826bd81d3542a419d6");
 }
 
 TEST(Md5, FileDigestEqualsDigestOfContent) {
-  std::string path = std::filesystem::temp_directory_path() /
-                     ("tharsis_md5_" + std::to_string(::getpid()));
+  std::string path = std::filesystem::temp_directory_path() / ("tharsis_md5_" + std::to_string(::getpid()));
   std::string content(200000, 'x');
   content += "tail";
   { std::ofstream(path, std::ios::binary) << content; }

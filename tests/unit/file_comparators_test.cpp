@@ -93,8 +93,7 @@ TEST_F(FileComparatorsTest, NumericTreatsUndecodableGarbageAsPermanentError) {
 
 TEST_F(FileComparatorsTest, TrivialMatchesAnyReadableOutputs) {
   auto cmp = make_trivial_comparator(locator());
-  EXPECT_EQ(cmp->compare(result_with_files(1, {"a"}), result_with_files(2, {"b"})),
-            CompareOutcome::Match);
+  EXPECT_EQ(cmp->compare(result_with_files(1, {"a"}), result_with_files(2, {"b"})), CompareOutcome::Match);
 }
 
 TEST(NumbersAgree, HandlesInfinitiesAndNaN) {

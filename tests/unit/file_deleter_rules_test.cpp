@@ -74,8 +74,7 @@ TEST(FileDeleterRules, FileDeleter_DoneAfterAttemptWhenFilesDeletedOrMissing) {
 
 TEST(FileDeleterRules, FileDeleter_StaysReadyAndCountsFailures) {
   FileDeletionDecision d = decide_after_deletion(
-      "result 34", {{"a", DeleteAttempt::Deleted, ""},
-                    {"b", DeleteAttempt::Failed, "Permission denied"}});
+      "result 34", {{"a", DeleteAttempt::Deleted, ""}, {"b", DeleteAttempt::Failed, "Permission denied"}});
   EXPECT_EQ(d.new_state, FileDeleteState::Ready);
   EXPECT_TRUE(d.retry);
   EXPECT_EQ(d.failed, 1);
@@ -144,9 +143,9 @@ TEST(FileDeleterRules, FileDeleter_TimedOutResultsUploadsGoWithTheWorkunitsInput
   EXPECT_FALSE(
       select_abandoned_outputs(wu_in(FileDeleteState::Ready), test::in_progress(103, 5000), outputs, {})
           .eligible);
-  EXPECT_FALSE(
-      select_abandoned_outputs(wu_in(FileDeleteState::Ready), test::over(104, Outcome::DidntNeed), outputs, {})
-          .eligible)
+  EXPECT_FALSE(select_abandoned_outputs(wu_in(FileDeleteState::Ready), test::over(104, Outcome::DidntNeed),
+                                        outputs, {})
+                   .eligible)
       << "never sent, nothing uploaded";
 }
 

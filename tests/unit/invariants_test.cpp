@@ -28,8 +28,7 @@ std::set<std::string> rules_of(const WorkunitRow& wu, const std::vector<ResultRo
 // A workunit validated, assimilated and cleaned up: every invariant holds.
 struct Settled {
   WorkunitRow wu = make_wu();
-  std::vector<ResultRow> results{success(101, ValidateState::Valid),
-                                 success(102, ValidateState::Invalid),
+  std::vector<ResultRow> results{success(101, ValidateState::Valid), success(102, ValidateState::Invalid),
                                  over(103, Outcome::NoReply)};
   Settled() {
     wu.canonical_resultid = 101;

@@ -45,7 +45,7 @@ class MakeProjectTest : public ::testing::Test {
 };
 
 mode_t mode_of(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
   return st.st_mode & 0777;
 }
@@ -53,8 +53,8 @@ mode_t mode_of(const std::string& path) {
 TEST_F(MakeProjectTest, MakeProject_CreatesBoincLayout) {
   auto made = make_project(options_);
   ASSERT_TRUE(made.ok()) << made.error();
-  for (const char* dir : {"download", "upload", "keys", "bin", "cgi-bin", "html/user", "html/ops",
-                          "log", "pid", "tmp", "apps", "templates"}) {
+  for (const char* dir : {"download", "upload", "keys", "bin", "cgi-bin", "html/user", "html/ops", "log",
+                          "pid", "tmp", "apps", "templates"}) {
     EXPECT_TRUE(fs::is_directory(in_project(dir))) << dir;
   }
   for (const char* hashed : {"download", "upload"}) {
@@ -107,14 +107,14 @@ TEST_F(MakeProjectTest, MakeProject_ConfigParsesBackWithUrlsAndDb) {
   EXPECT_EQ(loaded->daemons[0].cmd, "transitioner --sleep 5");
   std::vector<std::string> daemons;
   for (const auto& d : loaded->daemons) daemons.push_back(d.cmd.substr(0, d.cmd.find(' ')));
-  for (const char* needed : {"transitioner", "validator", "assimilator", "file_deleter", "clusterer", "census"}) {
+  for (const char* needed :
+       {"transitioner", "validator", "assimilator", "file_deleter", "clusterer", "census"}) {
     EXPECT_NE(std::find(daemons.begin(), daemons.end(), needed), daemons.end()) << needed;
   }
 
   auto master = read_text_file(in_project("html/user/index.html"));
   ASSERT_TRUE(master.ok());
-  EXPECT_NE(master->find("<scheduler>http://127.0.0.1:8123/demo_cgi/cgi</scheduler>"),
-            std::string::npos);
+  EXPECT_NE(master->find("<scheduler>http://127.0.0.1:8123/demo_cgi/cgi</scheduler>"), std::string::npos);
 }
 
 TEST_F(MakeProjectTest, MakeProject_MasterPageListsEverySchedulerHost) {
@@ -152,14 +152,15 @@ TEST_F(MakeProjectTest, MakeProject_HttpdIncludeMapsUrlsAndPassesApacheConfigTes
   if (::access(apache, X_OK) != 0) GTEST_SKIP() << "apache2 not installed";
   std::string server = (root_ / "httpd.conf").string();
   std::string text = "ServerRoot " + root_.string() + "\nServerName 127.0.0.1\n" +
-                     "Listen 127.0.0.1:1\nErrorLog /dev/null\nPidFile " +
-                     (root_ / "httpd.pid").string() + "\n";
+                     "Listen 127.0.0.1:1\nErrorLog /dev/null\nPidFile " + (root_ / "httpd.pid").string() +
+                     "\n";
   for (const char* m : {"mpm_event", "authz_core", "alias", "mime", "dir", "cgid", "fcgid"}) {
     text += std::string("LoadModule ") + m + "_module /usr/lib/apache2/modules/mod_" + m + ".so\n";
   }
   text += "Include " + in_project("demo.httpd.conf") + "\n";
   ASSERT_TRUE(write_text_file(server, text).ok());
-  std::string command = std::string(apache) + " -t -f " + server + " >" + (root_ / "t.log").string() + " 2>&1";
+  std::string command =
+      std::string(apache) + " -t -f " + server + " >" + (root_ / "t.log").string() + " 2>&1";
   EXPECT_EQ(std::system(command.c_str()), 0) << *read_text_file((root_ / "t.log").string());
 }
 

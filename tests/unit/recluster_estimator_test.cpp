@@ -1,12 +1,12 @@
 // Online α/β estimator: converges to known rates, the prior rules with few samples, the
 // window forgets old jobs, records round-trip.
-#include "lib/recluster/estimator.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 #include <stdexcept>
+
+#include "lib/recluster/estimator.h"
 
 namespace tharsis {
 namespace {

@@ -1,11 +1,11 @@
 // Runtime model of fault-tolerant clustering: M(k) under JFM/TFM, k*, the corrected TFM
 // closed form against a numerical scan, the size a policy picks, and the TFM/JFM classifier.
-#include "lib/recluster/model.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
+
+#include "lib/recluster/model.h"
 
 namespace tharsis {
 namespace {
@@ -22,8 +22,7 @@ TEST(ReclusterModel, JfmOptimalKIsNOverRWhateverBeta) {
   const auto p = seed_example();
   EXPECT_DOUBLE_EQ(optimal_k_jfm(p), 50.0);
   for (double beta : {0.0, 0.05, 0.1, 0.3, 0.6}) {
-    const double k = optimal_k_by_scan([&](double x) { return expected_makespan_jfm(p, x, beta); },
-                                       1000.0);
+    const double k = optimal_k_by_scan([&](double x) { return expected_makespan_jfm(p, x, beta); }, 1000.0);
     EXPECT_DOUBLE_EQ(k, 50.0) << "beta=" << beta;
   }
 }
@@ -78,12 +77,12 @@ TEST(ReclusterModel, TfmMakespanGrowsExponentiallyJfmLinearlyForLargeK) {
   const double alpha = 0.02, beta = 0.2;
   for (double k = 100; k < 300; k += 50) {
     // TFM: log M(k+1) - log M(k) tends to -ln(1-α) (a constant factor per extra task).
-    const double log_step = std::log(expected_makespan_tfm(p, k + 1, alpha)) -
-                            std::log(expected_makespan_tfm(p, k, alpha));
+    const double log_step =
+        std::log(expected_makespan_tfm(p, k + 1, alpha)) - std::log(expected_makespan_tfm(p, k, alpha));
     EXPECT_NEAR(log_step, -std::log(1.0 - alpha), 0.01) << "k=" << k;
     // JFM: M(k+1) - M(k) is the constant t/(1-β).
-    EXPECT_NEAR(expected_makespan_jfm(p, k + 1, beta) - expected_makespan_jfm(p, k, beta),
-                5.0 / (1.0 - beta), 1e-9);
+    EXPECT_NEAR(expected_makespan_jfm(p, k + 1, beta) - expected_makespan_jfm(p, k, beta), 5.0 / (1.0 - beta),
+                1e-9);
   }
 }
 
@@ -140,8 +139,8 @@ std::vector<JobOutcome> synthetic_outcomes(FailureModel model, double rate, uint
   std::vector<JobOutcome> out;
   for (int i = 0; i < 600; ++i) {
     const int64_t k = 1 + i % 40;
-    double p_success = model == FailureModel::Task ? std::pow(1.0 - rate, static_cast<double>(k))
-                                                   : 1.0 - rate;
+    double p_success =
+        model == FailureModel::Task ? std::pow(1.0 - rate, static_cast<double>(k)) : 1.0 - rate;
     out.push_back(JobOutcome{k, unit(rng) < p_success});
   }
   return out;

@@ -1,12 +1,12 @@
 // Reclustering policies NOOP/DC/SR/DR over task ids, and the rule that no task is ever
 // dropped or duplicated (check_plan, TaskLedger) over many random runs.
-#include "lib/recluster/policy.h"
-
 #include <gtest/gtest.h>
 
 #include <deque>
 #include <numeric>
 #include <random>
+
+#include "lib/recluster/policy.h"
 
 namespace tharsis {
 namespace {
@@ -34,8 +34,7 @@ const TaskGroup kJob = {10, 11, 12, 13};
 const std::vector<bool> kThreeFailed = {false, true, false, false};  // as in the seed's figures
 
 TEST(ReclusterPolicy, SuccessfulJobIsDoneUnderEveryPolicy) {
-  for (auto policy : {ReclusterPolicy::Noop, ReclusterPolicy::DC, ReclusterPolicy::SR,
-                      ReclusterPolicy::DR}) {
+  for (auto policy : {ReclusterPolicy::Noop, ReclusterPolicy::DC, ReclusterPolicy::SR, ReclusterPolicy::DR}) {
     const auto plan = plan_after_job(policy, kJob, {true, true, true, true}, 2);
     EXPECT_EQ(plan.done, kJob);
     EXPECT_TRUE(plan.new_jobs.empty());
@@ -84,18 +83,18 @@ TEST(ReclusterPolicy, CheckPlanCatchesDroppedAndDuplicatedTasks) {
 TEST(ReclusterPolicy, LedgerRefusesMovesFromTheWrongPlace) {
   TaskLedger ledger(4);
   ASSERT_TRUE(ledger.add_pending({0, 1}).ok());
-  EXPECT_FALSE(ledger.add_pending({1, 2}).ok());   // 1 already pending
-  EXPECT_FALSE(ledger.add_pending({2, 2}).ok());   // duplicated within one job
-  EXPECT_FALSE(ledger.add_pending({4}).ok());      // unknown task
-  EXPECT_FALSE(ledger.check().ok());               // 2 and 3 are in no job
+  EXPECT_FALSE(ledger.add_pending({1, 2}).ok());  // 1 already pending
+  EXPECT_FALSE(ledger.add_pending({2, 2}).ok());  // duplicated within one job
+  EXPECT_FALSE(ledger.add_pending({4}).ok());     // unknown task
+  EXPECT_FALSE(ledger.check().ok());              // 2 and 3 are in no job
   ASSERT_TRUE(ledger.add_pending({2, 3}).ok());
   EXPECT_TRUE(ledger.check().ok());
-  EXPECT_FALSE(ledger.finish({0, 1}, {0}).ok());   // not in flight
+  EXPECT_FALSE(ledger.finish({0, 1}, {0}).ok());  // not in flight
   ASSERT_TRUE(ledger.start({0, 1}).ok());
-  EXPECT_FALSE(ledger.finish({0, 1}, {2}).ok());   // 2 is not a task of this job
+  EXPECT_FALSE(ledger.finish({0, 1}, {2}).ok());  // 2 is not a task of this job
   ASSERT_TRUE(ledger.finish({0, 1}, {0, 1}).ok());
   EXPECT_EQ(ledger.done(), 2);
-  EXPECT_FALSE(ledger.add_pending({0}).ok());      // done tasks never come back
+  EXPECT_FALSE(ledger.add_pending({0}).ok());  // done tasks never come back
   EXPECT_TRUE(ledger.check().ok());
   EXPECT_TRUE(ledger.check_full().ok());
 }
@@ -153,8 +152,7 @@ void run_random_level(ReclusterPolicy policy, uint64_t seed) {
 }
 
 TEST(ReclusterPolicy, NoPolicyDropsOrDuplicatesTasksOverRandomRuns) {
-  for (auto policy : {ReclusterPolicy::Noop, ReclusterPolicy::DC, ReclusterPolicy::SR,
-                      ReclusterPolicy::DR}) {
+  for (auto policy : {ReclusterPolicy::Noop, ReclusterPolicy::DC, ReclusterPolicy::SR, ReclusterPolicy::DR}) {
     for (uint64_t seed = 1; seed <= 60; ++seed) {
       SCOPED_TRACE(std::string(policy_name(policy)) + " seed " + std::to_string(seed));
       run_random_level(policy, seed);

@@ -1,12 +1,11 @@
 // Discrete-event simulator and the seed's policy comparison: seeded runs repeat, a level
 // without failures takes one cycle, DR beats NOOP by far at high task failure rates and
 // is no slower than DC or SR.
-#include "lib/recluster/simulator.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 
+#include "lib/recluster/simulator.h"
 #include "lib/recluster/study.h"
 
 namespace tharsis {
@@ -116,8 +115,7 @@ TEST_F(ReclusterPolicyStudy, DrNoSlowerThanDcOrSrWithinNoise) {
     for (auto other : {ReclusterPolicy::DC, ReclusterPolicy::SR}) {
       const auto& o = stats(row, other);
       const double noise = 3.0 * std::hypot(dr.std_error, o.std_error);
-      EXPECT_LE(dr.mean, o.mean + noise)
-          << "alpha=" << row.rate << " DR vs " << policy_name(other);
+      EXPECT_LE(dr.mean, o.mean + noise) << "alpha=" << row.rate << " DR vs " << policy_name(other);
     }
   }
 }

@@ -1,10 +1,10 @@
 // SVG line plots of ftsim: text is escaped, one polyline and one legend entry per series,
 // points a log axis cannot show are skipped.
-#include "lib/recluster/svg_plot.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
+
+#include "lib/recluster/svg_plot.h"
 
 namespace tharsis {
 namespace {
@@ -29,7 +29,7 @@ TEST(ReclusterSvgPlot, DrawsOnePolylineAndLegendEntryPerSeriesWithEscapedText) {
   EXPECT_EQ(svg.find("<TFM>"), std::string::npos);
   EXPECT_NE(svg.find(">alpha&lt;0.01<"), std::string::npos);
   EXPECT_EQ(count(svg, "<polyline"), 2u);
-  EXPECT_EQ(count(svg, "<circle"), 3u);  // markers only on the second series
+  EXPECT_EQ(count(svg, "<circle"), 3u);           // markers only on the second series
   EXPECT_EQ(count(svg, "stroke-dasharray"), 2u);  // dashed line and its legend sample
 }
 

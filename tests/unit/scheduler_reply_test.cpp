@@ -3,6 +3,7 @@
 #include "lib/protocol/scheduler_reply.h"
 
 #include <gtest/gtest.h>
+
 #include <pugixml.hpp>
 
 #include "lib/protocol/client_side.h"
@@ -112,7 +113,8 @@ TEST(SchedulerReply, RendersElementsTheStockClientReads) {
   EXPECT_NE(xml.find("<dont_use_dcf/>"), std::string::npos);
   // Downloads as <url>, uploads as <upload_url> (the client sorts <url> by its text).
   EXPECT_NE(xml.find("<url>http://127.0.0.1/tharsis/download/1a/wu_20_in</url>"), std::string::npos);
-  EXPECT_NE(xml.find("<upload_url>http://127.0.0.1/tharsis_cgi/file_upload_handler</upload_url>"), std::string::npos);
+  EXPECT_NE(xml.find("<upload_url>http://127.0.0.1/tharsis_cgi/file_upload_handler</upload_url>"),
+            std::string::npos);
   // Signatures and the key go out raw, each on its own lines.
   EXPECT_NE(xml.find("<xml_signature>\naa55\n.\n    </xml_signature>"), std::string::npos);
   EXPECT_NE(xml.find("<code_sign_key>\n1024\n00ff\n.\n</code_sign_key>"), std::string::npos);
@@ -150,7 +152,7 @@ TEST(SchedulerReply, EveryStringIsEscaped) {
   reply.file_infos[1].download_urls = {"http://x/?a=1&b=<2>"};
   reply.workunits[0].command_line = "--name \"" + nasty + "\"";
   reply.results[0].wu_name = nasty;  // not the result's name: the client refuses unsafe path names
-  reply.results[0].name = "r\"d'e";   // quotes are safe in a name, and escaped
+  reply.results[0].name = "r\"d'e";  // quotes are safe in a name, and escaped
   std::string xml = render_scheduler_reply(reply);
   EXPECT_EQ(xml.find(nasty), std::string::npos);
   pugi::xml_document doc;
@@ -187,8 +189,9 @@ TEST(SchedulerReply, SignatureTextIsTrimmedOnBothEnds) {
 TEST(SchedulerReply, ErrorReplyCarriesMessageAndDelay) {
   SchedulerReply reply = make_error_reply("Tharsis", "Error in request message: <hostid> not a number", 3600);
   std::string xml = render_scheduler_reply(reply);
-  EXPECT_NE(xml.find("<message priority=\"high\">Error in request message: &lt;hostid&gt; not a number</message>"),
-            std::string::npos);
+  EXPECT_NE(
+      xml.find("<message priority=\"high\">Error in request message: &lt;hostid&gt; not a number</message>"),
+      std::string::npos);
   EXPECT_NE(xml.find("<request_delay>3600</request_delay>"), std::string::npos);
   EXPECT_EQ(xml.find("<result"), std::string::npos);
   auto parsed = parse_scheduler_reply(xml);

@@ -255,7 +255,8 @@ TEST(SchedulerRequest, DuplicateReportOfOneResultIsKeptOnce) {
   EXPECT_DOUBLE_EQ(again->results[0].final_cpu_time, 123.45);
 }
 
-void expect_error(std::string_view xml, const ProtocolLimits& limits, const std::vector<std::string>& fragments) {
+void expect_error(std::string_view xml, const ProtocolLimits& limits,
+                  const std::vector<std::string>& fragments) {
   auto parsed = parse_scheduler_request(xml, limits);
   ASSERT_FALSE(parsed.ok()) << "accepted: " << xml.substr(0, 200);
   for (const auto& fragment : fragments) {
@@ -279,7 +280,8 @@ TEST(SchedulerRequest, TruncatedRequestIsAnError) {
 }
 
 TEST(SchedulerRequest, WrongRootIsAnError) {
-  expect_error("<scheduler_reply></scheduler_reply>", ProtocolLimits{}, {"expected root element <scheduler_request>"});
+  expect_error("<scheduler_reply></scheduler_reply>", ProtocolLimits{},
+               {"expected root element <scheduler_request>"});
   expect_error("   \n", ProtocolLimits{}, {"empty document"});
 }
 
@@ -288,19 +290,21 @@ TEST(SchedulerRequest, WrongTypesNameTheElement) {
                {"<scheduler_request/hostid>", "line 2", "expected an integer", "'abc'"});
   expect_error("<scheduler_request><host_info><p_fpops>fast</p_fpops></host_info></scheduler_request>",
                ProtocolLimits{}, {"host_info/p_fpops", "expected a number"});
-  expect_error("<scheduler_request><result><name>r</name><exit_status>1.5</exit_status></result></scheduler_request>",
-               ProtocolLimits{}, {"result[1]/exit_status", "expected an integer"});
+  expect_error(
+      "<scheduler_request><result><name>r</name><exit_status>1.5</exit_status></result></scheduler_request>",
+      ProtocolLimits{}, {"result[1]/exit_status", "expected an integer"});
   expect_error("<scheduler_request><rpc_seqno>99999999999</rpc_seqno></scheduler_request>", ProtocolLimits{},
                {"rpc_seqno", "out of range"});
-  expect_error("<scheduler_request><dont_send_work>yes</dont_send_work></scheduler_request>", ProtocolLimits{},
-               {"dont_send_work"});
-  expect_error("<scheduler_request><authenticator><b>x</b></authenticator></scheduler_request>", ProtocolLimits{},
-               {"authenticator", "found element <b>"});
+  expect_error("<scheduler_request><dont_send_work>yes</dont_send_work></scheduler_request>",
+               ProtocolLimits{}, {"dont_send_work"});
+  expect_error("<scheduler_request><authenticator><b>x</b></authenticator></scheduler_request>",
+               ProtocolLimits{}, {"authenticator", "found element <b>"});
 }
 
 TEST(SchedulerRequest, NotANumberStatisticReadsAsZero) {
   auto parsed = parse_scheduler_request(
-      "<scheduler_request><host_info><p_fpops>-nan</p_fpops><p_iops>inf</p_iops></host_info></scheduler_request>",
+      "<scheduler_request><host_info><p_fpops>-nan</p_fpops><p_iops>inf</p_iops></host_info></"
+      "scheduler_request>",
       ProtocolLimits{});
   ASSERT_TRUE(parsed.ok()) << parsed.error();
   EXPECT_EQ(parsed->host.p_fpops, 0);
@@ -319,7 +323,8 @@ TEST(SchedulerRequest, OversizeDocumentIsRejectedBeforeParsing) {
 }
 
 TEST(SchedulerRequest, OversizeNameFieldIsAnError) {
-  std::string xml = "<scheduler_request><authenticator>" + std::string(300, 'a') + "</authenticator></scheduler_request>";
+  std::string xml =
+      "<scheduler_request><authenticator>" + std::string(300, 'a') + "</authenticator></scheduler_request>";
   expect_error(xml, ProtocolLimits{}, {"authenticator", "longer than the limit of 255"});
 }
 
@@ -395,12 +400,14 @@ TEST(SchedulerRequest, TextThatIsNotUtf8ComesOutValidInEveryField) {
   const std::string bad = "\xff\xfe\xc3\x28\xed\xa0\x80";
   const std::string R = "\xEF\xBF\xBD";
   const std::string fixed = R + R + R + "(" + R + R + R;
-  std::string xml = "<scheduler_request><authenticator>k</authenticator><platform_name>p" + bad +
-                    "</platform_name><host_info><domain_name>d" + bad + "</domain_name><os_name>" + bad +
-                    "</os_name><os_version>" + bad + "</os_version><p_vendor>" + bad + "</p_vendor><p_model>" +
-                    bad + "</p_model><host_cpid>" + bad + "</host_cpid></host_info><result><name>r" + bad +
-                    "</name><state>5</state><stderr_out><core_client_version>7.20.2</core_client_version><![CDATA[\n"
-                    "out " + bad + std::string("\0", 1) + " end\n]]></stderr_out></result></scheduler_request>";
+  std::string xml =
+      "<scheduler_request><authenticator>k</authenticator><platform_name>p" + bad +
+      "</platform_name><host_info><domain_name>d" + bad + "</domain_name><os_name>" + bad +
+      "</os_name><os_version>" + bad + "</os_version><p_vendor>" + bad + "</p_vendor><p_model>" + bad +
+      "</p_model><host_cpid>" + bad + "</host_cpid></host_info><result><name>r" + bad +
+      "</name><state>5</state><stderr_out><core_client_version>7.20.2</core_client_version><![CDATA[\n"
+      "out " +
+      bad + std::string("\0", 1) + " end\n]]></stderr_out></result></scheduler_request>";
   auto parsed = parse_scheduler_request(xml, ProtocolLimits{});
   ASSERT_TRUE(parsed.ok()) << parsed.error();
   EXPECT_EQ(parsed->platform_name, "p" + fixed);
@@ -417,26 +424,32 @@ TEST(SchedulerRequest, TextThatIsNotUtf8ComesOutValidInEveryField) {
 }
 
 TEST(SchedulerRequest, NulBytesAnywhereInTextAreReadAsReplacementCharacters) {
-  std::string xml = "<scheduler_request><authenticator>k</authenticator><host_info><domain_name>a@b"
-                    "</domain_name></host_info><result><name>r</name><stderr_out>x@y</stderr_out></result>"
-                    "</scheduler_request>";
+  std::string xml =
+      "<scheduler_request><authenticator>k</authenticator><host_info><domain_name>a@b"
+      "</domain_name></host_info><result><name>r</name><stderr_out>x@y</stderr_out></result>"
+      "</scheduler_request>";
   for (auto& c : xml) {
     if (c == '@') c = '\0';
   }
   auto parsed = parse_scheduler_request(xml, ProtocolLimits{});
   ASSERT_TRUE(parsed.ok()) << parsed.error();
-  EXPECT_EQ(parsed->host.domain_name, "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(parsed->host.domain_name,
+            "a\xEF\xBF\xBD"
+            "b");
   ASSERT_EQ(parsed->results.size(), 1u);
   EXPECT_EQ(parsed->results[0].name, "r");
-  EXPECT_EQ(parsed->results[0].stderr_out, "x\xEF\xBF\xBD" "y");
+  EXPECT_EQ(parsed->results[0].stderr_out,
+            "x\xEF\xBF\xBD"
+            "y");
 }
 
 TEST(SchedulerRequest, StderrCutAtTheLimitKeepsWholeCharactersAndStaysWithinIt) {
   ProtocolLimits limits;
   limits.max_stderr_bytes = 10;
   // Nine bytes then a two-byte character across the limit: the character is dropped.
-  std::string xml = "<scheduler_request><result><name>r</name><stderr_out>123456789\xC3\xA9xyz</stderr_out>"
-                    "</result></scheduler_request>";
+  std::string xml =
+      "<scheduler_request><result><name>r</name><stderr_out>123456789\xC3\xA9xyz</stderr_out>"
+      "</result></scheduler_request>";
   auto parsed = parse_scheduler_request(xml, limits);
   ASSERT_TRUE(parsed.ok()) << parsed.error();
   EXPECT_EQ(parsed->results[0].stderr_out, "123456789");

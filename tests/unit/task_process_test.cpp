@@ -3,13 +3,12 @@
 #include "client/lib/task_process.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
-
-#include <unistd.h>
 
 #include "lib/text_file.h"
 
@@ -17,8 +16,8 @@ namespace tharsis {
 namespace {
 
 TEST(TaskProcess, LaunchEnvironmentIsAddedToTheClientsAndOverridesSameNames) {
-  const std::string base = std::filesystem::temp_directory_path().string() + "/tharsis-task-process-" +
-                           std::to_string(::getpid());
+  const std::string base =
+      std::filesystem::temp_directory_path().string() + "/tharsis-task-process-" + std::to_string(::getpid());
   setenv("THARSIS_TEST_KEPT", "kept", 1);
   setenv("THARSIS_TEST_REPLACED", "client", 1);
   TaskLaunch launch;

@@ -119,9 +119,13 @@ TEST(TaskRunner, UnsetEnvironmentMeansNoFaultsAndNoSimulatedTime) {
 }
 
 TEST(TaskRunner, BadEnvironmentIsAnErrorNamingTheVariable) {
-  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
-           {kEnvTaskSeconds, "-1"}, {kEnvTaskSeconds, "3601"}, {kEnvTaskSeconds, "half"},
-           {kEnvTaskFailureRate, "1.5"}, {kEnvFaultSeed, "-3"}, {kEnvFaultSeed, "7x"}}) {
+  for (const auto& [name, value] :
+       std::vector<std::pair<std::string, std::string>>{{kEnvTaskSeconds, "-1"},
+                                                        {kEnvTaskSeconds, "3601"},
+                                                        {kEnvTaskSeconds, "half"},
+                                                        {kEnvTaskFailureRate, "1.5"},
+                                                        {kEnvFaultSeed, "-3"},
+                                                        {kEnvFaultSeed, "7x"}}) {
     ScopedEnvironment env({name + "=" + value});
     uint64_t seed = 0;
     auto faults = host_faults_from_env(seed);

@@ -122,9 +122,12 @@ TEST(TransitionerRules, Transitioner_ResultNameSuffixParsesOnlyOwnNames) {
 TEST(TransitionerRules, Transitioner_TargetCountsUnsentInProgressAndNonInvalidSuccess) {
   WorkunitRow wu = make_wu(2, 5);
   wu.canonical_resultid = 0;
-  std::vector<ResultRow> results{unsent(101), in_progress(102, 5000), success(103),
+  std::vector<ResultRow> results{unsent(101),
+                                 in_progress(102, 5000),
+                                 success(103),
                                  success(104, ValidateState::Inconclusive),
-                                 over(105, Outcome::ClientError), over(106, Outcome::NoReply)};
+                                 over(105, Outcome::ClientError),
+                                 over(106, Outcome::NoReply)};
   // 5 target - 1 unsent - 1 in progress - 2 success = 1.
   EXPECT_EQ(plan_transition(wu, results, 10).new_results.size(), 1u);
   EXPECT_EQ(plan_transition(wu, results, 10).counts.success, 2);
@@ -136,8 +139,7 @@ TEST(TransitionerRules, Transitioner_InvalidSuccessDoesNotCountTowardsTarget) {
   WorkunitRow wu = make_wu(2, 2);
   wu.canonical_resultid = 101;
   wu.assimilate_state = AssimilateState::Ready;
-  std::vector<ResultRow> results{success(101, ValidateState::Valid),
-                                 success(102, ValidateState::Invalid)};
+  std::vector<ResultRow> results{success(101, ValidateState::Valid), success(102, ValidateState::Invalid)};
   EXPECT_EQ(plan_transition(wu, results, 10).counts.success, 1);
 }
 
@@ -156,8 +158,7 @@ TEST(TransitionerRules, Transitioner_NoNewResultsOrErrorsOnceCanonical) {
   wu.assimilate_state = AssimilateState::Ready;
   wu.max_total_results = 2;
   wu.max_error_results = 0;
-  std::vector<ResultRow> results{success(101, ValidateState::Valid),
-                                 over(102, Outcome::ClientError)};
+  std::vector<ResultRow> results{success(101, ValidateState::Valid), over(102, Outcome::ClientError)};
   TransitionPlan plan = plan_transition(wu, results, 10);
   EXPECT_TRUE(plan.new_results.empty());
   EXPECT_EQ(plan.workunit.error_mask, 0);
@@ -214,8 +215,7 @@ TEST(TransitionerRules, Transitioner_SetsTooManyTotalResultsWhenAboveLimit) {
 }
 
 TEST(TransitionerRules, Transitioner_OnErrorMarksUnsentResultsDidntNeed) {
-  std::vector<ResultRow> results{over(101, Outcome::CouldntSend), unsent(102),
-                                 in_progress(103, 5000)};
+  std::vector<ResultRow> results{over(101, Outcome::CouldntSend), unsent(102), in_progress(103, 5000)};
   TransitionPlan plan = plan_transition(make_wu(), results, 10);
   ResultRow r = after(plan, results, 102);
   EXPECT_EQ(r.server_state, ServerState::Over);
@@ -234,8 +234,7 @@ TEST(TransitionerRules, Transitioner_OnErrorMarksUnvalidatedSuccessNoCheck) {
 
 TEST(TransitionerRules, Transitioner_OnErrorMakesAssimilateReadyFromInitOnly) {
   std::vector<ResultRow> results{over(101, Outcome::CouldntSend)};
-  EXPECT_EQ(plan_transition(make_wu(), results, 10).workunit.assimilate_state,
-            AssimilateState::Ready);
+  EXPECT_EQ(plan_transition(make_wu(), results, 10).workunit.assimilate_state, AssimilateState::Ready);
   WorkunitRow done = make_wu();
   done.error_mask = kWuErrorCouldntSendResult;
   done.assimilate_state = AssimilateState::Done;
@@ -254,8 +253,7 @@ TEST(TransitionerRules, Transitioner_OnErrorCreatesNoResults) {
 
 TEST(TransitionerRules, Transitioner_SetsNeedValidateWhenQuorumOfSuccessAndOneUnvalidated) {
   WorkunitRow wu = make_wu(2, 2);
-  EXPECT_FALSE(plan_transition(wu, {success(101), in_progress(102, 5000)}, 10)
-                   .workunit.need_validate);
+  EXPECT_FALSE(plan_transition(wu, {success(101), in_progress(102, 5000)}, 10).workunit.need_validate);
   EXPECT_TRUE(plan_transition(wu, {success(101), success(102)}, 10).workunit.need_validate);
   // Two inconclusive and nothing new: nothing to validate.
   EXPECT_FALSE(plan_transition(wu,
@@ -289,13 +287,11 @@ TEST(TransitionerRules, Transitioner_MarksStragglerTooLateWhenCanonicalFilesDele
 // --- file deletion ---------------------------------------------------------------------
 
 TEST(TransitionerRules, Transitioner_InputFilesReadyOnlyWhenAllOverAndAssimilated) {
-  std::vector<ResultRow> all_over{success(101, ValidateState::Valid),
-                                  over(102, Outcome::NoReply)};
+  std::vector<ResultRow> all_over{success(101, ValidateState::Valid), over(102, Outcome::NoReply)};
   WorkunitRow ready = make_wu();
   ready.canonical_resultid = 101;
   ready.assimilate_state = AssimilateState::Ready;
-  EXPECT_EQ(plan_transition(ready, all_over, 10).workunit.file_delete_state,
-            FileDeleteState::Init);
+  EXPECT_EQ(plan_transition(ready, all_over, 10).workunit.file_delete_state, FileDeleteState::Init);
   EXPECT_EQ(plan_transition(assimilated(make_wu(), 101), all_over, 10).workunit.file_delete_state,
             FileDeleteState::Ready);
   std::vector<ResultRow> one_out{success(101, ValidateState::Valid), in_progress(102, 5000)};
@@ -307,10 +303,9 @@ TEST(TransitionerRules, Transitioner_InputFilesReadyOnlyWhenAllOverAndAssimilate
 }
 
 TEST(TransitionerRules, Transitioner_ResultFilesReadyForErrorAndCheckedResultsAfterAssimilation) {
-  std::vector<ResultRow> results{success(101, ValidateState::Valid),
-                                 success(102, ValidateState::Invalid),
-                                 over(103, Outcome::ClientError), over(104, Outcome::NoReply),
-                                 over(105, Outcome::DidntNeed), in_progress(106, 5000)};
+  std::vector<ResultRow> results{success(101, ValidateState::Valid), success(102, ValidateState::Invalid),
+                                 over(103, Outcome::ClientError),    over(104, Outcome::NoReply),
+                                 over(105, Outcome::DidntNeed),      in_progress(106, 5000)};
   TransitionPlan plan = plan_transition(assimilated(make_wu(), 101), results, 10);
   EXPECT_EQ(after(plan, results, 102).file_delete_state, FileDeleteState::Ready);
   EXPECT_EQ(after(plan, results, 103).file_delete_state, FileDeleteState::Ready);
@@ -326,8 +321,7 @@ TEST(TransitionerRules, Transitioner_CanonicalFilesKeptUntilAllOverAndValidated)
   std::vector<ResultRow> unchecked{success(101, ValidateState::Valid), success(102)};
   plan = plan_transition(assimilated(make_wu(), 101), unchecked, 10);
   EXPECT_EQ(after(plan, unchecked, 101).file_delete_state, FileDeleteState::Init);
-  std::vector<ResultRow> done{success(101, ValidateState::Valid),
-                              success(102, ValidateState::Valid)};
+  std::vector<ResultRow> done{success(101, ValidateState::Valid), success(102, ValidateState::Valid)};
   plan = plan_transition(assimilated(make_wu(), 101), done, 10);
   EXPECT_EQ(after(plan, done, 101).file_delete_state, FileDeleteState::Ready);
 }
@@ -336,8 +330,7 @@ TEST(TransitionerRules, Transitioner_NeverDeletesFilesBeforeAssimilation) {
   WorkunitRow wu = make_wu();
   wu.canonical_resultid = 101;
   wu.assimilate_state = AssimilateState::Ready;
-  std::vector<ResultRow> results{success(101, ValidateState::Valid),
-                                 over(102, Outcome::ClientError)};
+  std::vector<ResultRow> results{success(101, ValidateState::Valid), over(102, Outcome::ClientError)};
   TransitionPlan plan = plan_transition(wu, results, 10);
   EXPECT_TRUE(plan.result_updates.empty());
   EXPECT_EQ(plan.workunit.file_delete_state, FileDeleteState::Init);

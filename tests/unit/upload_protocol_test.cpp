@@ -52,7 +52,8 @@ TEST(UploadProtocol, ParsesHeaderWrittenLikeTheStockClient) {
 }
 
 TEST(UploadProtocol, BinaryDataAfterMarkerIsNotScanned) {
-  std::string body = render_file_upload_header(kClient, "f", "aa\n.", 100, 5, "x", 0) + std::string("<\0</>", 5);
+  std::string body =
+      render_file_upload_header(kClient, "f", "aa\n.", 100, 5, "x", 0) + std::string("<\0</>", 5);
   auto parsed = parse_data_server_request(body);
   ASSERT_TRUE(parsed.ok()) << parsed.error.message;
   EXPECT_EQ(body.size() - parsed.request->data_start, 5u);
@@ -66,11 +67,13 @@ void expect_failure(std::string_view body, UploadStatus status, const std::strin
 }
 
 TEST(UploadProtocol, UnsafeNamesArePermanentErrors) {
-  for (const std::string& name : std::vector<std::string>{"../x", "a/b", "", std::string(300, 'n'), ".hidden", "a\\b", "x\ny", "a%2e"}) {
+  for (const std::string& name : std::vector<std::string>{"../x", "a/b", "", std::string(300, 'n'), ".hidden",
+                                                          "a\\b", "x\ny", "a%2e"}) {
     SCOPED_TRACE(name);
     expect_failure(render_file_upload_header(kClient, name, "aa\n.", 100, 5, "x", 0) + "12345",
                    UploadStatus::PermanentError, "name");
-    expect_failure(render_get_file_size_request(kClient, name), UploadStatus::PermanentError, "get_file_size");
+    expect_failure(render_get_file_size_request(kClient, name), UploadStatus::PermanentError,
+                   "get_file_size");
   }
 }
 
@@ -89,8 +92,9 @@ TEST(UploadProtocol, HeaderProblemsAreClassified) {
                  UploadStatus::PermanentError, "expected a byte count");
   expect_failure("<data_server_request><file_upload><name>f</name><nbytes>abc</nbytes><data>\nx",
                  UploadStatus::PermanentError, "expected a byte count");
-  expect_failure("<data_server_request><file_upload><name>f</name><nbytes>5</nbytes><offset>9</offset><data>\nx",
-                 UploadStatus::PermanentError, "beyond <nbytes>");
+  expect_failure(
+      "<data_server_request><file_upload><name>f</name><nbytes>5</nbytes><offset>9</offset><data>\nx",
+      UploadStatus::PermanentError, "beyond <nbytes>");
   expect_failure("garbage", UploadStatus::PermanentError, "expected a tag");
   expect_failure("<data_server_request><file_upload><md5_cksum>" + std::string(1000, 'a') + "</md5_cksum>",
                  UploadStatus::PermanentError, "longer than");
@@ -104,19 +108,23 @@ TEST(UploadProtocol, HeaderProblemsAreClassified) {
 TEST(UploadProtocol, RendersRepliesTheClientReads) {
   EXPECT_EQ(render_data_server_reply({UploadStatus::Success, std::nullopt, ""}),
             "<data_server_reply>\n    <status>0</status>\n</data_server_reply>\n");
-  EXPECT_EQ(render_data_server_reply({UploadStatus::Success, 4096, ""}),
-            "<data_server_reply>\n    <status>0</status>\n    <file_size>4096</file_size>\n</data_server_reply>\n");
-  std::string error = render_data_server_reply({UploadStatus::PermanentError, std::nullopt, "invalid signature <&>"});
+  EXPECT_EQ(
+      render_data_server_reply({UploadStatus::Success, 4096, ""}),
+      "<data_server_reply>\n    <status>0</status>\n    <file_size>4096</file_size>\n</data_server_reply>\n");
+  std::string error =
+      render_data_server_reply({UploadStatus::PermanentError, std::nullopt, "invalid signature <&>"});
   EXPECT_NE(error.find("<status>-1</status>"), std::string::npos);
   EXPECT_NE(error.find("<message>invalid signature &lt;&amp;&gt;</message>"), std::string::npos);
-  EXPECT_NE(render_data_server_reply({UploadStatus::TransientError, std::nullopt, "busy"}).find("<status>1</status>"),
+  EXPECT_NE(render_data_server_reply({UploadStatus::TransientError, std::nullopt, "busy"})
+                .find("<status>1</status>"),
             std::string::npos);
 }
 
 TEST(UploadProtocol, RepliesRoundTrip) {
-  for (const DataServerReply& reply : {DataServerReply{UploadStatus::Success, 123, ""},
-                                       DataServerReply{UploadStatus::TransientError, std::nullopt, "disk <full>"},
-                                       DataServerReply{UploadStatus::PermanentError, std::nullopt, "bad & wrong"}}) {
+  for (const DataServerReply& reply :
+       {DataServerReply{UploadStatus::Success, 123, ""},
+        DataServerReply{UploadStatus::TransientError, std::nullopt, "disk <full>"},
+        DataServerReply{UploadStatus::PermanentError, std::nullopt, "bad & wrong"}}) {
     EXPECT_EQ(parse_data_server_reply(render_data_server_reply(reply)), reply);
   }
   EXPECT_EQ(parse_data_server_reply("<html>500</html>").status, UploadStatus::TransientError);
@@ -139,13 +147,18 @@ TEST(UploadProtocol, UploadCertificateIsChecked) {
   auto bigger = check_upload_certificate(*public_key, request_for("wu_1_0_0", 1000, 1001));
   EXPECT_NE(bigger.error().find("exceeds the limit"), std::string::npos) << bigger.error();
   // A certificate for one file does not open another, nor a larger limit.
-  EXPECT_NE(check_upload_certificate(*public_key, request_for("wu_2_0_0", 1000, 10)).error().find("invalid signature"),
+  EXPECT_NE(check_upload_certificate(*public_key, request_for("wu_2_0_0", 1000, 10))
+                .error()
+                .find("invalid signature"),
             std::string::npos);
-  EXPECT_NE(check_upload_certificate(*public_key, request_for("wu_1_0_0", 5000, 10)).error().find("invalid signature"),
+  EXPECT_NE(check_upload_certificate(*public_key, request_for("wu_1_0_0", 5000, 10))
+                .error()
+                .find("invalid signature"),
             std::string::npos);
   DataServerRequest unsigned_request = request_for("wu_1_0_0", 1000, 10);
   unsigned_request.xml_signature.clear();
-  EXPECT_NE(check_upload_certificate(*public_key, unsigned_request).error().find("missing signature"), std::string::npos);
+  EXPECT_NE(check_upload_certificate(*public_key, unsigned_request).error().find("missing signature"),
+            std::string::npos);
 }
 
 TEST(UploadProtocol, SafeFileNames) {

@@ -83,8 +83,7 @@ TEST(ValidatorRules, Validator_CanonicalNeedsMajorityOfQuorumAgreeing) {
   EXPECT_EQ(agreeing_results_needed(4), 3);
   FunctionComparator cmp = by_answer();
   WorkunitRow wu = needing_validation(3, 3);
-  std::vector<ResultRow> two_of_three{success(101, ValidateState::Init, "a"), success(102),
-                                      success(103)};
+  std::vector<ResultRow> two_of_three{success(101, ValidateState::Init, "a"), success(102), success(103)};
   EXPECT_EQ(plan_validation(wu, two_of_three, cmp, 5).workunit.canonical_resultid, 102);
   std::vector<ResultRow> all_differ{success(101, ValidateState::Init, "a"),
                                     success(102, ValidateState::Init, "b"), success(103)};
@@ -204,8 +203,7 @@ TEST(ValidatorRules, Validator_InconclusiveResultsJoinLaterConsensus) {
 
 TEST(ValidatorRules, Validator_UnreadableOutputGetsValidateError) {
   FunctionComparator cmp = by_answer();
-  std::vector<ResultRow> results{success(101, ValidateState::Init, "garbage"), success(102),
-                                 success(103)};
+  std::vector<ResultRow> results{success(101, ValidateState::Init, "garbage"), success(102), success(103)};
   ValidationPlan plan = plan_validation(needing_validation(2, 3), results, cmp, 9);
   ResultRow bad = after(plan, results, 101);
   EXPECT_EQ(bad.outcome, Outcome::ValidateError);
@@ -226,9 +224,7 @@ TEST(ValidatorRules, Validator_UnreadableOutputBelowQuorumTriggersTransitioner) 
 
 TEST(ValidatorRules, Validator_TransientErrorDecidesNothingAndRetriesLater) {
   FunctionComparator cmp(
-      [](const ResultRow& r) {
-        return r.id == 102 ? ReadOutcome::TransientError : ReadOutcome::Ok;
-      },
+      [](const ResultRow& r) { return r.id == 102 ? ReadOutcome::TransientError : ReadOutcome::Ok; },
       [](const ResultRow&, const ResultRow&) { return CompareOutcome::Match; });
   std::vector<ResultRow> results{success(101, ValidateState::Init, "garbage"), success(102)};
   WorkunitRow wu = needing_validation();
@@ -244,9 +240,7 @@ TEST(ValidatorRules, Validator_TransientErrorDecidesNothingAndRetriesLater) {
 }
 
 TEST(ValidatorRules, Validator_TransientCompareErrorDecidesNothing) {
-  FunctionComparator cmp([](const ResultRow&, const ResultRow&) {
-    return CompareOutcome::TransientError;
-  });
+  FunctionComparator cmp([](const ResultRow&, const ResultRow&) { return CompareOutcome::TransientError; });
   std::vector<ResultRow> results{success(101), success(102)};
   ValidationPlan plan = plan_validation(needing_validation(), results, cmp, 100);
   EXPECT_TRUE(plan.retry_later);
@@ -254,9 +248,7 @@ TEST(ValidatorRules, Validator_TransientCompareErrorDecidesNothing) {
 }
 
 TEST(ValidatorRules, Validator_PermanentCompareErrorCountsAsMismatch) {
-  FunctionComparator cmp([](const ResultRow&, const ResultRow&) {
-    return CompareOutcome::PermanentError;
-  });
+  FunctionComparator cmp([](const ResultRow&, const ResultRow&) { return CompareOutcome::PermanentError; });
   std::vector<ResultRow> results{success(101), success(102)};
   ValidationPlan plan = plan_validation(needing_validation(), results, cmp, 100);
   EXPECT_FALSE(plan.retry_later);
@@ -268,9 +260,8 @@ TEST(ValidatorRules, Validator_PermanentCompareErrorCountsAsMismatch) {
 
 TEST(ValidatorRules, Validator_ChecksStragglerAgainstCanonical) {
   FunctionComparator cmp = by_answer();
-  std::vector<ResultRow> results{success(101, ValidateState::Valid),
-                                 success(102, ValidateState::Valid), success(103),
-                                 success(104, ValidateState::Init, "wrong")};
+  std::vector<ResultRow> results{success(101, ValidateState::Valid), success(102, ValidateState::Valid),
+                                 success(103), success(104, ValidateState::Init, "wrong")};
   ValidationPlan plan = plan_validation(with_canonical(101, 12.5), results, cmp, 40);
   EXPECT_EQ(after(plan, results, 103).validate_state, ValidateState::Valid);
   EXPECT_DOUBLE_EQ(after(plan, results, 103).granted_credit, 12.5);
@@ -314,8 +305,8 @@ TEST(ValidatorRules, Validator_MissingCanonicalResultChangesNothing) {
 TEST(ValidatorRules, Validator_AlwaysClearsNeedValidate) {
   FunctionComparator cmp = by_answer();
   EXPECT_FALSE(plan_validation(needing_validation(), {}, cmp, 1).workunit.need_validate);
-  EXPECT_FALSE(plan_validation(needing_validation(), {success(101), success(102)}, cmp, 1)
-                   .workunit.need_validate);
+  EXPECT_FALSE(
+      plan_validation(needing_validation(), {success(101), success(102)}, cmp, 1).workunit.need_validate);
   EXPECT_FALSE(plan_validation(with_canonical(101), {success(101, ValidateState::Valid)}, cmp, 1)
                    .workunit.need_validate);
 }
@@ -333,8 +324,8 @@ TEST(ValidatorRules, Validator_DoesNothingForErroredWorkunitWithoutCanonical) {
 
 TEST(ValidatorRules, Validator_IgnoresResultsThatAreNotSuccess) {
   FunctionComparator cmp = by_answer();
-  std::vector<ResultRow> results{success(101), over(102, Outcome::ClientError),
-                                 over(103, Outcome::NoReply), success(104)};
+  std::vector<ResultRow> results{success(101), over(102, Outcome::ClientError), over(103, Outcome::NoReply),
+                                 success(104)};
   ValidationPlan plan = plan_validation(needing_validation(), results, cmp, 1);
   EXPECT_EQ(plan.workunit.canonical_resultid, 101);
   EXPECT_EQ(after(plan, results, 102).validate_state, ValidateState::Init);

@@ -16,7 +16,11 @@ TEST(WebEscape, HtmlEscape_LeavesPlainTextAndUtf8Alone) {
 }
 
 TEST(WebEscape, HtmlEscape_ReplacesControlCharactersButKeepsWhitespace) {
-  EXPECT_EQ(html_escape(std::string("a\x01" "b\tc\nd\x7f", 8)), "a\xEF\xBF\xBD" "b\tc\nd\xEF\xBF\xBD");
+  EXPECT_EQ(html_escape(std::string("a\x01"
+                                    "b\tc\nd\x7f",
+                                    8)),
+            "a\xEF\xBF\xBD"
+            "b\tc\nd\xEF\xBF\xBD");
 }
 
 TEST(WebEscape, HtmlEscape_EscapesAmpersandOfExistingEntities) {

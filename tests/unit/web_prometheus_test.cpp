@@ -2,11 +2,11 @@
 // lib/web/server_status_render.h).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <map>
 #include <regex>
 #include <sstream>
-#include <cmath>
-#include <limits>
 #include <stdexcept>
 
 #include "lib/web/prometheus_text.h"
@@ -113,8 +113,10 @@ TEST(WebPrometheus, ServerStatus_AllLinesWellFormedWithHostileLabels) {
   status.results.push_back({5, 4, 3});
   const std::string text = render_server_status_prometheus(status, 160);
   expect_well_formed(text);
-  EXPECT_NE(text.find("tharsis_daemon_up{daemon=\"validator \\\"<script>\\\"\\\\ &\",host=\"host\\nevil\"} 1\n"),
-            std::string::npos) << text;
+  EXPECT_NE(
+      text.find("tharsis_daemon_up{daemon=\"validator \\\"<script>\\\"\\\\ &\",host=\"host\\nevil\"} 1\n"),
+      std::string::npos)
+      << text;
   EXPECT_NE(text.find("tharsis_daemon_heartbeat_age_seconds{daemon=\"validator"), std::string::npos);
   // The daemon that never beat has no age sample.
   EXPECT_EQ(text.find("tharsis_daemon_heartbeat_age_seconds{daemon=\"file_deleter\""), std::string::npos);
@@ -136,7 +138,8 @@ TEST(WebPrometheus, ServerStatus_CensusTimeAndCappedQueuesAsGauges) {
   const std::string text = render_server_status_prometheus(status, 160);
   expect_well_formed(text);
   for (const char* line :
-       {"tharsis_queue_backlog{queue=\"transition\"} 10000\n", "tharsis_queue_backlog_capped{queue=\"transition\"} 1\n",
+       {"tharsis_queue_backlog{queue=\"transition\"} 10000\n",
+        "tharsis_queue_backlog_capped{queue=\"transition\"} 1\n",
         "tharsis_queue_backlog_capped{queue=\"validation\"} 0\n",
         "tharsis_queue_backlog_census{queue=\"transition\"} 250000\n", "tharsis_results_from_census 1\n",
         "tharsis_results_timestamp_seconds 100\n", "tharsis_census_age_seconds 60\n",

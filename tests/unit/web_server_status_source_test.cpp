@@ -17,7 +17,7 @@ TEST(WebServerStatusSource, Daemon_RunningOnlyWhileHeartbeatIsFresh) {
   EXPECT_EQ(rows[0].name, "assimilator");  // sorted by name
   EXPECT_FALSE(rows[0].running);           // 121 s > timeout
   EXPECT_EQ(rows[1].name, "transitioner");
-  EXPECT_TRUE(rows[1].running);            // exactly at the timeout still counts
+  EXPECT_TRUE(rows[1].running);  // exactly at the timeout still counts
   EXPECT_EQ(rows[1].host, "h2");
   EXPECT_EQ(rows[1].pid, 12);
   EXPECT_EQ(rows[1].last_heartbeat, 880);

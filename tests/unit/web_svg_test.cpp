@@ -117,7 +117,8 @@ TEST(WebSvg, Dag_PlacesColumnsByDepthAndDrawsOneEdgePerKnownPredecessor) {
   auto doc = parse_svg(render_graph_dag_svg(diamond_graph()));
   std::map<int64_t, double> x_of;
   for (const auto& selected : doc.select_nodes("//g[@class='node']")) {
-    x_of[selected.node().attribute("data-id").as_llong()] = selected.node().child("rect").attribute("x").as_double();
+    x_of[selected.node().attribute("data-id").as_llong()] =
+        selected.node().child("rect").attribute("x").as_double();
   }
   EXPECT_LT(x_of[1], x_of[2]);
   EXPECT_DOUBLE_EQ(x_of[2], x_of[3]);  // same depth, same column

@@ -25,7 +25,8 @@ TEST(XmlReader, ReadChildrenStopsAtTheFirstFailure) {
   ASSERT_TRUE(doc.load_string("<r><a/><b/><a/></r>"));
   int calls = 0;
   Status status = read_children(doc.child("r"), "r",
-                                {{"a", [&calls](pugi::xml_node, const std::string&) {
+                                {{"a",
+                                  [&calls](pugi::xml_node, const std::string&) {
                                     ++calls;
                                     return Status::success();
                                   }},

@@ -12,7 +12,10 @@ TEST(XmlText, EscapeWritesTheFiveNamedEntities) {
 }
 
 TEST(XmlText, EscapeDropsControlCharactersXmlCannotHold) {
-  EXPECT_EQ(xml_escape(std::string("a\x01" "b\tc\nd\re", 9)), "ab\tc\nd\re");
+  EXPECT_EQ(xml_escape(std::string("a\x01"
+                                   "b\tc\nd\re",
+                                   9)),
+            "ab\tc\nd\re");
 }
 
 }  // namespace

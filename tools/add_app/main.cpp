@@ -12,9 +12,9 @@ namespace po = boost::program_options;
 using namespace tharsis;
 
 int main(int argc, char** argv) {
-  po::options_description options("add_app --project_dir P --app NAME [--platform PL --version N --file F...]");
-  options.add_options()(
-      "app", po::value<std::string>()->required(), "app name")(
+  po::options_description options(
+      "add_app --project_dir P --app NAME [--platform PL --version N --file F...]");
+  options.add_options()("app", po::value<std::string>()->required(), "app name")(
       "comparator", po::value<std::string>()->default_value("bitwise"), "validator: bitwise|numeric|trivial")(
       "platform", po::value<std::string>()->default_value("x86_64-pc-linux-gnu"), "platform of the version")(
       "version", po::value<int>()->default_value(100), "version number (1.00 = 100)")(
@@ -39,8 +39,8 @@ int main(int argc, char** argv) {
         std::cerr << "add_app: " << id.error() << "\n";
         return 1;
       }
-      std::cout << "published version " << version.version_num << " for " << version.platform << " (id " << *id
-                << "), files signed\n";
+      std::cout << "published version " << version.version_num << " for " << version.platform << " (id "
+                << *id << "), files signed\n";
     }
     return 0;
   } catch (const std::exception& e) {

@@ -35,8 +35,8 @@ int main(int argc, char** argv) {
     CheckOptions check_options{vm.count("settled") > 0, vm.count("hash_results") > 0};
     CheckReport report = check_project(*db, *config, std::time(nullptr), check_options);
     for (const auto& line : report.violations) std::cout << line << "\n";
-    std::cout << "checked " << report.workunits << " workunits, " << report.results << " results: "
-              << report.violations.size() << " violation(s)\n";
+    std::cout << "checked " << report.workunits << " workunits, " << report.results
+              << " results: " << report.violations.size() << " violation(s)\n";
     if (report.cluster.tasks > 0) {
       const ClusterCounts& c = report.cluster;
       std::cout << "cluster tasks " << c.tasks << ": waiting " << c.waiting << ", in jobs " << c.in_jobs

@@ -29,8 +29,8 @@ std::vector<double> parse_list(const std::string& text, const char* option) {
       out.push_back(std::stod(item, &used));
       if (used != item.size()) throw std::invalid_argument(item);
     } catch (const std::exception&) {
-      throw std::runtime_error(std::string("--") + option +
-                               " expects comma-separated numbers, found '" + item + "'");
+      throw std::runtime_error(std::string("--") + option + " expects comma-separated numbers, found '" +
+                               item + "'");
     }
   }
   return out;
@@ -71,8 +71,7 @@ void runtime_vs_k(const StudyConfig& config, FailureModel model, const std::vect
     for (const auto& row : rows) {
       if (row.rate != rate) continue;
       csv += num(row.rate) + "," + std::to_string(row.k) + "," + num(row.model_makespan) + "," +
-             num(row.sim.mean) + "," + num(row.sim.std_error) + "," + std::to_string(row.sim.runs) +
-             "\n";
+             num(row.sim.mean) + "," + num(row.sim.std_error) + "," + std::to_string(row.sim.runs) + "\n";
       model_curve.x.push_back(static_cast<double>(row.k));
       model_curve.y.push_back(row.model_makespan);
       sim_curve.x.push_back(static_cast<double>(row.k));
@@ -102,7 +101,8 @@ void optimal_k(const StudyConfig& config, const std::filesystem::path& out) {
   PlotSeries printed{"seed's printed root (slip)", {}, {}, true, false};
   for (const auto& row : rows) {
     csv += num(row.alpha) + "," + num(row.k_closed_form) + "," + num(row.k_scan) + "," +
-           num(row.k_seed_printed) + "," + std::to_string(row.k_chosen) + "," + std::to_string(row.k_sim_best) + "\n";
+           num(row.k_seed_printed) + "," + std::to_string(row.k_chosen) + "," +
+           std::to_string(row.k_sim_best) + "\n";
     closed.x.push_back(row.alpha);
     closed.y.push_back(row.k_closed_form);
     scan.x.push_back(row.alpha);
@@ -139,13 +139,13 @@ void policies(const StudyConfig& config, const std::vector<double>& alphas,
   const int64_t k_fixed = config.fixed_k > 0 ? config.fixed_k : failure_blind_k(pr);
   std::printf("(c) makespan [s], mean of %d seeded runs (seed %llu..)\n", config.reps,
               static_cast<unsigned long long>(config.seed));
-  std::printf("    n=%lld r=%lld phi=%g C=%g D=%g jitter=%g; NOOP and SR fixed k=%lld "
-              "(failure-blind n/r);\n    DC/DR: model k from estimator (window %lld jobs, "
-              "prior alpha=%g worth %g tasks)\n",
-              static_cast<long long>(pr.n), static_cast<long long>(pr.r), pr.phi, pr.C, pr.D,
-              config.jitter, static_cast<long long>(k_fixed),
-              static_cast<long long>(config.estimator.window_jobs),
-              config.estimator.alpha_prior_mean, config.estimator.alpha_prior_tasks);
+  std::printf(
+      "    n=%lld r=%lld phi=%g C=%g D=%g jitter=%g; NOOP and SR fixed k=%lld "
+      "(failure-blind n/r);\n    DC/DR: model k from estimator (window %lld jobs, "
+      "prior alpha=%g worth %g tasks)\n",
+      static_cast<long long>(pr.n), static_cast<long long>(pr.r), pr.phi, pr.C, pr.D, config.jitter,
+      static_cast<long long>(k_fixed), static_cast<long long>(config.estimator.window_jobs),
+      config.estimator.alpha_prior_mean, config.estimator.alpha_prior_tasks);
   std::printf("%8s %12s %10s %10s %10s %9s\n", "alpha", "NOOP", "DC", "SR", "DR", "NOOP/DR");
   for (const auto& row : rows) {
     csv += num(row.rate);
@@ -176,35 +176,31 @@ int main(int argc, char** argv) {
       "ftsim: fault-tolerant clustering study (docs/reclustering.md).\n"
       "Writes runtime_vs_k_{jfm,tfm}.{csv,svg}, optimal_k_vs_alpha.{csv,svg} and\n"
       "policies.{csv,svg} into --out; prints the policy table to stdout.\nOptions");
-  opts.add_options()
-      ("help,h", "show this help")
-      ("out", po::value(&out_dir)->default_value("ftsim_out"), "output directory")
-      ("parts", po::value(&parts)->default_value("abc"),
-       "which studies: a = runtime vs k, b = optimal k vs alpha, c = policies")
-      ("n", po::value(&config.params.n)->default_value(1000), "tasks")
-      ("r", po::value(&config.params.r)->default_value(20), "resources")
-      ("phi", po::value(&config.params.phi)->default_value(5.0), "mean task time [s]")
-      ("C", po::value(&config.params.C)->default_value(0.0), "per-task overhead [s]")
-      ("D", po::value(&config.params.D)->default_value(5.0), "per-job overhead [s]")
-      ("reps", po::value(&config.reps)->default_value(10), "simulations per point")
-      ("seed", po::value(&config.seed)->default_value(1), "first RNG seed")
-      ("jitter", po::value(&config.jitter)->default_value(0.1),
-       "job time x U[1-jitter, 1+jitter]")
-      ("fixed-k", po::value(&config.fixed_k)->default_value(0),
-       "NOOP/SR cluster size (0 = round(n/r), the failure-blind choice)")
-      ("alphas", po::value(&alphas_text)->default_value("0,0.001,0.002,0.005,0.01,0.02,0.03,0.05,0.1"),
-       "task failure rates for (c)")
-      ("jfm-rates", po::value(&jfm_rates_text)->default_value("0.05,0.1,0.2,0.3"),
-       "job failure rates for (a)")
-      ("tfm-rates", po::value(&tfm_rates_text)->default_value("0.001,0.005,0.01,0.02,0.03"),
-       "task failure rates for (a)")
-      ("kmax", po::value(&kmax)->default_value(100), "largest k in (a)")
-      ("window", po::value(&config.estimator.window_jobs)->default_value(200),
-       "estimator window [jobs]")
-      ("prior-alpha", po::value(&config.estimator.alpha_prior_mean)->default_value(0.0),
-       "estimator prior mean of alpha")
-      ("prior-tasks", po::value(&config.estimator.alpha_prior_tasks)->default_value(10.0),
-       "estimator prior weight [tasks]");
+  opts.add_options()("help,h", "show this help")("out", po::value(&out_dir)->default_value("ftsim_out"),
+                                                 "output directory")(
+      "parts", po::value(&parts)->default_value("abc"),
+      "which studies: a = runtime vs k, b = optimal k vs alpha, c = policies")(
+      "n", po::value(&config.params.n)->default_value(1000), "tasks")(
+      "r", po::value(&config.params.r)->default_value(20), "resources")(
+      "phi", po::value(&config.params.phi)->default_value(5.0), "mean task time [s]")(
+      "C", po::value(&config.params.C)->default_value(0.0), "per-task overhead [s]")(
+      "D", po::value(&config.params.D)->default_value(5.0), "per-job overhead [s]")(
+      "reps", po::value(&config.reps)->default_value(10), "simulations per point")(
+      "seed", po::value(&config.seed)->default_value(1), "first RNG seed")(
+      "jitter", po::value(&config.jitter)->default_value(0.1), "job time x U[1-jitter, 1+jitter]")(
+      "fixed-k", po::value(&config.fixed_k)->default_value(0),
+      "NOOP/SR cluster size (0 = round(n/r), the failure-blind choice)")(
+      "alphas", po::value(&alphas_text)->default_value("0,0.001,0.002,0.005,0.01,0.02,0.03,0.05,0.1"),
+      "task failure rates for (c)")("jfm-rates",
+                                    po::value(&jfm_rates_text)->default_value("0.05,0.1,0.2,0.3"),
+                                    "job failure rates for (a)")(
+      "tfm-rates", po::value(&tfm_rates_text)->default_value("0.001,0.005,0.01,0.02,0.03"),
+      "task failure rates for (a)")("kmax", po::value(&kmax)->default_value(100), "largest k in (a)")(
+      "window", po::value(&config.estimator.window_jobs)->default_value(200), "estimator window [jobs]")(
+      "prior-alpha", po::value(&config.estimator.alpha_prior_mean)->default_value(0.0),
+      "estimator prior mean of alpha")("prior-tasks",
+                                       po::value(&config.estimator.alpha_prior_tasks)->default_value(10.0),
+                                       "estimator prior weight [tasks]");
   try {
     po::variables_map vm;
     po::store(po::parse_command_line(argc, argv, opts), vm);

@@ -23,12 +23,13 @@ Result<int64_t> ensure_platform(Database& db, const std::string& name);
 
 struct AppVersionFiles {
   std::string app;
-  std::string platform;    // e.g. "x86_64-pc-linux-gnu"
-  int version_num = 100;   // BOINC's convention: 1.00 -> 100
+  std::string platform;            // e.g. "x86_64-pc-linux-gnu"
+  int version_num = 100;           // BOINC's convention: 1.00 -> 100
   std::vector<std::string> files;  // local paths; the first is the main program
 };
 
 // Publishes the version; its files are named <app>_<version>_<platform>_<basename>.
-Result<int64_t> publish_app_version(Database& db, const ProjectConfig& config, const AppVersionFiles& version);
+Result<int64_t> publish_app_version(Database& db, const ProjectConfig& config,
+                                    const AppVersionFiles& version);
 
 }  // namespace tharsis

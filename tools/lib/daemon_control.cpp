@@ -28,9 +28,7 @@ bool process_alive(pid_t pid) {
   return true;
 }
 
-void sleep_seconds(double s) {
-  std::this_thread::sleep_for(std::chrono::duration<double>(s));
-}
+void sleep_seconds(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
 
 }  // namespace
 
@@ -39,8 +37,10 @@ Result<DaemonCommand> parse_daemon_command(const std::string& cmd) {
   DaemonCommand command;
   std::string word;
   while (in >> word) {
-    if (command.program.empty()) command.program = word;
-    else command.args.push_back(word);
+    if (command.program.empty())
+      command.program = word;
+    else
+      command.args.push_back(word);
   }
   if (command.program.empty()) return make_error("<daemon><cmd>: expected a program name, found nothing");
   if (command.program.find('/') != std::string::npos || command.program[0] == '.') {
@@ -68,9 +68,7 @@ pid_t running_pid(const std::string& pid_file) {
   return process_alive(static_cast<pid_t>(pid)) ? static_cast<pid_t>(pid) : 0;
 }
 
-std::string stop_trigger_path(const ProjectConfig& config) {
-  return config.project_dir + "/stop_daemons";
-}
+std::string stop_trigger_path(const ProjectConfig& config) { return config.project_dir + "/stop_daemons"; }
 
 std::vector<DaemonStatus> daemon_statuses(const ProjectConfig& config) {
   std::vector<DaemonStatus> statuses;

@@ -50,7 +50,6 @@ Result<std::vector<std::string>> start_daemons(const ProjectConfig& config);
 // Creates the stop trigger, waits up to `grace_seconds` for every running daemon to exit,
 // then sends SIGTERM, and SIGKILL after a further `grace_seconds`. Returns the instances
 // that had to be signalled (empty when all stopped by themselves).
-Result<std::vector<std::string>> stop_daemons(const ProjectConfig& config,
-                                              double grace_seconds);
+Result<std::vector<std::string>> stop_daemons(const ProjectConfig& config, double grace_seconds);
 
 }  // namespace tharsis

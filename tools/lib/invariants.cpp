@@ -20,9 +20,7 @@ class Checker {
   }
 
  private:
-  std::string wu_text() const {
-    return "workunit " + std::to_string(wu_.id) + " (" + wu_.name + ")";
-  }
+  std::string wu_text() const { return "workunit " + std::to_string(wu_.id) + " (" + wu_.name + ")"; }
   std::string result_text(const ResultRow& r) const {
     return "result " + std::to_string(r.id) + " (" + r.name + ") of " + wu_text();
   }
@@ -43,19 +41,15 @@ class Checker {
     if (over != (r.outcome != Outcome::Init)) {
       fail("outcome_iff_over", r.id,
            result_text(r) + ": expected an outcome exactly when OVER, found server_state " +
-               std::to_string(code(r.server_state)) + " outcome " +
-               std::to_string(code(r.outcome)));
+               std::to_string(code(r.server_state)) + " outcome " + std::to_string(code(r.outcome)));
     }
-    const bool defined =
-        r.validate_state == ValidateState::Init ||
-        (r.outcome == Outcome::Success && r.validate_state != ValidateState::Error) ||
-        (r.outcome == Outcome::ValidateError && r.validate_state == ValidateState::Error);
-    if (!defined || (r.outcome == Outcome::ValidateError &&
-                     r.validate_state != ValidateState::Error)) {
+    const bool defined = r.validate_state == ValidateState::Init ||
+                         (r.outcome == Outcome::Success && r.validate_state != ValidateState::Error) ||
+                         (r.outcome == Outcome::ValidateError && r.validate_state == ValidateState::Error);
+    if (!defined || (r.outcome == Outcome::ValidateError && r.validate_state != ValidateState::Error)) {
       fail("validate_state_defined", r.id,
-           result_text(r) + ": validate_state " + std::to_string(code(r.validate_state)) +
-               " with outcome " + std::to_string(code(r.outcome)) +
-               " (expected INIT unless SUCCESS, ERROR for VALIDATE_ERROR)");
+           result_text(r) + ": validate_state " + std::to_string(code(r.validate_state)) + " with outcome " +
+               std::to_string(code(r.outcome)) + " (expected INIT unless SUCCESS, ERROR for VALIDATE_ERROR)");
     }
     if (r.server_state == ServerState::InProgress && r.report_deadline == 0) {
       fail("deadline_when_sent", r.id, result_text(r) + ": IN_PROGRESS without report_deadline");
@@ -69,8 +63,7 @@ class Checker {
                " but the workunit has no canonical result");
     }
     if (r.validate_state == ValidateState::NoCheck && wu_.error_mask == 0) {
-      fail("no_check_needs_error", r.id,
-           result_text(r) + ": NO_CHECK but the workunit's error_mask is 0");
+      fail("no_check_needs_error", r.id, result_text(r) + ": NO_CHECK but the workunit's error_mask is 0");
     }
     if (r.file_delete_state != FileDeleteState::Init &&
         (!over || wu_.assimilate_state != AssimilateState::Done)) {
@@ -97,27 +90,23 @@ class Checker {
       } else if (canonical->outcome != Outcome::Success ||
                  canonical->validate_state != ValidateState::Valid) {
         fail("canonical_is_valid", canonical->id,
-             result_text(*canonical) + ": canonical but outcome " +
-                 std::to_string(code(canonical->outcome)) + " validate_state " +
-                 std::to_string(code(canonical->validate_state)) + " (expected SUCCESS, VALID)");
+             result_text(*canonical) + ": canonical but outcome " + std::to_string(code(canonical->outcome)) +
+                 " validate_state " + std::to_string(code(canonical->validate_state)) +
+                 " (expected SUCCESS, VALID)");
       }
-      if (canonical != nullptr && canonical->file_delete_state != FileDeleteState::Init &&
-          !all_over_) {
+      if (canonical != nullptr && canonical->file_delete_state != FileDeleteState::Init && !all_over_) {
         fail("canonical_files_last", canonical->id,
              result_text(*canonical) + ": canonical files deleted while results are not all OVER");
       }
       if (wu_.assimilate_state == AssimilateState::Init) {
-        fail("canonical_is_assimilated", 0,
-             wu_text() + ": has canonical result but assimilate_state INIT");
+        fail("canonical_is_assimilated", 0, wu_text() + ": has canonical result but assimilate_state INIT");
       }
       if (unsent_ > 0) {
         fail("no_unsent_after_canonical", 0,
-             wu_text() + ": has canonical result but " + std::to_string(unsent_) +
-                 " UNSENT result(s)");
+             wu_text() + ": has canonical result but " + std::to_string(unsent_) + " UNSENT result(s)");
       }
     }
-    if (wu_.assimilate_state != AssimilateState::Init && wu_.canonical_resultid == 0 &&
-        wu_.error_mask == 0) {
+    if (wu_.assimilate_state != AssimilateState::Init && wu_.canonical_resultid == 0 && wu_.error_mask == 0) {
       fail("assimilate_needs_reason", 0,
            wu_text() + ": assimilate_state " + std::to_string(code(wu_.assimilate_state)) +
                " without canonical result or error_mask");
@@ -127,17 +116,15 @@ class Checker {
       fail("input_files_after_all_over", 0,
            wu_text() + ": file_delete_state " + std::to_string(code(wu_.file_delete_state)) +
                " but assimilate_state " + std::to_string(code(wu_.assimilate_state)) +
-               (all_over_ ? "" : " and not all results OVER") +
-               " (expected DONE and all OVER)");
+               (all_over_ ? "" : " and not all results OVER") + " (expected DONE and all OVER)");
     }
     for (const ResultRow& r : results_) {
       if (r.server_state == ServerState::InProgress && wu_.transition_time > now_ &&
           wu_.transition_time > r.report_deadline + 1) {
         fail("timeout_scheduled", r.id,
-             result_text(r) + ": IN_PROGRESS with report_deadline " +
-                 std::to_string(r.report_deadline) + " but transition_time " +
-                 std::to_string(wu_.transition_time) + " at now " + std::to_string(now_) +
-                 " (the time-out would be missed)");
+             result_text(r) + ": IN_PROGRESS with report_deadline " + std::to_string(r.report_deadline) +
+                 " but transition_time " + std::to_string(wu_.transition_time) + " at now " +
+                 std::to_string(now_) + " (the time-out would be missed)");
       }
     }
     if (static_cast<int64_t>(results_.size()) > wu_.max_total_results) {

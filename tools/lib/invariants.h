@@ -14,7 +14,7 @@
 namespace tharsis {
 
 struct InvariantViolation {
-  std::string rule;     // short stable name, e.g. "outcome_iff_over"
+  std::string rule;  // short stable name, e.g. "outcome_iff_over"
   int64_t workunit_id = 0;
   int64_t result_id = 0;  // 0 when the violation is about the workunit
   std::string message;    // says what was expected, what was found, and where
@@ -46,8 +46,7 @@ struct InvariantViolation {
 //                           nothing IN_PROGRESS. `now` is the checker's clock.
 //   total_results_bounded   #results <= max_total_results
 std::vector<InvariantViolation> check_workunit_invariants(const WorkunitRow& wu,
-                                                          const std::vector<ResultRow>& results,
-                                                          int64_t now);
+                                                          const std::vector<ResultRow>& results, int64_t now);
 
 // One line per violation: "[rule] message".
 std::string format_violations(const std::vector<InvariantViolation>& violations);

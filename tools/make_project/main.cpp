@@ -1,7 +1,6 @@
 // make_project: create a Tharsis project directory (BOINC layout, keys, config.xml, Apache
 // include) and, unless --no_db, its database. Thin main over tools/lib/make_project.h.
 #include <boost/program_options.hpp>
-
 #include <exception>
 #include <iostream>
 #include <string>
@@ -19,27 +18,26 @@ int main(int argc, char** argv) {
       "Creates a project directory in BOINC's layout: config.xml, keys/ (BOINC key files),\n"
       "download/ and upload/ with hashed subdirectories, cgi-bin/, html/, log/, pid/, tmp/,\n"
       "and <name>.httpd.conf to Include from an Apache configuration.\n\nOptions");
-  described.add_options()
-      ("help", "show this help and exit")
-      ("project_dir", po::value(&options.project_dir)->required(), "project directory to create")
-      ("name", po::value(&options.name)->required(), "short project name (letters, digits, _ -)")
-      ("long_name", po::value(&options.long_name), "human-readable name (default: --name)")
-      ("url_base", po::value(&options.url_base)->required(),
-       "URL of the web server root, e.g. http://127.0.0.1:8080/")
-      ("db_host", po::value(&options.db.host)->default_value("localhost"), "MariaDB host")
-      ("db_port", po::value(&options.db.port)->default_value(3306), "MariaDB TCP port")
-      ("db_socket", po::value(&options.db.socket), "MariaDB unix socket (instead of host/port)")
-      ("db_user", po::value(&options.db.user)->required(), "database user")
-      ("db_passwd", po::value(&options.db.password), "database password (default empty)")
-      ("db_name", po::value(&options.db.name)->required(), "database name")
-      ("key_bits", po::value(&options.key_bits)->default_value(1024),
-       "RSA key size, 512..1024 (the most BOINC's key format holds)")
-      ("uldl_dir_fanout", po::value(&options.uldl_dir_fanout)->default_value(1024),
-       "hashed subdirectories of download/ and upload/")
-      ("scheduler_url", po::value(&options.scheduler_urls)->composing(),
-       "a scheduler host's URL for the master page (repeat for each; default <cgi_url>cgi)")
-      ("force", po::bool_switch(&options.force), "reuse an existing project directory")
-      ("no_db", po::bool_switch(&options.no_db), "do not create the database");
+  described.add_options()("help", "show this help and exit")(
+      "project_dir", po::value(&options.project_dir)->required(), "project directory to create")(
+      "name", po::value(&options.name)->required(), "short project name (letters, digits, _ -)")(
+      "long_name", po::value(&options.long_name), "human-readable name (default: --name)")(
+      "url_base", po::value(&options.url_base)->required(),
+      "URL of the web server root, e.g. http://127.0.0.1:8080/")(
+      "db_host", po::value(&options.db.host)->default_value("localhost"), "MariaDB host")(
+      "db_port", po::value(&options.db.port)->default_value(3306), "MariaDB TCP port")(
+      "db_socket", po::value(&options.db.socket), "MariaDB unix socket (instead of host/port)")(
+      "db_user", po::value(&options.db.user)->required(), "database user")(
+      "db_passwd", po::value(&options.db.password), "database password (default empty)")(
+      "db_name", po::value(&options.db.name)->required(), "database name")(
+      "key_bits", po::value(&options.key_bits)->default_value(1024),
+      "RSA key size, 512..1024 (the most BOINC's key format holds)")(
+      "uldl_dir_fanout", po::value(&options.uldl_dir_fanout)->default_value(1024),
+      "hashed subdirectories of download/ and upload/")(
+      "scheduler_url", po::value(&options.scheduler_urls)->composing(),
+      "a scheduler host's URL for the master page (repeat for each; default <cgi_url>cgi)")(
+      "force", po::bool_switch(&options.force), "reuse an existing project directory")(
+      "no_db", po::bool_switch(&options.no_db), "do not create the database");
   try {
     po::variables_map vm;
     po::store(po::parse_command_line(argc, argv, described), vm);

@@ -13,8 +13,7 @@ using namespace tharsis;
 
 int main(int argc, char** argv) {
   po::options_description options("start [--project_dir DIR] [--cron]");
-  options.add_options()(
-      "cron", "restart daemons that died; print only when one was restarted");
+  options.add_options()("cron", "restart daemons that died; print only when one was restarted");
   po::variables_map vm;
   if (auto exit_code = parse_tool_options("start", options, argc, argv, vm)) return *exit_code;
   auto config = load_tool_config("start", vm);
@@ -25,8 +24,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   bool cron = vm.count("cron") > 0;
-  if (cron && !started->empty()) std::cout << "start --cron: restarted";
-  else if (!cron) std::cout << (started->empty() ? "all daemons already running" : "started");
+  if (cron && !started->empty())
+    std::cout << "start --cron: restarted";
+  else if (!cron)
+    std::cout << (started->empty() ? "all daemons already running" : "started");
   for (const auto& name : *started) std::cout << " " << name;
   if (!cron || !started->empty()) std::cout << "\n";
   return 0;

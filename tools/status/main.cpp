@@ -40,7 +40,7 @@ std::string_view outcome_name(int code) {
 
 int main(int argc, char** argv) {
   po::options_description options("status [--project_dir DIR]");
-    po::variables_map vm;
+  po::variables_map vm;
   if (auto exit_code = parse_tool_options("status", options, argc, argv, vm)) return *exit_code;
   auto config = load_tool_config("status", vm);
   if (!config) return 2;
@@ -56,7 +56,9 @@ int main(int argc, char** argv) {
   }
   for (const auto& status : daemon_statuses(*config)) {
     std::cout << "  " << std::left << std::setw(22) << status.command.instance
-              << (status.disabled ? "disabled   " : status.pid ? "running    " : "not running");
+              << (status.disabled ? "disabled   "
+                  : status.pid    ? "running    "
+                                  : "not running");
     if (status.pid) std::cout << "  pid " << status.pid;
     for (const auto& beat : beats) {
       std::string instance = beat.shard.n > 1 ? beat.name + "_" + std::to_string(beat.shard.id) : beat.name;

@@ -12,8 +12,7 @@ using namespace tharsis;
 
 int main(int argc, char** argv) {
   po::options_description options("stop [--project_dir DIR] [--grace SECONDS]");
-  options.add_options()(
-      "grace", po::value<double>()->default_value(30), "seconds to wait before signalling");
+  options.add_options()("grace", po::value<double>()->default_value(30), "seconds to wait before signalling");
   po::variables_map vm;
   if (auto exit_code = parse_tool_options("stop", options, argc, argv, vm)) return *exit_code;
   auto config = load_tool_config("stop", vm);

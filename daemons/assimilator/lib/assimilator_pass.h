@@ -49,6 +49,7 @@ class AssimilatorPass final : public DaemonWork {
   AssimilatorPass(const ProjectConfig& config, AssimilationHandler handler)
       : config_(config), handler_(std::move(handler)) {}
   int do_pass(Database& db, const DaemonContext& context, int64_t now) override;
+
  private:
   // Plans (and hands to the handler) one workunit of the open batch; false when nothing
   // is to be written.

@@ -63,7 +63,8 @@ Status place_output(const std::string& src, const std::string& dst) {
   if (errno == EEXIST) {
     // A re-run after a kill: the earlier pass placed it (a link to the same inode, or a
     // complete copy thanks to the rename); the caller re-checks size and md5 anyway.
-    struct stat a {}, b {};
+    struct stat a {
+    }, b{};
     if (::stat(src.c_str(), &a) == 0 && ::stat(dst.c_str(), &b) == 0 && a.st_ino == b.st_ino &&
         a.st_dev == b.st_dev) {
       return Status::success();

@@ -45,8 +45,8 @@ Result<std::vector<StoredOutput>> store_canonical_outputs(const std::string& sto
                                                           const std::vector<CanonicalOutput>& outputs);
 
 // Writes <store>/<wu_name>/ERROR with the error mask and a one-line reason.
-Status store_workunit_error(const std::string& store_dir, const std::string& wu_name,
-                            int error_mask, const std::string& reason);
+Status store_workunit_error(const std::string& store_dir, const std::string& wu_name, int error_mask,
+                            const std::string& reason);
 
 // Reads a MANIFEST back (for tests, tools/check and the graph collector).
 Result<std::vector<StoredOutput>> read_manifest(const std::string& store_dir, const std::string& wu_name);

@@ -16,8 +16,7 @@ namespace {
 // ENOENT and friends are permanent for a result (its upload never arrived); anything
 // else (EIO, EACCES on a flaky mount) is worth retrying later.
 ReadOutcome classify_errno(int error) {
-  return (error == ENOENT || error == ENOTDIR) ? ReadOutcome::PermanentError
-                                               : ReadOutcome::TransientError;
+  return (error == ENOENT || error == ENOTDIR) ? ReadOutcome::PermanentError : ReadOutcome::TransientError;
 }
 
 ReadOutcome check_files(const OutputLocator& locate, const ResultRow& result) {
@@ -45,9 +44,7 @@ Result<std::string> read_bytes(const std::string& path) {
 class FileComparator : public ResultComparator {
  public:
   explicit FileComparator(OutputLocator locate) : locate_(std::move(locate)) {}
-  ReadOutcome check_readable(const ResultRow& result) override {
-    return check_files(locate_, result);
-  }
+  ReadOutcome check_readable(const ResultRow& result) override { return check_files(locate_, result); }
   CompareOutcome compare(const ResultRow& a, const ResultRow& b) override {
     auto paths_a = locate_(a);
     auto paths_b = locate_(b);
@@ -108,9 +105,7 @@ class TrivialComparator final : public FileComparator {
   using FileComparator::FileComparator;
 
  protected:
-  CompareOutcome same_file(const std::string&, const std::string&) override {
-    return CompareOutcome::Match;
-  }
+  CompareOutcome same_file(const std::string&, const std::string&) override { return CompareOutcome::Match; }
 };
 
 }  // namespace
@@ -140,8 +135,7 @@ std::unique_ptr<ResultComparator> make_bitwise_comparator(OutputLocator locate) 
   return std::make_unique<BitwiseComparator>(std::move(locate));
 }
 
-std::unique_ptr<ResultComparator> make_numeric_comparator(OutputLocator locate,
-                                                          NumericTolerance tolerance,
+std::unique_ptr<ResultComparator> make_numeric_comparator(OutputLocator locate, NumericTolerance tolerance,
                                                           NumericDecoder decode) {
   return std::make_unique<NumericComparator>(std::move(locate), tolerance, std::move(decode));
 }
@@ -150,8 +144,7 @@ std::unique_ptr<ResultComparator> make_trivial_comparator(OutputLocator locate) 
   return std::make_unique<TrivialComparator>(std::move(locate));
 }
 
-Result<std::unique_ptr<ResultComparator>> make_comparator(const std::string& name,
-                                                          OutputLocator locate) {
+Result<std::unique_ptr<ResultComparator>> make_comparator(const std::string& name, OutputLocator locate) {
   if (name == "bitwise") return make_bitwise_comparator(std::move(locate));
   if (name == "numeric") return make_numeric_comparator(std::move(locate), NumericTolerance{});
   if (name == "trivial") return make_trivial_comparator(std::move(locate));

@@ -37,13 +37,11 @@ bool numbers_agree(double a, double b, const NumericTolerance& tolerance);
 inline constexpr size_t kMaxComparedFileBytes = 512u * 1024 * 1024;
 
 std::unique_ptr<ResultComparator> make_bitwise_comparator(OutputLocator locate);
-std::unique_ptr<ResultComparator> make_numeric_comparator(OutputLocator locate,
-                                                          NumericTolerance tolerance,
+std::unique_ptr<ResultComparator> make_numeric_comparator(OutputLocator locate, NumericTolerance tolerance,
                                                           NumericDecoder decode = decode_raw_doubles);
 std::unique_ptr<ResultComparator> make_trivial_comparator(OutputLocator locate);
 
 // By name, for config.xml's per-app <validator> choice: "bitwise", "numeric", "trivial".
-Result<std::unique_ptr<ResultComparator>> make_comparator(const std::string& name,
-                                                          OutputLocator locate);
+Result<std::unique_ptr<ResultComparator>> make_comparator(const std::string& name, OutputLocator locate);
 
 }  // namespace tharsis

@@ -28,8 +28,8 @@ struct SubmitLimits {
   bool semilocal_allow = false;
   size_t semilocal_max_bytes = 100u << 20;
   size_t semilocal_max_urls = 100;
-  size_t max_graph_operands = 20000;     // chunk operands of one submit_graph (after fusion)
-  size_t max_graph_bytes = 1u << 20;     // its <expression> or <graph_json>
+  size_t max_graph_operands = 20000;  // chunk operands of one submit_graph (after fusion)
+  size_t max_graph_bytes = 1u << 20;  // its <expression> or <graph_json>
 };
 
 // The limits for `config` (defaults where config.xml says nothing or something invalid).

@@ -53,7 +53,6 @@ SubmitOperation find_operation(std::string_view name) {
 
 }  // namespace
 
-
 std::string handle_submit_rpc(std::string_view body, Database& db, const ProjectConfig& config,
                               const SubmitLimits& limits, int64_t now) {
   auto text = extract_request_document(body);

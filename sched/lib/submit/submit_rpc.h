@@ -19,5 +19,4 @@ namespace tharsis {
 std::string handle_submit_rpc(std::string_view body, Database& db, const ProjectConfig& config,
                               const SubmitLimits& limits, int64_t now);
 
-
 }  // namespace tharsis
