@@ -13,7 +13,6 @@ file(GLOB_RECURSE files RELATIVE "${SOURCE_DIR}"
      "${SOURCE_DIR}/daemons/*.h" "${SOURCE_DIR}/daemons/*.cpp" "${SOURCE_DIR}/sched/*.h" "${SOURCE_DIR}/sched/*.cpp"
      "${SOURCE_DIR}/tools/*.h" "${SOURCE_DIR}/tools/*.cpp" "${SOURCE_DIR}/client/*.h" "${SOURCE_DIR}/client/*.cpp"
      "${SOURCE_DIR}/html/*.h" "${SOURCE_DIR}/html/*.cpp" "${SOURCE_DIR}/bench/*.h" "${SOURCE_DIR}/bench/*.cpp")
-set(disk_of_extra "")
 if(EXTRA)
   list(APPEND files "${EXTRA_AS}")
 endif()

@@ -17,6 +17,17 @@ std::vector<BatchJob> read_jobs(std::unique_ptr<sql::ResultSet> rows) {
   return out;
 }
 
+// Marks the listed workunits cancelled (error bit, due for the transitioner) unless
+// assimilated or cancelled already; `join` picks them from the id list (by id or by batch).
+int64_t cancel_workunits_joined(Database& db, const std::string& join, const std::vector<int64_t>& ids,
+                                int64_t now) {
+  return exec(db,
+              "UPDATE " + kIdListTable + " STRAIGHT_JOIN workunit w " + join +
+                  " SET w.error_mask = w.error_mask | ?, w.transition_time = LEAST(w.transition_time, ?) "
+                  "WHERE w.assimilate_state <> ? AND (w.error_mask & ?) = 0",
+              id_list_json(ids), kWuErrorCancelled, now, AssimilateState::Done, kWuErrorCancelled);
+}
+
 }  // namespace
 
 std::vector<BatchJob> fetch_batch_jobs(Database& db, int64_t batch_id) {
@@ -56,12 +67,7 @@ int64_t cancel_batch_jobs(Database& db, int64_t batch_id, int64_t now) {
 
 int64_t cancel_jobs_of_batches(Database& db, const std::vector<int64_t>& batch_ids, int64_t now) {
   if (batch_ids.empty()) return 0;
-  return exec(db,
-              "UPDATE " + kIdListTable +
-                  " STRAIGHT_JOIN workunit w FORCE INDEX (wu_batch) ON w.batch = wanted.wanted_id "
-                  "SET w.error_mask = w.error_mask | ?, w.transition_time = LEAST(w.transition_time, ?) "
-                  "WHERE w.assimilate_state <> ? AND (w.error_mask & ?) = 0",
-              id_list_json(batch_ids), kWuErrorCancelled, now, AssimilateState::Done, kWuErrorCancelled);
+  return cancel_workunits_joined(db, "FORCE INDEX (wu_batch) ON w.batch = wanted.wanted_id", batch_ids, now);
 }
 
 std::vector<std::string> fetch_job_names_of_batches(Database& db, const std::vector<int64_t>& batch_ids) {
@@ -76,12 +82,7 @@ std::vector<std::string> fetch_job_names_of_batches(Database& db, const std::vec
 }
 
 int64_t cancel_jobs(Database& db, const std::vector<int64_t>& ids, int64_t now) {
-  return exec(db,
-              "UPDATE " + kIdListTable +
-                  " STRAIGHT_JOIN workunit w ON w.id = wanted.wanted_id SET w.error_mask = w.error_mask | ?, "
-                  "w.transition_time = LEAST(w.transition_time, ?) WHERE w.assimilate_state <> ? "
-                  "AND (w.error_mask & ?) = 0",
-              id_list_json(ids), kWuErrorCancelled, now, AssimilateState::Done, kWuErrorCancelled);
+  return cancel_workunits_joined(db, "ON w.id = wanted.wanted_id", ids, now);
 }
 
 }  // namespace tharsis

@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include "db/state_names.h"
 #include "db/states.h"
 #include "lib/log.h"
 #include "lib/stop_signal.h"
@@ -10,29 +11,15 @@
 namespace tharsis {
 namespace {
 
-// BOINC's outcome names for the codes in db/states.h ("success", "client_error", ...).
+// BOINC's outcome names in lower case (db/state_names.h: "success", "client_error", ...);
+// a result still unsent or in progress by its server state.
 std::string outcome_name(int server_state, int outcome) {
-  if (server_state == code(ServerState::Unsent)) return "unsent";
-  if (server_state == code(ServerState::InProgress)) return "in_progress";
-  switch (static_cast<Outcome>(outcome)) {
-    case Outcome::Init:
-      return "over_without_outcome";
-    case Outcome::Success:
-      return "success";
-    case Outcome::CouldntSend:
-      return "couldnt_send";
-    case Outcome::ClientError:
-      return "client_error";
-    case Outcome::NoReply:
-      return "no_reply";
-    case Outcome::DidntNeed:
-      return "didnt_need";
-    case Outcome::ValidateError:
-      return "validate_error";
-    case Outcome::ClientDetached:
-      return "client_detached";
-  }
-  return "outcome_" + std::to_string(outcome);
+  const auto state = static_cast<ServerState>(server_state);
+  if (state == ServerState::Unsent || state == ServerState::InProgress) return lower_name(state);
+  const auto value = static_cast<Outcome>(outcome);
+  if (value == Outcome::Init) return "over_without_outcome";
+  std::string name = lower_name(value);
+  return name.empty() ? "outcome_" + std::to_string(outcome) : name;
 }
 
 std::string results_text(const std::map<std::pair<int, int>, int64_t>& results_by_state) {
