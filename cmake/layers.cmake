@@ -16,7 +16,7 @@ set(THARSIS_LAYERS
   "runtime|^lib/daemon$,^lib/web$,^lib/work$|base,engines,config,db"
   "daemons|^daemons/[a-z_]+$,^daemons/[a-z_]+/lib$|base,engines,config,db,runtime"
   "tools|^tools/lib$|base,engines,config,client,db,runtime,daemons"
-  "sched|^sched/lib$,^sched/lib/submit$|base,engines,config,db,runtime,daemons,tools"
+  "sched|^sched/lib$,^sched/lib/submit$,^sched/lib/rpc$|base,engines,config,db,runtime,daemons,tools"
   "volunteer_programs|^client/[a-z_-]+$|base,engines,config,client"
   "programs|^daemons/[a-z_]+/main$,^tools/[a-z_-]+$,^sched/[a-z_]+$,^html/[a-z_]+$,^bench/[a-z_]+$|base,engines,config,client,db,runtime,daemons,tools,sched")
 

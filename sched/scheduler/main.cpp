@@ -16,7 +16,7 @@
 #include "lib/protocol/scheduler_reply.h"
 #include "lib/text_file.h"
 #include "sched/lib/cgi_server.h"
-#include "sched/lib/scheduler_rpc.h"
+#include "sched/lib/rpc/scheduler_rpc.h"
 
 using namespace tharsis;
 

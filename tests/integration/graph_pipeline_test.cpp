@@ -21,7 +21,7 @@
 #include "lib/work/fanout.h"
 #include "lib/work/file_refs.h"
 #include "lib/work/output_check.h"
-#include "sched/lib/scheduler_rpc.h"
+#include "sched/lib/rpc/scheduler_rpc.h"
 #include "tests/support/daemon_rounds.h"
 #include "tests/support/test_project.h"
 #include "tools/lib/checker.h"

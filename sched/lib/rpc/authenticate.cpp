@@ -1,0 +1,25 @@
+// Implementation of sched/lib/rpc/authenticate.h.
+#include "sched/lib/rpc/authenticate.h"
+
+#include "db/user_store.h"
+#include "sched/lib/rpc/authenticate_plan.h"
+
+namespace tharsis {
+
+Authentication authenticate(Database& db, const SchedulerRequest& req, const std::string& code_sign_public) {
+  Authentication out;
+  if (auto refusal = seqno_refusal(req.rpc_seqno)) {
+    out.refusal = *refusal;
+    return out;
+  }
+  auto user = fetch_user_by_authenticator(db, req.authenticator);
+  if (auto refusal = account_refusal(req.authenticator, user.has_value())) {
+    out.refusal = *refusal;
+    return out;
+  }
+  out.user = std::move(user);
+  out.send_code_sign_key = client_needs_code_sign_key(req.code_sign_key, code_sign_public);
+  return out;
+}
+
+}  // namespace tharsis

@@ -1,0 +1,24 @@
+// Step 2 of a scheduler RPC (scheduler_rpc.h): the account a request speaks for.
+// Loads: the user by authenticator (one read, outside any transaction; not done for a
+// request refused by its rpc_seqno). Writes nothing. Decides (authenticate_plan.h): the
+// refusal, if any, and whether the reply carries the project's code signing key.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "db/database.h"
+#include "db/rows.h"
+#include "lib/protocol/scheduler_request.h"
+
+namespace tharsis {
+
+struct Authentication {
+  std::optional<UserRow> user;  // null: refused, with `refusal` the error reply's text
+  std::string refusal;
+  bool send_code_sign_key = false;
+};
+
+Authentication authenticate(Database& db, const SchedulerRequest& req, const std::string& code_sign_public);
+
+}  // namespace tharsis

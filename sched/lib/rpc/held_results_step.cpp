@@ -1,0 +1,48 @@
+// Implementation of sched/lib/rpc/held_results_step.h.
+#include "sched/lib/rpc/held_results_step.h"
+
+#include <set>
+#include <string>
+
+#include "db/result_store.h"
+#include "sched/lib/rpc/held_results_plan.h"
+
+namespace tharsis {
+
+std::vector<HostResultRow> abort_and_resend_held_results(Database& db, const SchedulerRequest& req,
+                                                         const HostRow& host, bool asks_for_work, int64_t now,
+                                                         ResultSender& sender, SchedulerReply& reply) {
+  HeldResultsInput input;
+  input.host_id = host.id;
+  input.now = now;
+  input.have_other_results = req.have_other_results;
+  // Read once for this step and the choose work step.
+  if (req.have_other_results || asks_for_work)
+    input.in_progress = fetch_in_progress_results_at_host(db, host.id);
+  std::set<std::string> in_progress_names;
+  for (const auto& r : input.in_progress) in_progress_names.insert(r.name);
+  for (const auto& other : req.other_results) {
+    input.held.push_back(other.name);
+    // Over, or unknown, or another host's: rare, one query each.
+    input.looked_up.push_back(
+        in_progress_names.count(other.name) ? std::nullopt : fetch_host_result_by_name(db, other.name));
+  }
+  for (const auto& reported : req.results) input.reported.push_back(reported.name);
+
+  HeldResultsPlan plan = plan_held_results(input);
+  reply.result_aborts.insert(reply.result_aborts.end(), plan.aborts.begin(), plan.aborts.end());
+  reply.result_aborts_if_not_started.insert(reply.result_aborts_if_not_started.end(),
+                                            plan.aborts_if_not_started.begin(),
+                                            plan.aborts_if_not_started.end());
+  for (const auto& result : plan.lost) {
+    bool refreshed = db.transaction([&](Database& d) {
+      return refresh_sent_result(d, result.result_id, result.workunit_id, host.id, now, result.delay_bound);
+    });
+    if (refreshed && sender.add(result.result_id)) {
+      reply.messages.push_back({MessagePriority::Low, "Resent lost task " + result.name});
+    }
+  }
+  return std::move(input.in_progress);
+}
+
+}  // namespace tharsis

@@ -1,0 +1,51 @@
+// Implementation of sched/lib/rpc/report_step.h.
+#include "sched/lib/rpc/report_step.h"
+
+#include "db/host_store.h"
+#include "db/result_store.h"
+#include "db/send_store.h"
+#include "lib/log.h"
+#include "sched/lib/rpc/host_plan.h"
+#include "sched/lib/rpc/report_plan.h"
+
+namespace tharsis {
+namespace {
+
+// The reasons are asked of the database for the logged examples only.
+void log_refused_reports(Database& db, const std::vector<std::string>& names, int64_t host_id) {
+  std::vector<std::optional<HostResultRow>> examples;
+  for (size_t i = 0; i < names.size() && i < kLoggedRefusedExamples; ++i) {
+    examples.push_back(fetch_host_result_by_name(db, names[i]));
+  }
+  auto log = refused_reports_log(names, examples, host_id);
+  if (!log) return;
+  if (log->warning) {
+    log_warning(log->line);
+  } else {
+    log_info(log->line);
+  }
+}
+
+}  // namespace
+
+void take_reports(Database& db, const SchedulerRequest& req, RecordedHost& host, bool asks_for_work,
+                  int64_t now, int default_daily_quota) {
+  int errors = 0, successes = 0;
+  std::vector<std::string> refused;
+  for (const auto& reported : req.results) {
+    if (mark_result_reported_by_name(db, reported.name, host.row.id, now,
+                                     report_of(reported, host.row.p_fpops))) {
+      (reported_success(reported) ? successes : errors) += 1;
+    } else {
+      refused.push_back(reported.name);
+    }
+  }
+  log_refused_reports(db, refused, host.row.id);
+  host.row.max_results_day =
+      quota_after_reports(host.row.max_results_day, errors, successes, default_daily_quota);
+  if (plan_host_row_write(host.created, asks_for_work) == HostRowWrite::WithReports) {
+    update_host(db, host.row, now, 0);
+  }
+}
+
+}  // namespace tharsis

@@ -1,0 +1,63 @@
+// Putting a result into the reply once its row is this host's (claimed or resent): reads
+// what the reply needs of it (fetch_send_details, one read) and the app version to run it
+// with (the process's AppVersionCache, or one for this request when the process keeps
+// none; read again when due, app_version_cache.h), then renders it (reply_step.h). Shared
+// by the held results step (resends) and the choose work step (new work), so one reply
+// describes each app, version and file once.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "db/database.h"
+#include "lib/protocol/scheduler_reply.h"
+#include "lib/protocol/scheduler_request.h"
+#include "sched/lib/app_version_cache.h"
+#include "sched/lib/rpc/reply_step.h"
+#include "sched/lib/rpc/scheduler_context.h"
+
+namespace tharsis {
+
+// The request's platforms, its own first, then its alternates.
+std::vector<std::string> platforms_of(const SchedulerRequest& req);
+
+// The app versions this host can run, per app: one lookup in the cache each.
+class HostVersions {
+ public:
+  HostVersions(Database& db, AppVersionCache& cache, std::vector<std::string> platforms, int64_t now)
+      : db_(db), cache_(cache), platforms_(std::move(platforms)), now_(now) {}
+  const AppVersionCache::Choice& for_app(int64_t appid);
+  std::vector<int64_t> apps_not_runnable() { return cache_.apps_not_runnable(db_, platforms_, now_); }
+
+ private:
+  Database& db_;
+  AppVersionCache& cache_;
+  std::vector<std::string> platforms_;
+  int64_t now_;
+  std::map<int64_t, AppVersionCache::Choice> chosen_;
+};
+
+class ResultSender {
+ public:
+  ResultSender(Database& db, const SchedulerContext& ctx, const SchedulerRequest& req, int64_t now,
+               SchedulerReply& reply)
+      : db_(db),
+        versions_(db, ctx.app_versions ? *ctx.app_versions : request_cache_, platforms_of(req), now),
+        builder_(ctx, reply) {}
+
+  // After the result's row changed for this host: read what the reply needs and add it.
+  // False when it cannot be (gone, no version to run it with, unusable description).
+  bool add(int64_t result_id);
+
+  HostVersions& versions() { return versions_; }
+
+ private:
+  Database& db_;
+  AppVersionCache request_cache_;  // when the process keeps none
+  HostVersions versions_;
+  ReplyBuilder builder_;
+};
+
+}  // namespace tharsis

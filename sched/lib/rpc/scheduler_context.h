@@ -1,0 +1,23 @@
+// What every step of a scheduler RPC may use of the process: the project's configuration,
+// the keys, the request limits and the app version cache a FastCGI process keeps.
+#pragma once
+
+#include <string>
+
+#include "lib/config/project_config.h"
+#include "lib/crypto/rsa_key.h"
+#include "lib/protocol/protocol_limits.h"
+#include "sched/lib/app_version_cache.h"
+
+namespace tharsis {
+
+struct SchedulerContext {
+  const ProjectConfig& config;
+  RsaKey upload_private_key;     // signs upload certificates
+  std::string code_sign_public;  // BOINC key text sent to clients that lack it
+  ProtocolLimits limits;
+  // Kept across the requests of a FastCGI process; null: apps and versions are read per request.
+  AppVersionCache* app_versions = nullptr;
+};
+
+}  // namespace tharsis

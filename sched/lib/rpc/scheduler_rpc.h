@@ -1,0 +1,39 @@
+// The scheduler RPC (docs/protocol.md): one walk down the steps of sched/lib/rpc/, each of
+// which loads what it needs (db/), asks a pure planner (*_plan.h) and writes the plan:
+//   1. parse the request (lib/protocol), bounded; malformed -> error reply;
+//   2. authenticate.h: the account by authenticator; unknown -> error reply, nothing
+//      changed; whether the client needs our code signing key;
+//   3. host_step.h: find or create the host (id from the request if it belongs to this
+//      user, else the user's host with the same cpid, else a new one) and record its
+//      description;
+//   4. report_step.h: take reported results: only results sent to this host and still in
+//      progress change (OVER + outcome, workunit transition_time = now); every report named
+//      is acknowledged, so duplicates and stale reports are harmless; accepted errors halve
+//      the host's daily quota, accepted successes grow it back;
+//      (3 and 4 are one transaction: the host row is written once, after the reports)
+//   5. held_results_step.h: abort results the host holds whose workunit is dead (error or
+//      already has its canonical result and the result is not needed), resend results it
+//      lost (each resend its own transaction);
+//   6. choose_work_step.h: send new work (sched/lib/work_selection.h) with app versions
+//      (from the process's AppVersionCache), input and output file descriptions (outputs
+//      carry a signed upload certificate); each round of claims is one transaction that
+//      also counts them against the host's daily quota;
+//   7. reply_step.h: the reply, filled as the steps go.
+// A report_get RPC (report one, get one) through FastCGI costs 13 statements in 2
+// transactions; docs/benchmarks.md ("Scheduler") lists them in order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "db/database.h"
+#include "lib/protocol/scheduler_reply.h"
+#include "sched/lib/rpc/scheduler_context.h"
+
+namespace tharsis {
+
+// Handles one request body at time `now`; always returns a well-formed reply.
+SchedulerReply handle_scheduler_request(const std::string& body, Database& db,
+                                        const SchedulerContext& context, int64_t now);
+
+}  // namespace tharsis
