@@ -2,9 +2,10 @@
 //  - prepared statements only, cached per connection by SQL text; the statements
 //    themselves are run through db/sql.h, which only db/*.cpp and tests include: every
 //    other layer reaches the database through db/'s typed functions;
-//  - transaction(fn): runs fn in START TRANSACTION .. COMMIT, rolls back on exception,
-//    and re-runs fn after a deadlock or lock wait timeout, and after the
-//    connection was lost (server restart, KILL), reconnecting first — bounded retries
+//  - transaction(fn): runs fn in START TRANSACTION .. COMMIT, rolls back on exception or
+//    when fn returns a Result or Status that is an error (and returns that error: an
+//    expected refusal undoes fn's writes without an exception), and re-runs fn after a deadlock or lock wait
+//    timeout, and after the connection was lost (server restart, KILL), reconnecting first — bounded retries
 //    with jittered back-off. fn must therefore only touch the database (and be safe to
 //    re-run): a lost COMMIT acknowledgement may mean the first run did commit, so every
 //    state change a daemon makes is guarded by the state it expects (UPDATE .. WHERE
@@ -120,6 +121,12 @@ class Database {
           return;
         } else {
           Out out = fn(*this);
+          if constexpr (requires(const Out& o) { static_cast<bool>(o.ok()); }) {
+            if (!out.ok()) {
+              rollback_quietly();
+              return out;
+            }
+          }
           commit();
           return out;
         }

@@ -62,7 +62,8 @@ void create_database(const DbConfig& admin, const std::string& name) {
     if (current_schema_version(*db) == 0) {
       load_fresh_schema(*db, *text, now);
     } else {
-      upgrade_schema(*db, now);
+      auto upgraded = upgrade_schema(*db, now);
+      if (!upgraded.ok()) throw DbError(upgraded.error(), 0, "create_database");
     }
   } catch (const DbError&) {
     throw;

@@ -108,16 +108,18 @@ UpgradePlan::Pending pending_of(Database& db, const Migration& m, std::set<std::
   return p;
 }
 
-int checked_version(Database& db) {
+// The database's version when this build can upgrade it; an error naming what it found
+// otherwise (an expected refusal, which upgrade_db reports as such).
+Result<int> checked_version(Database& db) {
   int version = current_schema_version(db);
   if (version == 0) {
-    throw std::runtime_error("database '" + db.config().name +
-                             "' has no Tharsis tables; make_project creates a project's database");
+    return make_error("database '" + db.config().name +
+                      "' has no Tharsis tables; make_project creates a project's database");
   }
   if (version > latest_schema_version()) {
-    throw std::runtime_error("database '" + db.config().name + "' has schema version " +
-                             std::to_string(version) + ", newer than this build's " +
-                             std::to_string(latest_schema_version()) + "; use the Tharsis that upgraded it");
+    return make_error("database '" + db.config().name + "' has schema version " + std::to_string(version) +
+                      ", newer than this build's " + std::to_string(latest_schema_version()) +
+                      "; use the Tharsis that upgraded it");
   }
   return version;
 }
@@ -208,9 +210,11 @@ MigrationStep convert_to_utf8mb4(const std::string& table) {
       table};
 }
 
-UpgradePlan plan_schema_upgrade(Database& db) {
+Result<UpgradePlan> plan_schema_upgrade(Database& db) {
+  auto version = checked_version(db);
+  if (!version.ok()) return make_error(version.error());
   UpgradePlan plan;
-  plan.from_version = checked_version(db);
+  plan.from_version = *version;
   plan.to_version = latest_schema_version();
   std::set<std::string> created;
   for (const auto& m : schema_migrations()) {
@@ -219,10 +223,12 @@ UpgradePlan plan_schema_upgrade(Database& db) {
   return plan;
 }
 
-UpgradePlan upgrade_schema(Database& db, int64_t now,
-                           const std::function<void(const std::string&)>& progress) {
+Result<UpgradePlan> upgrade_schema(Database& db, int64_t now,
+                                   const std::function<void(const std::string&)>& progress) {
+  auto version = checked_version(db);
+  if (!version.ok()) return make_error(version.error());
   UpgradePlan plan;
-  plan.from_version = checked_version(db);
+  plan.from_version = *version;
   plan.to_version = latest_schema_version();
   for (const auto& m : schema_migrations()) {
     if (m.version <= plan.from_version) continue;

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "db/database.h"
+#include "lib/result.h"
 
 namespace tharsis {
 
@@ -75,17 +76,17 @@ struct UpgradePlan {
   std::vector<Pending> migrations;  // each migration above from_version, in order
 };
 
-// What upgrade_schema would do, reading only (a dry run). Throws DbError; a database of
-// version 0 (no project tables) or newer than this build is an error (std::runtime_error).
-UpgradePlan plan_schema_upgrade(Database& db);
+// What upgrade_schema would do, reading only (a dry run). A database of version 0 (no
+// project tables) or newer than this build is an error; database failures throw DbError.
+Result<UpgradePlan> plan_schema_upgrade(Database& db);
 
 // Applies every migration above the database's version in order: creates schema_version
 // and schema_migration if missing, then for each migration runs the steps still needed
 // and records it (schema_migration row, schema_version row) in one transaction.
-// Returns the plan it carried out. Throws like plan_schema_upgrade.
+// Returns the plan it carried out; fails and throws like plan_schema_upgrade.
 // `progress` (optional) hears one line per migration and statement before it runs.
-UpgradePlan upgrade_schema(Database& db, int64_t now,
-                           const std::function<void(const std::string&)>& progress = {});
+Result<UpgradePlan> upgrade_schema(Database& db, int64_t now,
+                                   const std::function<void(const std::string&)>& progress = {});
 
 // Loads db/schema.sql into an empty database and records the latest version.
 void load_fresh_schema(Database& db, const std::string& schema_text, int64_t now);

@@ -14,6 +14,7 @@
 #include "db/schema_loader.h"
 #include "db/sql.h"
 #include "db/workunit_store.h"
+#include "lib/result.h"
 #include "tests/support/test_database.h"
 
 namespace tharsis {
@@ -141,6 +142,24 @@ TEST(Database, ExceptionInsideTransactionRollsBack) {
   }),
                std::runtime_error);
   EXPECT_FALSE(fetch_workunit_by_name(*db, "doomed").has_value());
+}
+
+TEST(Database, ErrorResultReturnedFromTransactionRollsBackAndIsReturned) {
+  TestDatabase tdb;
+  auto db = tdb.open();
+  Result<int64_t> refused = db->transaction([](Database& d) -> Result<int64_t> {
+    insert_workunit(d, sample_workunit("refused"));
+    return make_error("the submitter may not");
+  });
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error(), "the submitter may not");
+  EXPECT_FALSE(fetch_workunit_by_name(*db, "refused").has_value());
+  Status kept = db->transaction([](Database& d) -> Status {
+    insert_workunit(d, sample_workunit("kept"));
+    return Status::success();
+  });
+  EXPECT_TRUE(kept.ok());
+  EXPECT_TRUE(fetch_workunit_by_name(*db, "kept").has_value());
 }
 
 TEST(Database, ModShardsAreDisjointAndCoverAllIds) {

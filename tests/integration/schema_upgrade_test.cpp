@@ -122,7 +122,9 @@ TEST(SchemaUpgrade, MigratedV1EqualsFreshSchema) {
   OldDatabase old;
   auto db = Database::open(old.config());
   EXPECT_EQ(current_schema_version(*db), 1);
-  UpgradePlan done = upgrade_schema(*db, kStart);
+  auto upgraded = upgrade_schema(*db, kStart);
+  ASSERT_TRUE(upgraded.ok()) << upgraded.error();
+  const UpgradePlan& done = *upgraded;
   EXPECT_EQ(done.from_version, 1);
   EXPECT_EQ(done.to_version, latest_schema_version());
   EXPECT_EQ(current_schema_version(*db), latest_schema_version());
@@ -180,6 +182,36 @@ TEST(SchemaUpgrade, TwiceIsANoOpAndADryRunChangesNothing) {
   }
 }
 
+// Expected refusals come back as errors (no exception) and change nothing: a database
+// upgraded by a newer Tharsis, and one with no project tables at all.
+TEST(SchemaUpgrade, ANewerOrAnEmptyDatabaseIsRefusedWithItsReason) {
+  testing::TestDatabase fresh;
+  auto db = fresh.open();
+  const int newer = latest_schema_version() + 1;
+  exec(*db, "UPDATE schema_version SET version = ? WHERE id = 1", newer);
+  auto plan = plan_schema_upgrade(*db);
+  ASSERT_FALSE(plan.ok());
+  EXPECT_NE(plan.error().find("newer than this build's"), std::string::npos) << plan.error();
+  ProjectConfig config;
+  std::ostringstream out;
+  auto upgrade = upgrade_project_database(config, *db, UpgradeOptions{}, kStart, out);
+  ASSERT_FALSE(upgrade.ok());
+  EXPECT_NE(upgrade.error().find("schema version " + std::to_string(newer)), std::string::npos)
+      << upgrade.error();
+  EXPECT_EQ(current_schema_version(*db), newer);
+
+  exec(*db, "DROP TABLE schema_version");
+  exec(*db, "DROP TABLE workunit");
+  auto empty = upgrade_schema(*db, kStart);
+  ASSERT_FALSE(empty.ok());
+  EXPECT_NE(empty.error().find("has no Tharsis tables"), std::string::npos) << empty.error();
+  EXPECT_EQ(query_int(*db,
+                      "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() "
+                      "AND TABLE_NAME = 'schema_version'"),
+            0)
+      << "a refused upgrade made schema_version";
+}
+
 // A stage of an interrupted upgrade: a migration's steps ran but its record did not.
 TEST(SchemaUpgrade, AnInterruptedUpgradeResumes) {
   OldDatabase old;
@@ -192,7 +224,9 @@ TEST(SchemaUpgrade, AnInterruptedUpgradeResumes) {
     }
   }
   EXPECT_EQ(current_schema_version(*db), 1);
-  UpgradePlan done = upgrade_schema(*db, kStart);
+  auto upgraded = upgrade_schema(*db, kStart);
+  ASSERT_TRUE(upgraded.ok()) << upgraded.error();
+  const UpgradePlan& done = *upgraded;
   EXPECT_EQ(current_schema_version(*db), latest_schema_version());
   ASSERT_GE(done.migrations.size(), 3u);
   EXPECT_TRUE(done.migrations[0].statements.empty()) << "version 2 ran again";

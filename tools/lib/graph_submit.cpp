@@ -145,7 +145,7 @@ Result<int64_t> submit_graph(Database& db, const ProjectConfig& config, const Gr
         JobSpec job = graph.job;
         job.priority = operand->priority;
         auto run = prepare_operand_run(config, *operand, job, now);
-        if (!run.ok()) throw std::runtime_error(run.error());
+        if (!run.ok()) return make_error("submit_graph: " + run.error());  // rolls the graph back
         runs.push_back(std::move(*run));
       }
       insert_prepared_workunits(d, runs);
@@ -155,7 +155,8 @@ Result<int64_t> submit_graph(Database& db, const ProjectConfig& config, const Gr
         first_runs.emplace_back(o->id, workunit_of.at(operand_workunit_name(graph_id, o->id, 1)));
       }
       if (record_first_runs(d, first_runs) != static_cast<int64_t>(first_runs.size()))
-        throw std::runtime_error("graph " + std::to_string(graph_id) + ": first runs not all recorded");
+        return make_error("submit_graph: graph " + std::to_string(graph_id) +
+                          ": first runs not all recorded");
       std::vector<DependencyEdge> edges;
       for (size_t i = 0; i < graph.operands.size(); ++i) {
         const auto& inputs = graph.operands[i].inputs;
@@ -169,8 +170,6 @@ Result<int64_t> submit_graph(Database& db, const ProjectConfig& config, const Gr
     if (e.duplicate_key())
       return make_error("submit_graph: a graph named '" + graph.name + "' exists already");
     throw;
-  } catch (const std::runtime_error& e) {
-    return make_error(std::string("submit_graph: ") + e.what());
   }
 }
 

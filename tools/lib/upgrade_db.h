@@ -30,7 +30,8 @@ struct UpgradeOutcome {
 
 // Upgrades (or plans, in a dry run) `db`, the database of the project `config`,
 // printing what it does to `out`. Errors: a daemon running, a database with no Tharsis
-// tables or newer than this build, a statement failing, a table losing rows.
+// tables or newer than this build, a table losing rows. A statement failing throws
+// DbError (the tool's boundary, run_db_tool, reports it).
 Result<UpgradeOutcome> upgrade_project_database(const ProjectConfig& config, Database& db,
                                                 const UpgradeOptions& options, int64_t now,
                                                 std::ostream& out);

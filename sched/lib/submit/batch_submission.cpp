@@ -29,11 +29,6 @@ namespace {
 
 constexpr size_t kJobsPerChunk = 2000;  // rows built and inserted at a time (bounded memory)
 
-// Thrown inside a transaction to roll it back with a message for the submitter.
-struct SubmitFailure {
-  std::string message;
-};
-
 Result<AppRow> app_named(Database& db, const std::string& name) {
   if (name.empty()) return make_error("missing <app_name>");
   auto app = fetch_app_by_name(db, name);
@@ -285,30 +280,31 @@ Result<std::string> submit_batch_operation(SubmitDocument& doc, SubmitSession& s
                    ? batch.batch_name
                    : default_batch_name(app->name, user->id, s.now, std::random_device{}());
   try {
-    int64_t batch_id = s.db.transaction([&](Database& d) -> int64_t {
+    // An error returned from here rolls the whole batch back (Database::transaction).
+    auto batch_id = s.db.transaction([&](Database& d) -> Result<int64_t> {
       // The limit again, under the grant row's lock: concurrent submissions of one account
       // take turns here, so together they cannot pass it.
       if (grant && grant->max_jobs_in_progress > 0) {
         auto locked = fetch_submit_grant(d, user->id, /*for_update=*/true);
-        if (!locked) throw SubmitFailure{"no submit access"};
+        if (!locked) return make_error("no submit access");
         if (auto violation = jobs_in_progress_violation(*locked, count_user_jobs_in_progress(d, user->id),
                                                         static_cast<int64_t>(batch.jobs.size()))) {
-          throw SubmitFailure{*violation};
+          return make_error(*violation);
         }
       }
       int64_t id = batch.batch_id;
       if (id != 0) {
         auto existing = fetch_batch(d, id, /*for_update=*/true);
-        if (!existing) throw SubmitFailure{"no batch " + std::to_string(id)};
-        if (existing->user_id != user->id) throw SubmitFailure{"not owner of batch"};
-        if (existing->state != BatchState::Init) throw SubmitFailure{"batch not in init state"};
+        if (!existing) return make_error("no batch " + std::to_string(id));
+        if (existing->user_id != user->id) return make_error("not owner of batch");
+        if (existing->state != BatchState::Init) return make_error("batch not in init state");
         if (existing->app_id != app->id)
-          throw SubmitFailure{"batch " + std::to_string(id) + " is for another app"};
+          return make_error("batch " + std::to_string(id) + " is for another app");
       } else {
         try {
           id = insert_batch(d, fresh);
         } catch (const DbError& e) {
-          if (e.duplicate_key()) throw SubmitFailure{"a batch named '" + fresh.name + "' exists already"};
+          if (e.duplicate_key()) return make_error("a batch named '" + fresh.name + "' exists already");
           throw;
         }
       }
@@ -318,7 +314,7 @@ Result<std::string> submit_batch_operation(SubmitDocument& doc, SubmitSession& s
         const SubmitJob& job = batch.jobs[j];
         std::string name = job.name.empty() ? default_job_name(app->name, id, j) : job.name;
         JobSpec spec = job_spec_for(batch, job, app->id, id, name, *templ);
-        if (Status ok = check_job_spec(spec); !ok) throw SubmitFailure{ok.error()};
+        if (Status ok = check_job_spec(spec); !ok) return make_error(ok.error());
         PreparedWorkunit wu{build_workunit_row(s.config, spec, staged[j], s.now), {}};
         for (const auto& input : staged[j]) {
           if (input.url.empty()) wu.input_names.push_back(input.name);
@@ -333,20 +329,19 @@ Result<std::string> submit_batch_operation(SubmitDocument& doc, SubmitSession& s
       // The sandbox files stay while the batch does; locked, so the file deleter cannot
       // remove a row between the check above and this commit.
       auto held = held_job_files(d, user->id, sandbox_names, /*lock=*/true);
-      if (held.size() != sandbox_names.size()) throw SubmitFailure{"a sandbox file was removed meanwhile"};
+      if (held.size() != sandbox_names.size()) return make_error("a sandbox file was removed meanwhile");
       std::vector<int64_t> held_ids;
       for (const auto& [name, file_id] : held) held_ids.push_back(file_id);
       associate_batch_files(d, id, held_ids);
       if (!start_batch(d, id, static_cast<int>(batch.jobs.size()), credit_estimate)) {
-        throw SubmitFailure{"batch " + std::to_string(id) + " changed state meanwhile"};
+        return make_error("batch " + std::to_string(id) + " changed state meanwhile");
       }
       return id;
     });
+    if (!batch_id.ok()) return make_error(batch_id.error());
     std::string out;
-    add_field(out, "batch_id", batch_id);
+    add_field(out, "batch_id", *batch_id);
     return out;
-  } catch (const SubmitFailure& failure) {
-    return make_error(failure.message);
   } catch (const DbError& e) {
     if (e.duplicate_key()) return make_error("a job name of this batch is used by an existing job");
     throw;
