@@ -18,6 +18,7 @@
 #include "db/queue_stats.h"
 #include "db/sql.h"
 #include "tests/support/live_project.h"
+#include "tests/support/time_scale.h"
 #include "tools/lib/checker.h"
 #include "tools/lib/submit_tasks.h"
 
@@ -53,11 +54,12 @@ TEST_P(VolunteerClusters, FaultyHostsOverHttpEveryTaskDoneOnceOnlyFailedTasksRet
     c.initial_cluster_size = 5;  // 40 first jobs: some fail at β = 0.15 but for a chance of 0.15%
   });
   live_.publish_app("tasks", "task_app");
-  std::vector<std::string> args{"--project_url",       live_.master_url(),
-                                "--max_request_delay", "0",
-                                "--max_backoff",       "0.3",
-                                "--transfer_backoff",  "0.2",
-                                "--max_seconds",       "120"};
+  std::vector<std::string> args{
+      "--project_url",       live_.master_url(),
+      "--max_request_delay", "0",
+      "--max_backoff",       "0.3",
+      "--transfer_backoff",  "0.2",
+      "--max_seconds",       std::to_string(static_cast<int>(testing::scaled_seconds(120)))};
   for (int i = 0; i < kHosts; ++i) {
     args.push_back("--host");
     args.push_back("auth=" + live_.add_volunteer("tasks" + std::to_string(i)) +
@@ -77,7 +79,8 @@ TEST_P(VolunteerClusters, FaultyHostsOverHttpEveryTaskDoneOnceOnlyFailedTasksRet
   auto submitted = submit_cluster_tasks(live_.db(), app->id, generated_tasks("t", kTasks, kIterations));
   ASSERT_TRUE(submitted.ok()) << submitted.error();
 
-  ASSERT_TRUE(wait_all_done(100)) << "the tasks did not all finish; see the project's log/cluster_hosts.log";
+  ASSERT_TRUE(wait_all_done(testing::scaled_seconds(100)))
+      << "the tasks did not all finish; see the project's log/cluster_hosts.log";
   client->signal(SIGTERM);
   EXPECT_EQ(client->wait(20), 0);
   EXPECT_TRUE(live_.stop_daemons());
