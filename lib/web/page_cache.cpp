@@ -24,7 +24,8 @@ std::optional<CgiResponse> read_cached_page(const std::string& path, int64_t now
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) return std::nullopt;
   const int64_t age = now - static_cast<int64_t>(info.st_mtime);
-  if (age < 0 || age >= max_age) return std::nullopt;
+  // -1: another process stored the page in the second after this request took `now`.
+  if (age < -1 || age >= max_age) return std::nullopt;
   auto text = read_text_file(path);
   if (!text) return std::nullopt;
   // First line: the content type; the rest: the body.

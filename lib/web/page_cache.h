@@ -17,7 +17,8 @@ namespace tharsis {
 // dir/<program>_<16 hex digits of a hash of the query string>.
 std::string page_cache_path(const std::string& dir, std::string_view program, std::string_view query_string);
 
-// The response stored at `path` if it was written less than max_age seconds before `now`.
+// The response stored at `path` if it was written less than max_age seconds before `now`
+// (or in the second after it: another process may store a page during a request).
 std::optional<CgiResponse> read_cached_page(const std::string& path, int64_t now, int64_t max_age);
 
 // Stores a 200 response (anything else is not cached); creates the directory if needed.

@@ -2,6 +2,7 @@
 // progress and staged-data curve (lib/web/graph_progress.h), and the reclustering page's
 // model with its M(k) curve (lib/web/recluster_view.h).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -101,17 +102,25 @@ TEST(WebPageModels, PageCache_ServesA200ResponseUntilItsTimeToLive) {
   const std::string dir = std::string(pattern) + "/status_pages";
   const std::string path = page_cache_path(dir, "server_status", "format=json");
   EXPECT_NE(path, page_cache_path(dir, "server_status", ""));  // each query string its own file
-  const auto now = static_cast<int64_t>(std::time(nullptr));
-  EXPECT_FALSE(read_cached_page(path, now, 30));
+  EXPECT_FALSE(read_cached_page(path, static_cast<int64_t>(std::time(nullptr)), 30));
   store_cached_page(path, CgiResponse{200, "application/json", "{\"a\":1}\n"});
-  auto hit = read_cached_page(path, now, 30);
+  // Ages count from the file's time, whichever second the store fell in.
+  struct stat info {};
+  ASSERT_EQ(::stat(path.c_str(), &info), 0);
+  const auto stored = static_cast<int64_t>(info.st_mtime);
+  auto hit = read_cached_page(path, stored, 30);
   ASSERT_TRUE(hit);
   EXPECT_EQ(hit->content_type, "application/json");
   EXPECT_EQ(hit->body, "{\"a\":1}\n");
-  EXPECT_FALSE(read_cached_page(path, now + 31, 30));  // expired
+  EXPECT_TRUE(read_cached_page(path, stored + 29, 30));
+  EXPECT_FALSE(read_cached_page(path, stored + 30, 30));  // expired
+  // A reader whose request began the second before another process stored the page.
+  EXPECT_TRUE(read_cached_page(path, stored - 1, 30));
+  EXPECT_FALSE(read_cached_page(path, stored - 2, 30));  // a clock step back: not trusted
   const std::string error_path = page_cache_path(dir, "graphs", "id=9");
   store_cached_page(error_path, CgiResponse{404, "text/html; charset=utf-8", "no graph"});
-  EXPECT_FALSE(read_cached_page(error_path, now, 30));  // errors are not kept
+  EXPECT_FALSE(
+      read_cached_page(error_path, static_cast<int64_t>(std::time(nullptr)), 30));  // errors not kept
   std::filesystem::remove_all(pattern);
 }
 
