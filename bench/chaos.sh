@@ -39,6 +39,13 @@ if [ "$duration" -lt 120 ]; then
   # A READY operand waits this long for the host holding its inputs (default 60 s): a
   # failing host out of daily quota would hold the short run's graph that long.
   graph_prefer=5 graph_times=(0)
+  # Under the sanitizers every process runs 2-4 times slower: the test suite's time scale
+  # (tests/support/time_scale.h) lengthens the drain, not the chaos.
+  scale="${THARSIS_TEST_TIME_SCALE:-1}"
+  scale="${scale%%.*}"
+  if [[ "$scale" =~ ^[0-9]+$ ]] && [ "$scale" -ge 2 ] && [ "$scale" -le 20 ]; then
+    drain_limit=$((drain_limit * scale))
+  fi
 else
   kill_gap=(10 40) db_gap=(90 240) db_down=(2 12) client_gap=(60 180) hostile_gap=(5 15) hostile_count=6
   cron_every=15 check_every=60 batch_every=4 batch_size=4 delay_bound=40 drain_limit=600 sleep=0.5 key_bits=1024

@@ -14,6 +14,7 @@
 #include "lib/text_file.h"
 #include "tests/support/child_process.h"
 #include "tests/support/test_database.h"
+#include "tests/support/time_scale.h"
 
 namespace tharsis {
 namespace {
@@ -33,7 +34,7 @@ TEST(ChaosRun, ShortRunEndsCleanWithEachWorkunitAssimilatedOnce) {
   std::string log = dir.path() + "/chaos.log";
   ChildProcess chaos(std::string(THARSIS_SOURCE_DIR) + "/bench/chaos.sh",
                      {testing::built_programs_dir(), "0.3", "7"}, log);
-  int status = chaos.wait(300);
+  int status = chaos.wait(testing::scaled_seconds(300));  // chaos.sh scales its drain too
   auto text = read_text_file(log);
   ASSERT_TRUE(text.ok()) << text.error();
   const std::string& out = *text;
