@@ -40,11 +40,12 @@ if [ "$duration" -lt 120 ]; then
   # failing host out of daily quota would hold the short run's graph that long.
   graph_prefer=5 graph_times=(0)
   # Under the sanitizers every process runs 2-4 times slower: the test suite's time scale
-  # (tests/support/time_scale.h) lengthens the drain, not the chaos.
+  # (tests/support/time_scale.h) lengthens the drain and the jobs' deadline (meant to
+  # expire only for a killed host), not the chaos.
   scale="${THARSIS_TEST_TIME_SCALE:-1}"
   scale="${scale%%.*}"
   if [[ "$scale" =~ ^[0-9]+$ ]] && [ "$scale" -ge 2 ] && [ "$scale" -le 20 ]; then
-    drain_limit=$((drain_limit * scale))
+    drain_limit=$((drain_limit * scale)) delay_bound=$((delay_bound * scale))
   fi
 else
   kill_gap=(10 40) db_gap=(90 240) db_down=(2 12) client_gap=(60 180) hostile_gap=(5 15) hostile_count=6
