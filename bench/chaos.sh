@@ -61,7 +61,8 @@ port=$(( 20000 + (RANDOM + $$) % 20000 ))
 bg_pids=()
 cleanup() {
   set +e
-  for pid in "${bg_pids[@]}"; do kill -9 "$pid" 2>/dev/null; done
+  # Children first: a graph's subshell would leave its submit_graph --wait running.
+  for pid in "${bg_pids[@]}"; do pkill -9 -P "$pid" 2>/dev/null; kill -9 "$pid" 2>/dev/null; done
   [ -f "$project/config.xml" ] && "$build/stop" --project_dir "$project" --grace 2 >/dev/null 2>&1
   "$here/scripts/private_apache.sh" stop "$apache"
   if [ -n "${CHAOS_KEEP:-}" ]; then  # the DB halted, to be started again for a look
