@@ -38,6 +38,7 @@
 #include "tests/support/headless_chromium.h"
 #include "tests/support/live_project.h"
 #include "tests/support/status_pages.h"
+#include "tests/support/time_scale.h"
 
 namespace tharsis {
 namespace {
@@ -464,8 +465,9 @@ TEST_F(StatusPagesLive, PagesDuringARunningDemoShowTheDatabaseNumbers) {
                                       std::to_string(kClusteredTasks), "--iterations", "20", "--prefix", "t"},
                                      live.config().log_dir + "/submit_tasks.log");
   ASSERT_EQ(submit_tasks.wait(60), 0) << "see log/submit_tasks.log";
-  ASSERT_TRUE(wait_for(60, [&] { return query_int(db, "SELECT COUNT(*) FROM failure_stat") > 0; }))
-      << "no failure estimate was written";
+  ASSERT_TRUE(wait_for(testing::scaled_seconds(60), [&] {
+    return query_int(db, "SELECT COUNT(*) FROM failure_stat") > 0;
+  })) << "no failure estimate was written";
   testing::ChildProcess submit(
       "submit_graph",
       {"--project_dir", live.config().project_dir, "--name", "live_graph", "--expression", kExpression,

@@ -18,6 +18,7 @@
 #include "lib/crypto/md5.h"
 #include "lib/text_file.h"
 #include "tests/support/live_project.h"
+#include "tests/support/time_scale.h"
 #include "tools/lib/checker.h"
 
 namespace tharsis {
@@ -45,12 +46,14 @@ TEST(VolunteerSimulation, TwoHundredWorkunitsEightFaultyHostsAllSettleCorrectly)
       "ncpus=2,slowness=4",                                    // simhost6: slow
       "ncpus=2,task_failure=0.1,job_failure=0.1,garbage=0.1",  // simhost7: a bit of everything
   };
-  std::vector<std::string> args = live.simulation_args("sim", faults, 150);
+  std::vector<std::string> args =
+      live.simulation_args("sim", faults, static_cast<int>(testing::scaled_seconds(150)));
   args.insert(args.end(), {"--summary", "--until_settled"});
   live.start_daemons();
   testing::TempDir data("tharsis-sim");
   auto client = live.start_client("simulation", data.path(), args);
-  EXPECT_EQ(client->wait(170), 0) << "the simulation did not settle; see the project's log/simulation.log";
+  EXPECT_EQ(client->wait(testing::scaled_seconds(170)), 0)
+      << "the simulation did not settle; see the project's log/simulation.log";
   EXPECT_TRUE(live.stop_daemons());
   ASSERT_TRUE(workunit_progress(live.db()).settled());
 
