@@ -1,24 +1,29 @@
 // Implementation of lib/work/file_refs.h.
 #include "lib/work/file_refs.h"
 
-#include <pugixml.hpp>
-
 namespace tharsis {
 
-Result<std::vector<StoredFile>> file_infos_in(const std::string& xml) {
+Status for_each_file_info(const std::string& xml, const std::string& what,
+                          const std::function<void(pugi::xml_node)>& visit) {
   pugi::xml_document doc;
   auto parsed = doc.load_buffer(xml.data(), xml.size(), pugi::parse_default | pugi::parse_fragment);
   if (!parsed) {
-    return make_error("file descriptions: malformed XML at offset " + std::to_string(parsed.offset) + ": " +
+    return make_error(what + ": malformed XML at offset " + std::to_string(parsed.offset) + ": " +
                       parsed.description());
   }
+  for (auto info : doc.select_nodes("//file_info")) visit(info.node());
+  return Status::success();
+}
+
+Result<std::vector<StoredFile>> file_infos_in(const std::string& xml) {
   std::vector<StoredFile> files;
-  for (auto info : doc.select_nodes("//file_info")) {
+  Status read = for_each_file_info(xml, "file descriptions", [&](pugi::xml_node info) {
     StoredFile file;
-    file.name = info.node().child_value("name");
-    file.no_delete = static_cast<bool>(info.node().child("no_delete"));
+    file.name = info.child_value("name");
+    file.no_delete = static_cast<bool>(info.child("no_delete"));
     if (!file.name.empty()) files.push_back(file);
-  }
+  });
+  if (!read) return make_error(read.error());
   return files;
 }
 

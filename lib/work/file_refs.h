@@ -6,6 +6,8 @@
 // "_" + i) and <UPLOAD_URL/> for the project's upload handler URL.
 #pragma once
 
+#include <functional>
+#include <pugixml.hpp>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,11 @@ struct StoredFile {
   std::string name;
   bool no_delete = false;  // file_info <no_delete/>: the project keeps it
 };
+
+// Calls `visit` with each <file_info> element of the XML fragment `xml`, in document
+// order. Malformed XML is an error naming `what` and the offset.
+Status for_each_file_info(const std::string& xml, const std::string& what,
+                          const std::function<void(pugi::xml_node)>& visit);
 
 // The <file_info> names (and no_delete flags) in `xml`, in document order. Malformed XML
 // is an error naming the offset.

@@ -49,22 +49,16 @@ std::string size_and_md5(int64_t size, const std::string& md5) {
 }  // namespace
 
 Result<std::vector<ReportedOutput>> reported_outputs_in(const std::string& xml_doc_out) {
-  pugi::xml_document doc;
-  auto parsed =
-      doc.load_buffer(xml_doc_out.data(), xml_doc_out.size(), pugi::parse_default | pugi::parse_fragment);
-  if (!parsed) {
-    return make_error("reported outputs: malformed XML at offset " + std::to_string(parsed.offset) + ": " +
-                      parsed.description());
-  }
   std::vector<ReportedOutput> outputs;
-  for (auto info : doc.select_nodes("//file_info")) {
+  Status read = for_each_file_info(xml_doc_out, "reported outputs", [&](pugi::xml_node info) {
     ReportedOutput out;
-    out.name = info.node().child_value("name");
-    if (out.name.empty()) continue;
-    if (info.node().child("nbytes")) out.nbytes = parse_nbytes(info.node().child_value("nbytes"));
-    out.md5 = trimmed_lower(info.node().child_value("md5_cksum"));
+    out.name = info.child_value("name");
+    if (out.name.empty()) return;
+    if (info.child("nbytes")) out.nbytes = parse_nbytes(info.child_value("nbytes"));
+    out.md5 = trimmed_lower(info.child_value("md5_cksum"));
     outputs.push_back(std::move(out));
-  }
+  });
+  if (!read) return make_error(read.error());
   return outputs;
 }
 
