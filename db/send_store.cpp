@@ -54,26 +54,39 @@ std::string comma_list(const std::vector<int64_t>& ids) {
   return list;
 }
 
-}  // namespace
+// The rest of check_candidate's rules, each on the row being walked (the workunit row is
+// read by its key for every result row anyway): the same rows read as the host-only
+// query when the head of the queue suits the host, and no stop at a window of rows it
+// cannot take when it does not.
+const std::string kFilteredCandidates =
+    "SET STATEMENT optimizer_switch = 'exists_to_in=off' FOR " + kCandidateSelect + kNotHeldByHost +
+    "AND NOT FIND_IN_SET(r.appid, ?) "
+    "AND (w.rsc_memory_bound <= 0 OR ? <= 0 OR w.rsc_memory_bound <= ?) "
+    "AND (w.rsc_disk_bound <= 0 OR w.rsc_disk_bound <= ?) "
+    "AND (w.delay_bound <= 0 OR w.rsc_fpops_est <= ? * w.delay_bound) "
+    "AND NOT EXISTS (SELECT 1 FROM operand o WHERE o.workunitid = r.workunitid AND o.preferred_host <> 0 "
+    "AND o.preferred_host <> ? AND o.preferred_until > ?) " +
+    kCandidateOrder;
 
-std::vector<SendCandidateRow> fetch_send_candidates(Database& db, const SendFilter& f, int limit) {
-  // The rest of check_candidate's rules, each on the row being walked (the workunit row is
-  // read by its key for every result row anyway): the same rows read as the host-only
-  // query when the head of the queue suits the host, and no stop at a window of rows it
-  // cannot take when it does not.
-  static const std::string sql =
-      "SET STATEMENT optimizer_switch = 'exists_to_in=off' FOR " + kCandidateSelect + kNotHeldByHost +
-      "AND NOT FIND_IN_SET(r.appid, ?) "
-      "AND (w.rsc_memory_bound <= 0 OR ? <= 0 OR w.rsc_memory_bound <= ?) "
-      "AND (w.rsc_disk_bound <= 0 OR w.rsc_disk_bound <= ?) "
-      "AND (w.delay_bound <= 0 OR w.rsc_fpops_est <= ? * w.delay_bound) "
-      "AND NOT EXISTS (SELECT 1 FROM operand o WHERE o.workunitid = r.workunitid AND o.preferred_host <> 0 "
-      "AND o.preferred_host <> ? AND o.preferred_until > ?) " +
-      kCandidateOrder;
+std::vector<SendCandidateRow> filtered_candidates(Database& db, const std::string& sql, const SendFilter& f,
+                                                  int limit) {
   double flops = f.flops > 0 ? f.flops : 1e9;
   return read_candidates(query(db, sql, ServerState::Unsent, f.host_id, comma_list(f.apps_not_runnable),
                                f.memory_bytes, f.memory_bytes, f.disk_free_bytes, flops, f.host_id, f.now,
                                limit));
+}
+
+}  // namespace
+
+std::vector<SendCandidateRow> fetch_send_candidates(Database& db, const SendFilter& f, int limit) {
+  return filtered_candidates(db, kFilteredCandidates, f, limit);
+}
+
+std::vector<SendCandidateRow> lock_send_candidates(Database& db, const SendFilter& f, int limit) {
+  // Locks each result row returned and its workunit's; the subqueries read without locks
+  // (a row another transaction holds still counts in them).
+  static const std::string sql = kFilteredCandidates + " FOR UPDATE SKIP LOCKED";
+  return filtered_candidates(db, sql, f, limit);
 }
 
 std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int64_t host_id, int limit) {

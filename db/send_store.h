@@ -42,6 +42,13 @@ struct SendFilter {
 // host may take, read in the order of the result(server_state, priority DESC, id) index:
 // about `limit` rows plus those passed over are read, however long the queue is.
 std::vector<SendCandidateRow> fetch_send_candidates(Database& db, const SendFilter& filter, int limit);
+// The same inside a transaction that will claim from them: each result row returned and
+// its workunit's are locked until the transaction ends, and rows another transaction
+// holds locked are passed over (SKIP LOCKED) instead of waited for. Concurrent requests
+// so take disjoint candidates instead of racing for the head of the queue and losing
+// their claims. (Result rows a request locks but does not claim are only passed over by
+// others until it commits: the queue's order bends by at most a window's rows.)
+std::vector<SendCandidateRow> lock_send_candidates(Database& db, const SendFilter& filter, int limit);
 // Only the first rule: workunits `host_id` (> 0) was never sent a result of.
 std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int64_t host_id, int limit);
 // The same for no host in particular (simulated hosts take what they are given).

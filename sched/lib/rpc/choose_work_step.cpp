@@ -33,10 +33,14 @@ void send_new_work(Database& db, const SchedulerRequest& req, const HostRow& hos
 
   std::map<int64_t, int64_t> version_of_result;  // candidate result id -> app version to send it with
   SendFilter filter = send_filter(view, sender.versions().apps_not_runnable(), now);
-  auto load_candidates = [&](int limit) {
+  // Read inside the claiming transaction, locking the rows read and passing over those
+  // another request holds: concurrent requests take different candidates, so a claim is
+  // lost only to a rule the read cannot see (a host's own concurrent request, another
+  // Galera node).
+  auto lock_candidates = [&](Database& d, int limit) {
     std::vector<CandidateResult> out;
     filter.disk_free_bytes = view.disk_free_bytes;  // less what this request was sent so far
-    for (const auto& row : fetch_send_candidates(db, filter, limit)) {
+    for (const auto& row : lock_send_candidates(d, filter, limit)) {
       const auto& choice = sender.versions().for_app(row.appid);
       out.push_back(candidate_of(row, choice.version ? choice.version->platform : ""));
       if (choice.version) version_of_result[row.result_id] = choice.version->row.id;
@@ -47,26 +51,25 @@ void send_new_work(Database& db, const SchedulerRequest& req, const HostRow& hos
   // over them), so a host that holds results of the first thousand workunits still sees
   // the ones after.
   int window = kFirstCandidates;
-  std::vector<CandidateResult> candidates = load_candidates(window);
+  std::vector<CandidateResult> candidates;
   SelectionLimits limits{ctx.config.max_wus_to_send, ctx.config.daily_result_quota};
   Selection selection;
   int sent = 0;
-  // Concurrent scheduler processes see the same best candidates; a result another one
-  // claimed first is dropped and the choice made again.
-  std::set<int64_t> gone;
+  std::set<int64_t> gone;  // chosen in an earlier round: not chosen again
   for (int round = 0; round < kClaimRounds; ++round) {
-    std::vector<CandidateResult> open;
-    for (const auto& c : candidates) {
-      if (!gone.count(c.result_id)) open.push_back(c);
-    }
-    selection = choose_work(view, open, limits, now);
-    // One transaction claims the round's choice and counts it against the daily quota.
-    std::vector<CandidateResult> by_workunit = claim_order(selection.chosen);
+    // One transaction reads and locks the round's candidates, claims its choice and counts
+    // it against the daily quota.
     std::set<int64_t> won, had;
     db.transaction([&](Database& d) {
       won.clear();
       had.clear();
-      for (const auto& c : by_workunit) {
+      candidates = lock_candidates(d, window);
+      std::vector<CandidateResult> open;
+      for (const auto& c : candidates) {
+        if (!gone.count(c.result_id)) open.push_back(c);
+      }
+      selection = choose_work(view, open, limits, now);
+      for (const auto& c : claim_order(selection.chosen)) {
         auto version = version_of_result.find(c.result_id);
         if (version == version_of_result.end()) continue;  // nothing to run it with (an empty platform name)
         SendClaim claim{c.result_id, c.workunit_id, host.id,        host.userid,
@@ -97,7 +100,6 @@ void send_new_work(Database& db, const SchedulerRequest& req, const HostRow& hos
     NextRound next = next_round(view, limits, selection, won.size(), candidates.size(), window);
     if (next.stop) break;
     window = next.window;
-    candidates = load_candidates(window);
   }
   if (!host_written) update_host(db, host, now, 0);
   if (sent == 0) {
