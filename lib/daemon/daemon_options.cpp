@@ -19,7 +19,7 @@ Result<DaemonOptions> parse_daemon_options(const std::string& program, int argc,
       "sleep", po::value(&o.sleep_seconds)->default_value(5), "seconds to pause when idle")(
       "mod", po::value(&o.shard.n)->default_value(1), "number of shards")(
       "mod_id", po::value(&o.shard.id)->default_value(0), "this instance's shard, 0..mod-1")(
-      "batch", po::value(&o.batch)->default_value(100), "rows per pass")(
+      "batch", po::value(&o.batch)->default_value(DaemonOptions{}.batch), "rows per pass")(
       "units_per_commit", po::value(&o.units_per_commit)->default_value(50), "units of work per transaction")(
       "log_level", po::value(&log_level)->default_value("info"), "debug|info|warning|error")(
       "db_node", po::value(&o.db_node), "database node 1..N of config.xml's <db_nodes>");

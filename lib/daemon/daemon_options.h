@@ -3,7 +3,7 @@
 //   --one_pass          do passes until one finds nothing to do, then exit 0
 //   --sleep SECONDS     pause after a pass that found nothing (default 5)
 //   --mod N --mod_id I  handle only rows with id % N == I (0 <= I < N)
-//   --batch ROWS        rows fetched per pass (default 100)
+//   --batch ROWS        rows fetched per pass (default 1000)
 //   --units_per_commit N  units of work sharing one transaction (default 50; 1 = one
 //                       transaction per unit), for daemons that batch (batch_commit.h)
 //   --log_level LEVEL   debug, info, warning or error
@@ -25,7 +25,10 @@ struct DaemonOptions {
   bool one_pass = false;
   double sleep_seconds = 5;
   Shard shard;
-  int batch = 100;
+  // A pass pays a few round trips whatever it finds: at 100 rows the file deleter fell behind
+  // the whole pipeline's pace on a loaded machine (docs/benchmarks.md), at 1000 it keeps up.
+  // Rows are still written --units_per_commit at a time, so row locks are held no longer.
+  int batch = 1000;
   int units_per_commit = 50;  // up to 50 units, a few ms of row locks, per commit
   LogLevel log_level = LogLevel::Info;
   int db_node = 0;    // --db_node: 0 = not given
