@@ -1,6 +1,9 @@
 // Implementation of db/cluster_store.h.
 #include "db/cluster_store.h"
 
+#include <algorithm>
+
+#include "db/id_list.h"
 #include "db/sql.h"
 
 namespace tharsis {
@@ -146,6 +149,18 @@ std::optional<ClusterJobRow> fetch_cluster_job(Database& db, int64_t workunitid,
       workunitid));
   if (rows.empty()) return std::nullopt;
   return rows.front();
+}
+
+std::vector<ClusterJobRow> lock_live_cluster_jobs(Database& db, const std::vector<int64_t>& workunitids) {
+  if (workunitids.empty()) return {};
+  std::vector<int64_t> ids = workunitids;
+  std::sort(ids.begin(), ids.end());
+  // The list drives the join, each job read by its key: only these rows are locked.
+  return read_jobs(query(db,
+                         "SELECT " + kJobColumns + " FROM " + kIdListTable +
+                             " STRAIGHT_JOIN cluster_job FORCE INDEX (PRIMARY) ON cluster_job.workunitid = "
+                             "wanted.wanted_id WHERE cluster_job.state = ? FOR UPDATE",
+                         id_list_json(ids), ClusterJobState::Live));
 }
 
 bool settle_cluster_job(Database& db, const ClusterJobRow& j) {

@@ -42,6 +42,10 @@ std::vector<ClusterTaskRow> fetch_tasks_in_job(Database& db, int64_t workunitid,
 
 void insert_cluster_job(Database& db, const ClusterJobRow& job);
 std::optional<ClusterJobRow> fetch_cluster_job(Database& db, int64_t workunitid, bool for_update = false);
+// The LIVE jobs among these workunits, locked FOR UPDATE, in one statement whatever the
+// list's length (the assimilator's batch: a workunit that is no live job costs nothing).
+// Rows are locked in ascending workunitid order, as the daemons lock workunits.
+std::vector<ClusterJobRow> lock_live_cluster_jobs(Database& db, const std::vector<int64_t>& workunitids);
 // LIVE -> SETTLED with the outcome fields of `job`. False if it was not LIVE.
 bool settle_cluster_job(Database& db, const ClusterJobRow& job);
 // The app's `limit` most recently settled jobs, oldest first (the estimator's window).

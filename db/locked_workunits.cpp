@@ -8,8 +8,13 @@
 
 namespace tharsis {
 
-void LockedWorkunits::lock(Database& db, const std::vector<int64_t>& wu_ids) {
+void LockedWorkunits::clear() {
   rows_.clear();
+  for (const auto& companion : companions_) companion->clear();
+}
+
+void LockedWorkunits::lock(Database& db, const std::vector<int64_t>& wu_ids) {
+  clear();
   // The join locks rows in the list's order: ascending ids, so that two daemons locking
   // overlapping batches take them in the same order and cannot deadlock on them.
   std::vector<int64_t> ids = wu_ids;
@@ -19,6 +24,12 @@ void LockedWorkunits::lock(Database& db, const std::vector<int64_t>& wu_ids) {
   for (auto& wu : fetch_workunits(db, ids, /*for_update=*/true)) rows[wu.id].workunit = std::move(wu);
   for (auto& result : fetch_results_of_workunits(db, ids, /*for_update=*/true)) {
     rows[result.workunitid].results.push_back(std::move(result));
+  }
+  try {
+    for (const auto& companion : companions_) companion->lock(db, ids);
+  } catch (...) {
+    for (const auto& companion : companions_) companion->clear();
+    throw;
   }
   rows_ = std::move(rows);
 }

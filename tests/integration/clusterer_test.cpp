@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -26,6 +27,7 @@
 #include "db/workunit_store.h"
 #include "lib/recluster/task_io.h"
 #include "lib/text_file.h"
+#include "lib/work/create_work.h"
 #include "lib/work/fanout.h"
 #include "lib/work/file_refs.h"
 #include "lib/work/output_check.h"
@@ -93,33 +95,81 @@ class Clustering : public ::testing::Test {
   // The scheduler's and the client's part for one job: send its result and report it
   // with these per-task verdicts (or a client error when `ok` is empty).
   void run_job_by_hand(int64_t wu, const std::vector<bool>& ok) {
+    if (ok.empty()) return report_by_hand(wu, std::nullopt);
+    std::vector<TaskReport> reports;
+    auto ids = task_ids(wu);
+    ASSERT_EQ(ids.size(), ok.size());
+    for (size_t i = 0; i < ids.size(); ++i)
+      reports.push_back(TaskReport{ids[i], ok[i], "out" + std::to_string(ids[i])});
+    report_by_hand(wu, render_task_report(reports), 5.0 * static_cast<double>(ok.size()));
+  }
+
+  // Sends the workunit's one result and reports it with `output` in every output file, or
+  // as a client error when there is none.
+  void report_by_hand(int64_t wu, const std::optional<std::string>& output, double elapsed = 1.0) {
     auto results = fetch_results_of_workunit(*db_, wu);
     ASSERT_EQ(results.size(), 1u);
     const ResultRow& r = results.front();
     ASSERT_TRUE(
         db_->transaction([&](Database& d) { return mark_result_sent(d, r.id, 7, 1, now_, 1000, 1); }));
     ResultReport rp;
-    if (ok.empty()) {
+    if (!output) {
       rp.outcome = Outcome::ClientError;
       rp.client_state = ClientState::ComputeError;
       rp.exit_status = 1;
     } else {
-      std::vector<TaskReport> reports;
-      auto ids = task_ids(wu);
-      ASSERT_EQ(ids.size(), ok.size());
-      for (size_t i = 0; i < ids.size(); ++i)
-        reports.push_back(TaskReport{ids[i], ok[i], "out" + std::to_string(ids[i])});
       auto files = file_infos_in(r.xml_doc_in);
       ASSERT_TRUE(files.ok());
       for (const auto& f : *files) {
         auto path = fanout_path_create(config_.upload_dir, f.name, config_.uldl_dir_fanout);
-        ASSERT_TRUE(write_text_file(*path, render_task_report(reports)).ok());
+        ASSERT_TRUE(write_text_file(*path, *output).ok());
       }
       rp.xml_doc_out = *describe_uploaded_outputs(config_, r.xml_doc_in);
-      rp.elapsed_time = 5.0 * static_cast<double>(ok.size());
+      rp.elapsed_time = elapsed;
     }
     ASSERT_TRUE(
         db_->transaction([&](Database& d) { return mark_result_reported(d, r.id, 7, now_ + 1, rp); }));
+  }
+
+  // Workunits of the app that are no clustered job, each with its result made.
+  std::vector<int64_t> create_plain_workunits(const std::string& prefix, int n) {
+    auto out_template = write_output_template(config_, "plain_out.xml", 1, 64 * 1024);
+    EXPECT_TRUE(out_template.ok());
+    std::vector<int64_t> ids;
+    for (int i = 0; i < n; ++i) {
+      JobSpec spec;
+      spec.name = prefix + std::to_string(i);
+      spec.appid = project_.appid();
+      spec.output_template_file = *out_template;
+      auto id = create_workunit(*db_, config_, spec, now_);
+      EXPECT_TRUE(id.ok()) << id.error();
+      if (id.ok()) ids.push_back(*id);
+    }
+    return ids;
+  }
+
+  // The transitioner's and validator's passes until neither does anything: what is
+  // reported is left READY for the assimilator.
+  void run_to_assimilation() {
+    DaemonContext context{config_, options_, Shard{}, 100};
+    TransitionerPass transitioner(config_);
+    ValidatorPass validator(config_);
+    for (int round = 0; round < 50; ++round) {
+      if (transitioner.do_pass(*db_, context, now_) + validator.do_pass(*db_, context, now_) == 0) return;
+    }
+    FAIL() << "transitioner and validator did not settle";
+  }
+
+  int64_t assimilate_ready() {
+    return query_int(*db_, "SELECT COUNT(*) FROM workunit WHERE assimilate_state = ?",
+                     AssimilateState::Ready);
+  }
+
+  // The statements this connection has sent so far.
+  int64_t statements() {
+    return query_int(*db_,
+                     "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = "
+                     "'Questions'");
   }
 
   // The job runs as `ok` says, then the back end (settle included) and the clusterer act.
@@ -273,6 +323,60 @@ TEST_F(Clustering, Settle_DrSplitsTheFailedTasksWithTheModelsK) {
   ASSERT_EQ(jobs.size(), 6u);
   for (const auto& j : jobs) EXPECT_EQ(j.k, 1);
   expect_clean(false);
+}
+
+TEST_F(Clustering, Settle_PlainWorkunitsCostNoStatementOfTheirOwnAndAMixedBatchSettlesEachJobOnce) {
+  use(ReclusterPolicy::Noop, 2);
+  submit(4);
+  run_daemons();
+  auto jobs = live_jobs();
+  ASSERT_EQ(jobs.size(), 2u);
+
+  // 60 plain workunits alone: the assimilator's pass costs a fixed number of statements
+  // per batch of 50 (the read of the batch's live cluster jobs among them), none per unit.
+  auto plain = create_plain_workunits("plain_", 60);
+  run_to_assimilation();
+  for (int64_t wu : plain) report_by_hand(wu, "a plain output\n");
+  now_ += 2;
+  run_to_assimilation();
+  ASSERT_EQ(assimilate_ready(), 60);
+  DaemonContext context{config_, options_, Shard{}, 100};
+  AssimilatorPass assimilator(config_, cluster_settling_handler(config_, results_store_handler(config_)));
+  const int64_t before = statements();
+  EXPECT_EQ(assimilator.do_pass(*db_, context, now_), 60);
+  const int64_t used = statements() - before - 1;  // not the counter's own query
+  EXPECT_LE(used, 20) << "the ready ids, then per batch: START, workunits, results, cluster jobs, "
+                         "assimilations, workunits, COMMIT";
+  EXPECT_EQ(assimilate_ready(), 0);
+  EXPECT_EQ(live_jobs().size(), 2u);
+
+  // Both jobs and 10 plain workunits in one batch, one of which was recorded as assimilated
+  // meanwhile: the batch's set write finds it, the batch is rolled back and run again unit
+  // by unit, and each job is settled once, in the attempt that commits.
+  auto mixed = create_plain_workunits("mixed_", 10);
+  run_to_assimilation();
+  for (int64_t wu : mixed) report_by_hand(wu, "a plain output\n");
+  for (const auto& job : jobs) run_job_by_hand(job.workunitid, {true, true});
+  now_ += 2;
+  run_to_assimilation();
+  ASSERT_EQ(assimilate_ready(), 12);
+  exec(*db_, "INSERT INTO assimilation (workunitid, time) VALUES (?, ?)", mixed[4], now_);
+  EXPECT_EQ(assimilator.do_pass(*db_, context, now_), 11);
+  for (const auto& job : jobs) {
+    auto settled = fetch_cluster_job(*db_, job.workunitid);
+    EXPECT_EQ(settled->state, ClusterJobState::Settled);
+    EXPECT_EQ(settled->failed_tasks, 0);
+    EXPECT_EQ(settled->settle_time, now_);
+  }
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM failure_stat WHERE appid = ?", project_.appid()), 2)
+      << "one estimate per job settled, none from the rolled-back attempts";
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM cluster_task WHERE state = 2 AND attempts = 1"), 4);
+  EXPECT_EQ(count_tasks_left(*db_, project_.appid()), 0);
+  EXPECT_EQ(fetch_workunit(*db_, mixed[4])->assimilate_state, AssimilateState::Ready)
+      << "the stale unit alone is left";
+  EXPECT_EQ(assimilate_ready(), 1);
+  EXPECT_EQ(assimilator.do_pass(*db_, context, now_), 0);  // still stale, and nothing settled again
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM failure_stat WHERE appid = ?", project_.appid()), 2);
 }
 
 TEST_F(Clustering, Pipeline_EveryPolicyFinishesEveryTaskExactlyOnceUnderInjectedFailures) {

@@ -67,7 +67,9 @@ CanonicalOutputs check_canonical_outputs(const ProjectConfig& config, const Resu
 
 AssimilationHandler results_store_handler(const ProjectConfig& config) {
   std::string store = config.project_dir + "/results";
-  return [&config, store](Database&, const WorkunitRow& wu, const ResultRow* canonical, int64_t) -> Status {
+  AssimilationHandler handler;
+  handler.handle = [&config, store](Database&, const WorkunitRow& wu, const ResultRow* canonical,
+                                    int64_t) -> Status {
     if (!canonical) return store_workunit_error(store, wu.name, wu.error_mask, "workunit ended in error");
     auto outputs = canonical_outputs_of(config, *canonical);
     if (!outputs.ok()) return make_error(outputs.error());
@@ -75,6 +77,7 @@ AssimilationHandler results_store_handler(const ProjectConfig& config) {
     if (!stored.ok()) return make_error(stored.error());
     return Status::success();
   };
+  return handler;
 }
 
 bool AssimilatorPass::plan_in_transaction(Database& d, int64_t wu_id, int64_t now, PlannedWrites& writes) {
@@ -103,7 +106,7 @@ bool AssimilatorPass::plan_in_transaction(Database& d, int64_t wu_id, int64_t no
     case AssimilationAction::Assimilate:
       break;
   }
-  Status handled = handler_(d, *wu, canonical, now);
+  Status handled = handler_.handle(d, *wu, canonical, now);
   if (!handled.ok()) {
     log_error("workunit ", wu_id, " (", wu->name, "): handler failed: ", handled.error(),
               "; left READY for the next pass");

@@ -19,7 +19,9 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "daemons/assimilator/assimilator_rules.h"
 #include "daemons/assimilator/lib/batch_progress.h"
@@ -30,11 +32,16 @@
 
 namespace tharsis {
 
-// Handles one workunit (canonical result given, or null on error) at time `now`, inside
-// the assimilator's transaction (its DB writes commit with DONE or not at all). Must be
-// idempotent; an error leaves the workunit READY for the next pass.
-using AssimilationHandler =
-    std::function<Status(Database&, const WorkunitRow&, const ResultRow* canonical, int64_t now)>;
+// What the assimilator does with each workunit it takes. `handle` handles one workunit
+// (canonical result given, or null on error) at time `now`, inside the assimilator's
+// transaction (its DB writes commit with DONE or not at all); it must be idempotent, and
+// an error leaves the workunit READY for the next pass. `batch_rows` (optional) are read
+// for each batch with its workunits (LockedWorkunits::also_lock), so that `handle` need not
+// read them one workunit at a time. One pass at a time per handler.
+struct AssimilationHandler {
+  std::function<Status(Database&, const WorkunitRow&, const ResultRow* canonical, int64_t now)> handle;
+  std::vector<std::shared_ptr<BatchRows>> batch_rows;
+};
 
 // The default handler: <project>/results/<wu name>/ with MANIFEST or ERROR.
 AssimilationHandler results_store_handler(const ProjectConfig& config);
@@ -47,7 +54,9 @@ CanonicalOutputs check_canonical_outputs(const ProjectConfig& config, const Resu
 class AssimilatorPass final : public DaemonWork {
  public:
   AssimilatorPass(const ProjectConfig& config, AssimilationHandler handler)
-      : config_(config), handler_(std::move(handler)) {}
+      : config_(config), handler_(std::move(handler)) {
+    for (const auto& rows : handler_.batch_rows) locked_.also_lock(rows);
+  }
   int do_pass(Database& db, const DaemonContext& context, int64_t now) override;
 
  private:

@@ -1,6 +1,7 @@
 // Implementation of daemons/assimilator/lib/cluster_settle.h.
 #include "daemons/assimilator/lib/cluster_settle.h"
 
+#include "daemons/assimilator/lib/live_cluster_jobs.h"
 #include "daemons/clusterer/lib/sizing_inputs.h"
 #include "db/cluster_store.h"
 #include "db/stale_row.h"
@@ -37,13 +38,11 @@ std::optional<std::vector<TaskReport>> read_report(const ProjectConfig& config, 
 }  // namespace
 
 Status settle_cluster_job_tasks(Database& db, const ProjectConfig& config, const WorkunitRow& wu,
-                                const ResultRow* canonical, int64_t now) {
-  auto job = fetch_cluster_job(db, wu.id, /*for_update=*/true);
-  if (!job || job->state != ClusterJobState::Live) return Status::success();
+                                const ClusterJobRow& job, const ResultRow* canonical, int64_t now) {
   std::vector<TaskId> ids;
   for (const auto& task : fetch_tasks_in_job(db, wu.id, /*for_update=*/true)) ids.push_back(task.id);
-  if (static_cast<int>(ids.size()) != job->k) {
-    return make_error("clustered workunit " + std::to_string(wu.id) + ": expected " + std::to_string(job->k) +
+  if (static_cast<int>(ids.size()) != job.k) {
+    return make_error("clustered workunit " + std::to_string(wu.id) + ": expected " + std::to_string(job.k) +
                       " tasks in the job, found " + std::to_string(ids.size()));
   }
   const JobSettlement s = settle_job(config.recluster_policy, ids, read_report(config, wu, canonical));
@@ -54,7 +53,7 @@ Status settle_cluster_job_tasks(Database& db, const ProjectConfig& config, const
   for (TaskId id : s.retry) {
     require_written(return_task_for_retry(db, id, wu.id), "cluster task " + std::to_string(id));
   }
-  ClusterJobRow settled = *job;
+  ClusterJobRow settled = job;
   settled.failed_tasks = s.failed_tasks;
   settled.job_failed = s.job_failed;
   settled.settle_time = now;
@@ -70,11 +69,19 @@ Status settle_cluster_job_tasks(Database& db, const ProjectConfig& config, const
 }
 
 AssimilationHandler cluster_settling_handler(const ProjectConfig& config, AssimilationHandler inner) {
-  return [&config, inner = std::move(inner)](Database& db, const WorkunitRow& wu, const ResultRow* canonical,
-                                             int64_t now) -> Status {
+  auto jobs = std::make_shared<LiveClusterJobs>();
+  AssimilationHandler handler;
+  handler.batch_rows = std::move(inner.batch_rows);
+  handler.batch_rows.push_back(jobs);
+  handler.handle = [&config, jobs, inner = std::move(inner.handle)](Database& db, const WorkunitRow& wu,
+                                                                    const ResultRow* canonical,
+                                                                    int64_t now) -> Status {
     if (Status s = inner(db, wu, canonical, now); !s.ok()) return s;
-    return settle_cluster_job_tasks(db, config, wu, canonical, now);
+    const std::optional<ClusterJobRow> job = jobs->load(db, wu.id);
+    if (!job) return Status::success();
+    return settle_cluster_job_tasks(db, config, wu, *job, canonical, now);
   };
+  return handler;
 }
 
 }  // namespace tharsis

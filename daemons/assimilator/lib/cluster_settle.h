@@ -11,14 +11,16 @@
 
 namespace tharsis {
 
-// Settles the job if `wu` is a live clustered job; a no-op otherwise. The task report is
-// read from the canonical result's first output file; no canonical result, or an output
-// that is missing, unreadable or does not list exactly the job's tasks, is a job failure.
-// Throws StaleRow if a task moved meanwhile (the transaction rolls back).
+// Settles `job`, the workunit's LIVE cluster job, locked by the open transaction. The task
+// report is read from the canonical result's first output file; no canonical result, or
+// an output that is missing, unreadable or does not list exactly the job's tasks, is a job
+// failure. Throws StaleRow if the job or a task moved meanwhile (the transaction rolls back).
 Status settle_cluster_job_tasks(Database& db, const ProjectConfig& config, const WorkunitRow& wu,
-                                const ResultRow* canonical, int64_t now);
+                                const ClusterJobRow& job, const ResultRow* canonical, int64_t now);
 
-// `inner` (e.g. results_store_handler), then the settle step.
+// `inner` (e.g. results_store_handler), then the settle step for a workunit that is a live
+// clustered job. Which workunits of a batch are is read for the whole batch in one
+// statement with its workunits (live_cluster_jobs.h): the others cost no statement here.
 AssimilationHandler cluster_settling_handler(const ProjectConfig& config, AssimilationHandler inner);
 
 }  // namespace tharsis
