@@ -17,17 +17,29 @@ std::map<std::string, std::set<int64_t>> live_file_users(Database& db,
                                                          const std::vector<std::string>& file_names) {
   std::map<std::string, std::set<int64_t>> users;
   if (file_names.empty()) return users;
+  const std::set<std::string> distinct(file_names.begin(), file_names.end());
+  // Per name, the newest two live users, walked newest first on workunit_input_file
+  // (file_name, workunitid): a file shared by thousands of live workunits, or named by
+  // millions that are done, costs a read or two, not one per workunit that ever named it.
+  const std::string live_user =
+      "(SELECT i.workunitid FROM workunit_input i FORCE INDEX (workunit_input_file) "
+      "STRAIGHT_JOIN workunit w ON w.id = i.workunitid WHERE i.file_name = wanted.wanted_name "
+      "AND w.file_delete_state = ? ORDER BY i.workunitid DESC LIMIT ";
   auto rows = query(db,
-                    "SELECT i.file_name, i.workunitid FROM " + kNameListTable +
-                        " STRAIGHT_JOIN workunit_input i FORCE INDEX (workunit_input_file) "
-                        "ON i.file_name = wanted.wanted_name "
-                        "STRAIGHT_JOIN workunit w ON w.id = i.workunitid WHERE w.file_delete_state = ? "
-                        "UNION ALL SELECT jf.name, 0 FROM " +
-                        kNameListTable +
-                        " STRAIGHT_JOIN job_file jf FORCE INDEX (job_file_name) "
-                        "ON jf.name = wanted.wanted_name",
-                    name_list_json(file_names), FileDeleteState::Init, name_list_json(file_names));
-  while (rows->next()) users[rows->getString("file_name")].insert(rows->getInt64("workunitid"));
+                    "SELECT wanted.wanted_name, " + live_user + "1), " + live_user +
+                        "1, 1), EXISTS (SELECT 1 FROM job_file jf FORCE INDEX (job_file_name) "
+                        "WHERE jf.name = wanted.wanted_name) FROM " +
+                        kNameListTable,
+                    FileDeleteState::Init, FileDeleteState::Init,
+                    name_list_json(std::vector<std::string>(distinct.begin(), distinct.end())));
+  while (rows->next()) {
+    std::set<int64_t> ids;
+    for (int column : {2, 3}) {
+      if (!rows->isNull(column)) ids.insert(rows->getInt64(column));
+    }
+    if (rows->getBoolean(4)) ids.insert(0);
+    if (!ids.empty()) users[rows->getString(1)] = std::move(ids);
+  }
   return users;
 }
 

@@ -16,9 +16,11 @@ namespace tharsis {
 void record_workunit_inputs(Database& db, int64_t wu_id, const std::vector<std::string>& file_names);
 
 // Of `file_names`, each one named by a workunit whose file_delete_state is still INIT (it
-// may still be sent or run), with the ids of those workunits, or held in a submitter's
-// sandbox (a job_file row, db/job_file_store.h; id 0 stands for the sandbox): one
-// statement for a whole batch of rows' files (a caller excludes the row's own workunit).
+// may still be sent or run), with the ids of the newest two of those workunits, or held in
+// a submitter's sandbox (a job_file row, db/job_file_store.h; id 0 stands for the sandbox):
+// one statement for a whole batch of rows' files. Two are enough for the caller, which
+// asks whether a workunit other than the row's own needs the file; reading no more keeps
+// the cost of a file shared by every workunit flat.
 std::map<std::string, std::set<int64_t>> live_file_users(Database& db,
                                                          const std::vector<std::string>& file_names);
 

@@ -44,9 +44,9 @@ FileSelection select_input_files(const WorkunitRow& wu, const std::vector<Stored
 FileSelection select_output_files(const ResultRow& result, const std::vector<StoredFile>& outputs,
                                   const std::set<std::string>& live_references);
 
-// Who still needs each file: for a file name, the ids of the workunits whose
-// file_delete_state is INIT that name it (0 stands for a submitter's sandbox, which keeps
-// a file as long as it holds it) — what db/file_store.h live_file_users reads.
+// Who still needs each file: for a file name, ids of workunits whose file_delete_state is
+// INIT that name it — all of them, or any two (0 stands for a submitter's sandbox, which
+// keeps a file as long as it holds it) — what db/file_store.h live_file_users reads.
 using FileUsers = std::map<std::string, std::set<int64_t>>;
 
 // The live references among `named` for a row of workunit `wu_id`: the names some

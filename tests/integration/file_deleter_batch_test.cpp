@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "daemons/file_deleter/file_deleter_rules.h"
 #include "daemons/file_deleter/lib/file_deleter_pass.h"
 #include "db/file_store.h"
 #include "db/sql.h"
@@ -133,6 +134,52 @@ TEST(FileDeleterBatch, RowsThatKeepFailingDoNotStarveNewerOnesAndBackOff) {
   for (int i = 0; i < 3; ++i)
     EXPECT_EQ(fetch_workunit(*db, ids[i])->file_delete_state, FileDeleteState::Done);
   EXPECT_EQ(count_file_delete_retries(*db), 0);
+}
+
+// A file shared by every workunit (a project's common input) is asked about for each chunk
+// of rows: what that costs must not grow with the workunits that name it, live or done
+// (issue 16: reading every user made the file deleter fall behind in the pipeline bench).
+TEST(FileDeleterBatch, LiveUsersOfAFileSharedByThousandsOfWorkunitsCostAFewRowReads) {
+  testing::TestProject project;
+  auto db = project.open();
+  constexpr int kDone = 6000, kLive = 3000;
+  exec(*db,
+       "INSERT INTO workunit (appid, name, xml_doc, file_delete_state) SELECT ?, CONCAT('shared_', seq), '', "
+       "IF(seq <= ?, ?, ?) FROM seq_1_to_" +
+           std::to_string(kDone + kLive),
+       project.appid(), kDone, FileDeleteState::Done, FileDeleteState::Init);
+  exec(*db, "INSERT INTO workunit_input (workunitid, file_name) SELECT id, 'common.in' FROM workunit");
+  // One live workunit of its own input, and one input only done workunits name.
+  int64_t newest = query_int(*db, "SELECT MAX(id) FROM workunit");
+  int64_t oldest = query_int(*db, "SELECT MIN(id) FROM workunit");
+  exec(*db, "INSERT INTO workunit_input (workunitid, file_name) VALUES (?, 'own.in'), (?, 'old.in')", newest,
+       oldest);
+  query(*db, "ANALYZE TABLE workunit, workunit_input");
+  auto rows_read = [&] {
+    return query_int(
+        *db,
+        "SELECT SUM(VARIABLE_VALUE) FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME LIKE "
+        "'HANDLER_READ%'");
+  };
+  int64_t start = rows_read();
+  int64_t overhead = rows_read() - start;
+  int64_t before = rows_read();
+  // As a chunk asks: the common input once per row, and the others.
+  std::vector<std::string> names(50, "common.in");
+  names.push_back("own.in");
+  names.push_back("old.in");
+  FileUsers users = live_file_users(*db, names);
+  int64_t read = rows_read() - before - overhead;
+
+  // Two live users of the common input: enough to tell that some other workunit needs it,
+  // whichever row asks (the newest two, found first).
+  EXPECT_EQ(users["common.in"], (std::set<int64_t>{newest - 1, newest}));
+  EXPECT_EQ(live_references(newest, {StoredFile{"common.in"}}, users), std::set<std::string>{"common.in"});
+  // A file only its own (live) workunit names is that workunit's alone to delete.
+  EXPECT_EQ(users["own.in"], std::set<int64_t>{newest});
+  EXPECT_TRUE(live_references(newest, {StoredFile{"own.in"}}, users).empty());
+  EXPECT_EQ(users.count("old.in"), 0u) << "only done workunits name it";
+  EXPECT_LT(read, 100) << "rows read grow with the workunits that name a file";
 }
 
 }  // namespace
