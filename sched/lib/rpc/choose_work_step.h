@@ -1,12 +1,13 @@
 // Step 6 of a scheduler RPC (scheduler_rpc.h): new work for a request that asks for it.
-// Loads (no transaction): the best unsent candidates the host may take (db/send_store.h:
-// kFirstCandidates, the wide window only when they do not cover the request), read again
-// after a round that lost claims to a concurrent request; the app versions (result_sender.h).
+// Runs inside the RPC's transaction. Loads: the best unsent candidates the host may take,
+// read with locks that concurrent requests pass over (db/send_store.h
+// lock_send_candidates: kFirstCandidates, the wide window only when they do not cover the
+// request), read again after a round that lost claims; the app versions (result_sender.h).
 // Decides: work_selection.h's choose_work, and choose_work_plan.h around it. Writes: each
-// round's claims in one transaction that also counts them against the host's daily quota,
-// and the RPC's one write of the host row (host_plan.h: in the first transaction that
-// claims work, or alone if none does; not a new host's, inserted whole just before);
-// the results won into the reply (result_sender.h), or why there are none.
+// round's claims, and the RPC's one write of the host row (host_plan.h: counting the
+// results claimed against its daily quota; not a new host's, inserted whole just before).
+// The results won go into the reply once the transaction commits (put_new_work), or why
+// there are none.
 #pragma once
 
 #include <cstdint>
@@ -22,9 +23,20 @@
 
 namespace tharsis {
 
+struct NewWork {
+  bool asked = false;
+  std::vector<int64_t> won;  // in the order chosen (the reply's order)
+  bool quota_reached = false;
+  bool only_unrunnable = false;  // nothing won, and only work for apps with no version left
+};
+
 // `in_progress`: the results in progress at the host (held_results_step.h).
-void send_new_work(Database& db, const SchedulerRequest& req, const HostRow& host, bool host_created,
-                   const std::vector<HostResultRow>& in_progress, int64_t now, const SchedulerContext& ctx,
-                   ResultSender& sender, SchedulerReply& reply);
+NewWork claim_new_work(Database& db, const SchedulerRequest& req, const HostRow& host, bool host_created,
+                       const std::vector<HostResultRow>& in_progress, int64_t now,
+                       const SchedulerContext& ctx, HostVersions& versions);
+
+// After the commit: the results won into the reply, or the message saying why there are none.
+void put_new_work(const NewWork& work, const SchedulerRequest& req, ResultSender& sender,
+                  SchedulerReply& reply);
 
 }  // namespace tharsis

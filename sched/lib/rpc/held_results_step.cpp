@@ -9,9 +9,8 @@
 
 namespace tharsis {
 
-std::vector<HostResultRow> abort_and_resend_held_results(Database& db, const SchedulerRequest& req,
-                                                         const HostRow& host, bool asks_for_work, int64_t now,
-                                                         ResultSender& sender, SchedulerReply& reply) {
+HeldResults take_held_results(Database& db, const SchedulerRequest& req, const HostRow& host,
+                              bool asks_for_work, int64_t now) {
   HeldResultsInput input;
   input.host_id = host.id;
   input.now = now;
@@ -30,19 +29,25 @@ std::vector<HostResultRow> abort_and_resend_held_results(Database& db, const Sch
   for (const auto& reported : req.results) input.reported.push_back(reported.name);
 
   HeldResultsPlan plan = plan_held_results(input);
-  reply.result_aborts.insert(reply.result_aborts.end(), plan.aborts.begin(), plan.aborts.end());
-  reply.result_aborts_if_not_started.insert(reply.result_aborts_if_not_started.end(),
-                                            plan.aborts_if_not_started.begin(),
-                                            plan.aborts_if_not_started.end());
+  HeldResults held;
+  held.aborts = std::move(plan.aborts);
+  held.aborts_if_not_started = std::move(plan.aborts_if_not_started);
   for (const auto& result : plan.lost) {
-    bool refreshed = db.transaction([&](Database& d) {
-      return refresh_sent_result(d, result.result_id, result.workunit_id, host.id, now, result.delay_bound);
-    });
-    if (refreshed && sender.add(result.result_id)) {
-      reply.messages.push_back({MessagePriority::Low, "Resent lost task " + result.name});
-    }
+    if (refresh_sent_result(db, result.result_id, result.workunit_id, host.id, now, result.delay_bound))
+      held.resent.emplace_back(result.result_id, result.name);
   }
-  return std::move(input.in_progress);
+  held.in_progress = std::move(input.in_progress);
+  return held;
+}
+
+void put_held_results(const HeldResults& held, ResultSender& sender, SchedulerReply& reply) {
+  reply.result_aborts.insert(reply.result_aborts.end(), held.aborts.begin(), held.aborts.end());
+  reply.result_aborts_if_not_started.insert(reply.result_aborts_if_not_started.end(),
+                                            held.aborts_if_not_started.begin(),
+                                            held.aborts_if_not_started.end());
+  for (const auto& [result_id, name] : held.resent) {
+    if (sender.add(result_id)) reply.messages.push_back({MessagePriority::Low, "Resent lost task " + name});
+  }
 }
 
 }  // namespace tharsis

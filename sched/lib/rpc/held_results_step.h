@@ -1,13 +1,16 @@
-// Step 5 of a scheduler RPC (scheduler_rpc.h): the results the host holds. Loads (no
-// transaction): the results in progress at the host, when the request lists what it holds
-// or asks for work (one read, also used by the choose work step), and each listed result
-// not among them by name (rare: over, unknown or another host's). Decides
-// (held_results_plan.h): which to abort, which it lost. Writes: the aborts into the reply;
-// each lost result resent (refresh_sent_result: a new deadline), each in its own
-// transaction, and put into the reply (result_sender.h) with a message.
+// Step 5 of a scheduler RPC (scheduler_rpc.h): the results the host holds. Runs inside
+// the RPC's transaction. Loads: the results in progress at the host, when the request
+// lists what it holds or asks for work (one read, also used by the choose work step), and
+// each listed result not among them by name (rare: over, unknown or another host's).
+// Decides (held_results_plan.h): which to abort, which it lost. Writes: each lost result
+// resent (refresh_sent_result: a new deadline). What goes into the reply is returned and
+// put there once the transaction commits (put_held_results), so a transaction re-run
+// after a deadlock adds nothing twice.
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "db/database.h"
@@ -19,9 +22,16 @@
 
 namespace tharsis {
 
-// Returns the results in progress at the host (empty when not read).
-std::vector<HostResultRow> abort_and_resend_held_results(Database& db, const SchedulerRequest& req,
-                                                         const HostRow& host, bool asks_for_work, int64_t now,
-                                                         ResultSender& sender, SchedulerReply& reply);
+struct HeldResults {
+  std::vector<HostResultRow> in_progress;  // empty when not read
+  std::vector<std::string> aborts, aborts_if_not_started;
+  std::vector<std::pair<int64_t, std::string>> resent;  // result id, name
+};
+
+HeldResults take_held_results(Database& db, const SchedulerRequest& req, const HostRow& host,
+                              bool asks_for_work, int64_t now);
+
+// After the commit: the aborts and the resent results (with a message each) into the reply.
+void put_held_results(const HeldResults& held, ResultSender& sender, SchedulerReply& reply);
 
 }  // namespace tharsis

@@ -27,20 +27,28 @@ SchedulerReply handle_scheduler_request(const std::string& body, Database& db, c
 
   SchedulerReply reply = base_reply(ctx.config);
   bool wants_work = asks_for_work(req);
-  // Steps 3 and 4 in one transaction. A request for work writes its host row with the
-  // claim, one write per RPC (host_plan.h).
-  RecordedHost host = db.transaction([&](Database& d) {
-    RecordedHost found = find_or_create_host(d, req, user.id, now);
-    take_reports(d, req, found, wants_work, now, ctx.config.daily_result_quota);
-    return found;
-  });
-  add_host_and_account(reply, req, host.row, user);
-  if (auth.send_code_sign_key) reply.code_sign_key = ctx.code_sign_public;
-
   ResultSender sender(db, ctx, req, now, reply);
-  std::vector<HostResultRow> in_progress =
-      abort_and_resend_held_results(db, req, host.row, wants_work, now, sender, reply);
-  send_new_work(db, req, host.row, host.created, in_progress, now, ctx, sender, reply);
+  // Steps 3 to 6 in one transaction, one commit per RPC: the host row is written once
+  // (host_plan.h), the reports, resends and claims with it. Nothing goes into the reply
+  // until it commits: a re-run after a deadlock starts from a clean slate.
+  struct Taken {
+    RecordedHost host;
+    HeldResults held;
+    NewWork work;
+  };
+  Taken taken = db.transaction([&](Database& d) {
+    Taken t;
+    t.host = find_or_create_host(d, req, user.id, now);
+    take_reports(d, req, t.host, wants_work, now, ctx.config.daily_result_quota);
+    t.held = take_held_results(d, req, t.host.row, wants_work, now);
+    t.work =
+        claim_new_work(d, req, t.host.row, t.host.created, t.held.in_progress, now, ctx, sender.versions());
+    return t;
+  });
+  add_host_and_account(reply, req, taken.host.row, user);
+  if (auth.send_code_sign_key) reply.code_sign_key = ctx.code_sign_public;
+  put_held_results(taken.held, sender, reply);
+  put_new_work(taken.work, req, sender, reply);
   return reply;
 }
 

@@ -10,17 +10,17 @@
 //      progress change (OVER + outcome, workunit transition_time = now); every report named
 //      is acknowledged, so duplicates and stale reports are harmless; accepted errors halve
 //      the host's daily quota, accepted successes grow it back;
-//      (3 and 4 are one transaction: the host row is written once, after the reports)
 //   5. held_results_step.h: abort results the host holds whose workunit is dead (error or
 //      already has its canonical result and the result is not needed), resend results it
-//      lost (each resend its own transaction);
-//   6. choose_work_step.h: send new work (sched/lib/work_selection.h) with app versions
-//      (from the process's AppVersionCache), input and output file descriptions (outputs
-//      carry a signed upload certificate); each round of claims is one transaction that
-//      also counts them against the host's daily quota;
-//   7. reply_step.h: the reply, filled as the steps go.
-// A report_get RPC (report one, get one) through FastCGI costs 13 statements in 2
-// transactions; docs/benchmarks.md ("Scheduler") lists them in order.
+//      lost;
+//   6. choose_work_step.h: claim new work (sched/lib/work_selection.h) for the app
+//      versions (from the process's AppVersionCache) and count it against the host's
+//      daily quota;
+//      (3 to 6 are one transaction; a deadlock re-runs them whole)
+//   7. reply_step.h: after the commit, the reply: aborts, resent and new results with
+//      their input and output file descriptions (outputs carry a signed upload certificate).
+// A report_get RPC (report one, get one) through FastCGI costs 11 statements in 1
+// transaction; docs/benchmarks.md ("Scheduler") lists them in order.
 #pragma once
 
 #include <cstdint>
