@@ -52,11 +52,12 @@ TEST_F(ResultsStoreTest, Assimilator_RerunAfterKillRewritesTheSameContent) {
   std::vector<CanonicalOutput> outputs{output("o", "payload")};
   ASSERT_TRUE(store_canonical_outputs(dir_ + "/results", "wu_2", outputs).ok());
   auto first = *read_text_file(dir_ + "/results/wu_2/MANIFEST");
+  std::ofstream(dir_ + "/results/wu_2/.gone.incoming") << "placed by a killed run, never checked";
   ASSERT_TRUE(store_canonical_outputs(dir_ + "/results", "wu_2", outputs).ok());
   EXPECT_EQ(*read_text_file(dir_ + "/results/wu_2/MANIFEST"), first);
   int entries = 0;
   for (auto& e : fs::directory_iterator(dir_ + "/results/wu_2")) entries += e.is_regular_file();
-  EXPECT_EQ(entries, 2);  // the output and MANIFEST, no temp files left
+  EXPECT_EQ(entries, 2);  // the output and MANIFEST, no temp or unchecked files left
 }
 
 TEST_F(ResultsStoreTest, Assimilator_MissingOutputFailsWithoutManifest) {
