@@ -447,12 +447,14 @@ TEST_F(StatusPagesLive, PagesDuringARunningDemoShowTheDatabaseNumbers) {
   live.publish_app("operand", "operand_app");
   live.publish_app("tasks", "task_app");
 
-  const std::vector<std::string> args = live.simulation_args("live", kHostFaults, 150);
+  const std::vector<std::string> args =
+      live.simulation_args("live", kHostFaults, static_cast<int>(testing::scaled_seconds(150)));
   live.start_daemons();
   live.start_daemon("graph_scheduler", {"--prefer_seconds", "2"});
   // A job's estimated run time is k seconds on these hosts (1e9 fpops per task and per
   // second): the deadline must allow the k the policy picks (at most n / r = 10).
-  live.start_daemon("clusterer", {"--delay_bound", "20"});
+  live.start_daemon("clusterer",
+                    {"--delay_bound", std::to_string(static_cast<int>(testing::scaled_seconds(20)))});
   live.start_daemon("census");
   const std::map<std::string, int> pids = live.daemon_pids();
   testing::TempDir data("tharsis-live-pages");
@@ -471,7 +473,8 @@ TEST_F(StatusPagesLive, PagesDuringARunningDemoShowTheDatabaseNumbers) {
   testing::ChildProcess submit(
       "submit_graph",
       {"--project_dir", live.config().project_dir, "--name", "live_graph", "--expression", kExpression,
-       "--delay_bound", "6", "--rsc_fpops_est", "1e8", "--prefer_seconds", "2",
+       "--delay_bound", std::to_string(static_cast<int>(testing::scaled_seconds(6))), "--rsc_fpops_est",
+       "1e8", "--prefer_seconds", "2",
        // Room for the faulty hosts' errors: an operand that errs out would fail the graph.
        "--max_error_results", "8", "--max_total_results", "16"},
       live.config().log_dir + "/submit_graph.log");
@@ -482,7 +485,7 @@ TEST_F(StatusPagesLive, PagesDuringARunningDemoShowTheDatabaseNumbers) {
   // Work under way: every daemon beating, a census taken, results reported and others out
   // with hosts, some operands done and the graph still running.
   DbSnapshot going;
-  ASSERT_TRUE(wait_for(60,
+  ASSERT_TRUE(wait_for(testing::scaled_seconds(60),
                        [&] {
                          going = snapshot(db, graph->id, counts);
                          return going.beats.size() == kDaemons.size() && going.in_flight() &&
@@ -584,7 +587,7 @@ TEST_F(StatusPagesLive, PagesDuringARunningDemoShowTheDatabaseNumbers) {
 
   // Settled: every task done, every workunit over and its files deleted, the graph done,
   // the hosts gone; the pages equal the database (only heartbeats still move).
-  ASSERT_TRUE(wait_for(120,
+  ASSERT_TRUE(wait_for(testing::scaled_seconds(120),
                        [&] {
                          going = snapshot(db, graph->id, counts);
                          return going.tasks_not_done == 0 && going.graph_state == GraphState::Done &&
