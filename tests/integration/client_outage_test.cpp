@@ -59,7 +59,19 @@ TEST(ClientOutage, ComputedResultsOutlastAnApacheOutage) {
   ASSERT_GE(in_progress(), 8) << "the hosts got no work; see the project's log/client.log";
 
   live.web_server().halt();
-  std::this_thread::sleep_for(std::chrono::duration<double>(testing::scaled_seconds(10)));
+  // The outage lasts at least 10 s and until the hosts have tried 8 uploads, so that it hits
+  // results computed during it however slowly they are computed (a fixed 10 s ended before
+  // any was, under the sanitizers on a loaded machine).
+  auto failed_uploads = [&] {
+    auto log = read_text_file(live.config().log_dir + "/client.log");
+    return log.ok() ? count_of(*log, "upload of ") : 0;
+  };
+  const auto outage_start = std::chrono::steady_clock::now();
+  const auto outage_min = outage_start + std::chrono::duration<double>(testing::scaled_seconds(10));
+  const auto outage_max = outage_start + std::chrono::duration<double>(testing::scaled_seconds(60));
+  while (std::chrono::steady_clock::now() < outage_max &&
+         (std::chrono::steady_clock::now() < outage_min || failed_uploads() < 8u))
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
   EXPECT_TRUE(client->running()) << "the client exited during the outage";
   live.web_server().start();
 

@@ -18,6 +18,7 @@
 #include "lib/text_file.h"
 #include "tests/support/galera_cluster.h"
 #include "tests/support/live_project.h"
+#include "tests/support/time_scale.h"
 #include "tools/lib/checker.h"
 
 namespace tharsis {
@@ -52,7 +53,7 @@ TEST(GaleraPipeline, WorkunitsSettleWithDaemonsOnThreeNodesAndOneNodeKilledMidRu
       live.simulation_args("galhost",
                            {"ncpus=2", "ncpus=2", "ncpus=2,job_failure=0.2", "ncpus=2", "ncpus=2,garbage=0.1",
                             "ncpus=2,task_failure=0.1", "ncpus=2", "ncpus=2,job_failure=0.1"},
-                           400);
+                           static_cast<int>(testing::scaled_seconds(400)));
   args.insert(args.end(), {"--summary", "--until_settled"});
   testing::TempDir data("tharsis-galera-sim");
   auto client = live.start_client("simulation", data.path(), args);
@@ -76,9 +77,14 @@ TEST(GaleraPipeline, WorkunitsSettleWithDaemonsOnThreeNodesAndOneNodeKilledMidRu
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   cluster.restart(2);
 
-  EXPECT_EQ(client->wait(420), 0) << "the simulation did not settle; see the project's log/simulation.log";
+  EXPECT_EQ(client->wait(testing::scaled_seconds(420)), 0)
+      << "the simulation did not settle; see the project's log/simulation.log";
   EXPECT_TRUE(live.stop_daemons()) << "a daemon died with its node";
-  ASSERT_TRUE(workunit_progress(live.db()).settled());
+  const WorkunitProgress progress = workunit_progress(live.db());
+  ASSERT_TRUE(progress.settled()) << "workunits " << progress.total << ", files deleted "
+                                  << progress.files_deleted << ", results not over "
+                                  << progress.results_not_over << ", result files pending "
+                                  << progress.result_files_pending;
   // The validator of node 2 saw its node go and moved to a fall-back.
   auto validator_log = read_text_file(live.config().log_dir + "/validator_2.log");
   ASSERT_TRUE(validator_log.ok()) << validator_log.error();
