@@ -15,6 +15,7 @@
 #include "db/user_store.h"
 #include "tests/support/child_process.h"
 #include "tests/support/live_project.h"
+#include "tests/support/time_scale.h"
 
 namespace tharsis {
 namespace {
@@ -35,7 +36,7 @@ TEST(PythonPackage, PytestSuitePassesAgainstALiveProject) {
   auto volunteers = live.start_client(
       "volunteers", data.path(),
       live.simulation_args("pyvol", {"ncpus=2", "ncpus=2,job_failure=0.1", "ncpus=2,slowness=2", "ncpus=2"},
-                           900));
+                           static_cast<int>(testing::scaled_seconds(900))));
 
   const std::string source = THARSIS_SOURCE_DIR;
   const std::string log = live.config().project_dir + "/log/pytest.log";
@@ -48,7 +49,7 @@ TEST(PythonPackage, PytestSuitePassesAgainstALiveProject) {
   testing::ChildProcess pytest(
       "/usr/bin/python3", {"-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", source + "/python/tests"},
       log);
-  const int code = pytest.wait(900);
+  const int code = pytest.wait(testing::scaled_seconds(900));
   std::ifstream output(log);
   std::stringstream text;
   text << output.rdbuf();

@@ -24,6 +24,7 @@
 #include "lib/work/fanout.h"
 #include "tests/support/child_process.h"
 #include "tests/support/live_project.h"
+#include "tests/support/time_scale.h"
 
 namespace tharsis {
 namespace {
@@ -112,12 +113,13 @@ TEST(RemoteSubmitLifecycle, ThousandJobsFromTheSandboxToTheArchive) {
   ASSERT_EQ(submit_tool(aborts), 0);
 
   live.start_daemons();
-  std::vector<std::string> args =
-      live.simulation_args("rsvol", {"ncpus=8", "ncpus=8", "ncpus=8", "ncpus=8"}, 420);
+  std::vector<std::string> args = live.simulation_args("rsvol", {"ncpus=8", "ncpus=8", "ncpus=8", "ncpus=8"},
+                                                       static_cast<int>(testing::scaled_seconds(420)));
   args.insert(args.end(), {"--until_settled"});
   auto client = live.start_client("simulation", data.path(), args);
   // About a minute on an idle machine (every output is one upload CGI); generous under load.
-  ASSERT_EQ(client->wait(440), 0) << "the simulation did not settle; see log/simulation.log";
+  ASSERT_EQ(client->wait(testing::scaled_seconds(440)), 0)
+      << "the simulation did not settle; see log/simulation.log";
   EXPECT_TRUE(live.stop_daemons());
 
   // Watched as BOINC's clients watch it: the counts the assimilator kept.
