@@ -2,6 +2,8 @@
 with the numbers it holds."""
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 import tharsis.tensor as tt
@@ -19,3 +21,13 @@ def close(got: np.ndarray, want: np.ndarray) -> None:
 def rand(shape, chunk, seed):
     """tt.random.rand(*shape, chunk_size=chunk, seed=seed) and its values."""
     return tt.random.rand(*shape, chunk_size=chunk, seed=seed), rand_values(seed, shape)
+
+
+def scaled(seconds: float) -> float:
+    """A wait for the server to get work done, lengthened by THARSIS_TEST_TIME_SCALE (set by
+    scripts/sanitizer_suite.sh: instrumented servers run several times slower)."""
+    try:
+        scale = float(os.environ.get("THARSIS_TEST_TIME_SCALE", "1"))
+    except ValueError:
+        scale = 1.0
+    return seconds * min(max(scale, 1.0), 20.0)

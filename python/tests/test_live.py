@@ -13,7 +13,7 @@ import pytest
 
 import tharsis
 import tharsis.tensor as tt
-from helpers import close, rand
+from helpers import close, rand, scaled
 
 pytestmark = pytest.mark.live
 
@@ -49,7 +49,7 @@ def test_a_batch_is_submitted_waited_on_downloaded_and_retired(client, tmp_path)
              for i in range(1, 6)]
     batch = client.submit_batch("example", jobs, batch_name=f"pybatch_{tag}")
     assert any(b.id == batch.id for b in client.query_batches())
-    info = batch.wait(progress=True, timeout=300, poll=0.5)
+    info = batch.wait(progress=True, timeout=scaled(300), poll=0.5)
     assert info.njobs == 6 and info.njobs_done == 6 and info.nerror_jobs == 0
     assert info.state == tharsis.BatchState.COMPLETED and info.fraction_done == 1.0
     assert {j.status for j in batch.jobs()} == {"done"}
@@ -93,14 +93,14 @@ def test_tensors_match_numpy(session, graph_ops):
             cases[f"{op} axis {axis}"] = (getattr(k, op)(axis=axis), getattr(kv, op)(axis=axis))
     futures = {name: t.execute(session, wait=False) for name, (t, _) in cases.items()}
     for name, future in futures.items():
-        got = future.result(timeout=600)
+        got = future.result(timeout=scaled(600))
         assert future.done() and future.progress() == 1.0
         try:
             close(got, cases[name][1])
         except AssertionError as e:
             raise AssertionError(f"{name}: {e}") from None
     uploaded = session.bytes_uploaded
-    close(x.sum(axis=1).execute(session, timeout=300), user.sum(axis=1))
+    close(x.sum(axis=1).execute(session, timeout=scaled(300)), user.sum(axis=1))
     assert session.bytes_uploaded == uploaded  # the chunks were reused, not sent again
 
 
@@ -137,5 +137,5 @@ def test_a_failing_graph_raises_with_the_servers_reason(session, graph_ops):
     for path in lost:
         path.unlink()  # the project loses the user's data before the graph needs it
     with pytest.raises(tharsis.JobFailed) as failure:
-        future.result(timeout=300)
+        future.result(timeout=scaled(300))
     assert name in failure.value.reason
