@@ -93,20 +93,21 @@ NewWork claim_new_work(Database& db, const SchedulerRequest& req, const HostRow&
     update_host(db, host, now, claimed);
   }
   work.quota_reached = selection.quota_reached;
-  if (work.won.empty()) {
-    work.only_unrunnable = !selection.quota_reached && candidates.empty() &&
-                           only_unrunnable_work(db, host.id, filter.apps_not_runnable);
-  }
+  work.none_read = candidates.empty();
+  work.host_id = host.id;
+  work.apps_not_runnable = std::move(filter.apps_not_runnable);
   return work;
 }
 
-void put_new_work(const NewWork& work, const SchedulerRequest& req, ResultSender& sender,
+void put_new_work(Database& db, const NewWork& work, const SchedulerRequest& req, ResultSender& sender,
                   SchedulerReply& reply) {
   if (!work.asked) return;
   int sent = 0;
   for (int64_t result_id : work.won) sent += sender.add(result_id) ? 1 : 0;
-  if (sent == 0)
-    reply.messages.push_back(no_work_message(work.quota_reached, work.only_unrunnable, req.platform_name));
+  if (sent > 0) return;
+  bool only_unrunnable =
+      !work.quota_reached && work.none_read && only_unrunnable_work(db, work.host_id, work.apps_not_runnable);
+  reply.messages.push_back(no_work_message(work.quota_reached, only_unrunnable, req.platform_name));
 }
 
 }  // namespace tharsis

@@ -27,7 +27,11 @@ struct NewWork {
   bool asked = false;
   std::vector<int64_t> won;  // in the order chosen (the reply's order)
   bool quota_reached = false;
-  bool only_unrunnable = false;  // nothing won, and only work for apps with no version left
+  // For the reply without work: whether the last read found no candidate, and the apps
+  // without a version for the host (is only their work left? asked after the commit).
+  bool none_read = false;
+  int64_t host_id = 0;
+  std::vector<int64_t> apps_not_runnable;
 };
 
 // `in_progress`: the results in progress at the host (held_results_step.h).
@@ -35,8 +39,9 @@ NewWork claim_new_work(Database& db, const SchedulerRequest& req, const HostRow&
                        const std::vector<HostResultRow>& in_progress, int64_t now,
                        const SchedulerContext& ctx, HostVersions& versions);
 
-// After the commit: the results won into the reply, or the message saying why there are none.
-void put_new_work(const NewWork& work, const SchedulerRequest& req, ResultSender& sender,
+// After the commit: the results won into the reply, or the message saying why there are
+// none (reading, only then, whether the work left is all for apps the host cannot run).
+void put_new_work(Database& db, const NewWork& work, const SchedulerRequest& req, ResultSender& sender,
                   SchedulerReply& reply);
 
 }  // namespace tharsis

@@ -48,7 +48,7 @@ SchedulerReply handle_scheduler_request(const std::string& body, Database& db, c
   add_host_and_account(reply, req, taken.host.row, user);
   if (auth.send_code_sign_key) reply.code_sign_key = ctx.code_sign_public;
   put_held_results(taken.held, sender, reply);
-  put_new_work(taken.work, req, sender, reply);
+  put_new_work(db, taken.work, req, sender, reply);
   return reply;
 }
 
