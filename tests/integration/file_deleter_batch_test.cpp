@@ -16,6 +16,7 @@
 #include "lib/web/server_status_source.h"
 #include "lib/work/create_work.h"
 #include "lib/work/fanout.h"
+#include "tests/support/rows_read.h"
 #include "tests/support/test_project.h"
 
 namespace tharsis {
@@ -155,12 +156,7 @@ TEST(FileDeleterBatch, LiveUsersOfAFileSharedByThousandsOfWorkunitsCostAFewRowRe
   exec(*db, "INSERT INTO workunit_input (workunitid, file_name) VALUES (?, 'own.in'), (?, 'old.in')", newest,
        oldest);
   query(*db, "ANALYZE TABLE workunit, workunit_input");
-  auto rows_read = [&] {
-    return query_int(
-        *db,
-        "SELECT SUM(VARIABLE_VALUE) FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME LIKE "
-        "'HANDLER_READ%'");
-  };
+  auto rows_read = [&] { return testing::rows_read(*db); };
   int64_t start = rows_read();
   int64_t overhead = rows_read() - start;
   int64_t before = rows_read();

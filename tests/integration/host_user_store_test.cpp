@@ -5,6 +5,7 @@
 #include "db/host_store.h"
 #include "db/sql.h"
 #include "db/user_store.h"
+#include "tests/support/rows_read.h"
 #include "tests/support/test_database.h"
 
 namespace tharsis {
@@ -181,11 +182,7 @@ TEST(HostStore, FindingByCpidReadsFewRowsWhateverTheOwnersHostCount) {
   auto db = tdb.open();
   exec(*db, "INSERT INTO host (userid, host_cpid) SELECT 7, CONCAT('cpid', seq) FROM seq_1_to_3000");
   query(*db, "ANALYZE TABLE host");  // (it returns rows: query, not exec)
-  auto rows_read = [&] {
-    return query_int(*db,
-                     "SELECT SUM(VARIABLE_VALUE) FROM information_schema.SESSION_STATUS "
-                     "WHERE VARIABLE_NAME LIKE 'HANDLER_READ%'");
-  };
+  auto rows_read = [&] { return testing::rows_read(*db); };
   int64_t start = rows_read();
   int64_t overhead = rows_read() - start;
   int64_t before = rows_read();

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "db/sql.h"
+#include "tests/support/rows_read.h"
 #include "tests/support/test_database.h"
 
 namespace tharsis {
@@ -18,13 +19,7 @@ using testing::TestDatabase;
 
 constexpr int kQueue = 3000;
 
-// Rows the server read for this session so far (all Handler_read_* counters).
-int64_t rows_read(Database& db) {
-  return query_int(
-      db,
-      "SELECT SUM(VARIABLE_VALUE) FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME LIKE "
-      "'HANDLER_READ%'");
-}
+using testing::rows_read;
 
 class SendStore : public ::testing::Test {
  protected:
