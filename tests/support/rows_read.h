@@ -11,9 +11,10 @@
 namespace tharsis::testing {
 
 inline int64_t rows_read(Database& db) {
-  return query_int(db,
-                   "SELECT SUM(VARIABLE_VALUE) FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME LIKE "
-                   "'HANDLER_READ%'");
+  return query_int(
+      db,
+      "SELECT SUM(VARIABLE_VALUE) FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME LIKE "
+      "'HANDLER_READ%'");
 }
 
 }  // namespace tharsis::testing
