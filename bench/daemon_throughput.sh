@@ -16,7 +16,13 @@
 # daemons, right after, for a side-by-side comparison under the same load.
 # FLUSH_AT_COMMIT=1 runs MariaDB durable (log flushed at every commit, as production);
 # the default 2 (the test servers' setting) flushes it once a second.
-#   [FLUSH_AT_COMMIT=1|2] bench/daemon_throughput.sh BUILD_DIR [N] [OLD_BUILD_DIR]
+# PRELOAD_RESULTS=M first fills the tables with about M long-settled results and their
+# workunits (bench/preload_settled.sh: a long-running project's history), so the stages
+# run against a big table; the bench's N workunits come after them, and the snapshots,
+# bare writes and volunteers' SQL touch only those (`check --settled` is skipped: the
+# preloaded rows have no files). Give the server a production-sized buffer pool for it,
+# e.g. THARSIS_MARIADB_ARGS="--innodb-buffer-pool-size=2G --innodb-log-file-size=512M".
+#   [FLUSH_AT_COMMIT=1|2] [PRELOAD_RESULTS=M] bench/daemon_throughput.sh BUILD_DIR [N] [OLD_BUILD_DIR]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 new_build="$(cd "${1:?usage: daemon_throughput.sh BUILD_DIR [N] [OLD_BUILD_DIR]}" && pwd)"
@@ -24,6 +30,8 @@ n="${2:-100000}"
 old_build="${3:+$(cd "$3" && pwd)}"
 flush_at_commit="${FLUSH_AT_COMMIT:-2}"
 case "$flush_at_commit" in 1|2) ;; *) echo "daemon_throughput: FLUSH_AT_COMMIT must be 1 or 2" >&2; exit 2 ;; esac
+preload="${PRELOAD_RESULTS:-0}"
+[[ "$preload" =~ ^[0-9]+$ ]] || { echo "daemon_throughput: PRELOAD_RESULTS must be a number" >&2; exit 2; }
 export THARSIS_MARIADB_ARGS="${THARSIS_MARIADB_ARGS:-} --innodb-flush-log-at-trx-commit=$flush_at_commit"
 per_commit=50
 pipeline() {  # pipeline BUILD_DIR: every stage on a fresh private server
@@ -42,6 +50,9 @@ pipeline() {  # pipeline BUILD_DIR: every stage on a fresh private server
 XML
   now=$(date +%s)
   sql "INSERT INTO app (name, comparator) VALUES ('bench', 'bitwise')"
+  [ "$preload" -eq 0 ] || "$here/bench/preload_settled.sh" "$sock" bench 1 "$preload"
+  # The bench's own rows: workunits above wu0, results above r0.
+  read -r wu0 r0 < <(sql "SELECT (SELECT IFNULL(MAX(id), 0) FROM workunit), (SELECT IFNULL(MAX(id), 0) FROM result)")
   sql "INSERT INTO workunit (create_time, appid, name, xml_doc, delay_bound, min_quorum, target_nresults,
          max_error_results, max_total_results, max_success_results, transition_time, result_template_file)
        SELECT $now, 1, CONCAT('wu', seq), '<workunit></workunit>', 86400, 1, 1, 3, 10, 6, $now, 'templates/out.xml'
@@ -62,16 +73,16 @@ XML
   }
   result_values="CONCAT('(', CONCAT_WS(',', $(row_values result)), ')')"
   workunit_values="CONCAT('(', CONCAT_WS(',', $(row_values workunit)), ')')"
-  snapshot() {  # bare_workunit, bare_result: the tables as they are before a stage
+  snapshot() {  # bare_workunit, bare_result: the bench's rows as they are before a stage
     sql "DROP TABLE IF EXISTS bare_workunit, bare_result; CREATE TABLE bare_workunit LIKE workunit;
-         CREATE TABLE bare_result LIKE result; INSERT INTO bare_workunit SELECT * FROM workunit;
-         INSERT INTO bare_result SELECT * FROM result"
+         CREATE TABLE bare_result LIKE result; INSERT INTO bare_workunit SELECT * FROM workunit WHERE id > $wu0;
+         INSERT INTO bare_result SELECT * FROM result WHERE id > $r0"
   }
   bare_writes() {  # prints units/s and server CPU us per unit of the stage's row writes replayed onto the snapshot
     local start end cpu0 cpu1
     # One line per $per_commit workunits: the transaction writing their rows.
     sql "SET SESSION group_concat_max_len = 1073741824;
-         WITH g AS (SELECT id, (ROW_NUMBER() OVER (ORDER BY id) - 1) DIV $per_commit AS grp FROM workunit),
+         WITH g AS (SELECT id, (ROW_NUMBER() OVER (ORDER BY id) - 1) DIV $per_commit AS grp FROM workunit WHERE id > $wu0),
          ins AS (SELECT g.grp, GROUP_CONCAT($result_values ORDER BY t.id) AS v FROM result t
                  JOIN g ON g.id = t.workunitid LEFT JOIN bare_result b ON b.id = t.id WHERE b.id IS NULL GROUP BY g.grp),
          upr AS (SELECT g.grp, GROUP_CONCAT($result_values ORDER BY t.id) AS v FROM result t
@@ -140,9 +151,10 @@ XML
   sql "UPDATE result SET server_state = 5, outcome = 1, client_state = 5, hostid = 1, sent_time = $now,
          report_deadline = $now + 86400, received_time = $now,
          xml_doc_out = CONCAT('<file_info><name>', name, '_0</name><nbytes>7</nbytes>',
-                              '<md5_cksum>ba05a5b4d1c90e69b6da7da8b50a5c26</md5_cksum></file_info>')"
-  sql "UPDATE workunit SET transition_time = $now"
-  sql "SELECT CONCAT(name, '_0') FROM result" | python3 -c "
+                              '<md5_cksum>ba05a5b4d1c90e69b6da7da8b50a5c26</md5_cksum></file_info>')
+       WHERE id > $r0"
+  sql "UPDATE workunit SET transition_time = $now WHERE id > $wu0"
+  sql "SELECT CONCAT(name, '_0') FROM result WHERE id > $r0" | python3 -c "
 import sys, hashlib, os
 base, fanout = sys.argv[1], 256
 for line in sys.stdin:
@@ -155,14 +167,19 @@ for line in sys.stdin:
   stage "assimilator" assimilator
   stage "transitioner (file deletion states)" transitioner
   stage "file_deleter" file_deleter
-  "$build/check" --project_dir "$base/p" --settled | tail -1
+  if [ "$preload" -eq 0 ]; then
+    "$build/check" --project_dir "$base/p" --settled | tail -1
+  else
+    echo "check --settled skipped (the preloaded rows have no files)"
+  fi
   "$here/scripts/private_mariadb.sh" stop "$base/db" >/dev/null
   rm -rf "$base"
   trap - EXIT
   echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
-echo "innodb_flush_log_at_trx_commit=$flush_at_commit, N=$n, $per_commit units per commit"
+echo "innodb_flush_log_at_trx_commit=$flush_at_commit, N=$n, $per_commit units per commit, preloaded results $preload," \
+  "server options: ${THARSIS_MARIADB_ARGS# }"
 echo "== $new_build"
 pipeline "$new_build"
 if [[ -n "$old_build" ]]; then

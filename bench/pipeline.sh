@@ -29,8 +29,13 @@
 # go to the first), and the transitioner, validator, assimilator and file deleter sharded
 # --mod 3, shard i on node i; the other daemons on node 1. Statements and commits are
 # summed over the nodes. NODES="1 3" runs both, one after the other, with their ratio.
+# PRELOAD_RESULTS=M first fills each run's tables with about M long-settled results and
+# their workunits (bench/preload_settled.sh: a long-running project's history) before
+# anything starts; the lifecycle and VALID counts look only at the rows made after them.
+# THARSIS_MARIADB_ARGS adds server options after the bench's own (a 512 MiB buffer pool),
+# e.g. "--innodb-buffer-pool-size=2G --innodb-log-file-size=512M" for a big preload.
 #   [FLUSH_AT_COMMIT=1|2] [NODES=1|3|"1 3"] [WARMUP=15] [LOOPS=8] [LEVEL=4000] [DAEMON_SLEEP=1] \
-#     bench/pipeline.sh BUILD [SECONDS] [OLD_BUILD]
+#     [PRELOAD_RESULTS=M] bench/pipeline.sh BUILD [SECONDS] [OLD_BUILD]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 usage="usage: pipeline.sh BUILD [SECONDS] [OLD_BUILD]"
@@ -43,6 +48,9 @@ level="${LEVEL:-4000}"
 daemon_sleep="${DAEMON_SLEEP:-1}"
 flushes="${FLUSH_AT_COMMIT:-2 1}"
 node_counts="${NODES:-1}"
+preload="${PRELOAD_RESULTS:-0}"
+[[ "$preload" =~ ^[0-9]+$ ]] || { echo "pipeline: PRELOAD_RESULTS must be a number" >&2; exit 2; }
+server_args="${THARSIS_MARIADB_ARGS:-}"
 for n in $node_counts; do
   [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] || { echo "pipeline: NODES: node counts of 1 or more" >&2; exit 2; }
 done
@@ -128,13 +136,13 @@ run() {  # run BUILD FLUSH NODES: one steady-state window; sets the global `figu
   trap 'touch "$base/stop_feeder"; "$run_build/stop" --project_dir "$base/p" --grace 5 >/dev/null 2>&1 || true
         stop_servers; rm -rf "$base"' EXIT
   if [ "$nodes" -gt 1 ]; then
-    THARSIS_MARIADB_ARGS="--innodb-buffer-pool-size=512M --innodb-flush-log-at-trx-commit=$flush" \
+    THARSIS_MARIADB_ARGS="--innodb-buffer-pool-size=512M $server_args --innodb-flush-log-at-trx-commit=$flush" \
       "$here/scripts/private_galera.sh" start "$base/db" "$nodes" >/dev/null
     sockets="$(for i in $(seq "$nodes"); do "$here/scripts/private_galera.sh" socket "$base/db" "$i"; done)"
     sock="$(head -1 <<<"$sockets")"
     mysqld_pids="$(for i in $(seq "$nodes"); do cat "$base/db/n$i/mysqld.pid"; done | paste -sd,)"
   else
-    THARSIS_MARIADB_ARGS="--innodb-buffer-pool-size=512M --innodb-flush-log-at-trx-commit=$flush" \
+    THARSIS_MARIADB_ARGS="--innodb-buffer-pool-size=512M $server_args --innodb-flush-log-at-trx-commit=$flush" \
       "$here/scripts/private_mariadb.sh" start "$base/db" >/dev/null
     sockets="$sock"
     mysqld_pids="$(cat "$base/db/mysqld.pid")"
@@ -167,6 +175,12 @@ PY
   fi
   printf '#!/bin/sh\nexit 0\n' > "$base/bench_app"
   "$build/add_app" --project_dir "$p" --app bench --file "$base/bench_app" >/dev/null
+  [ "$preload" -eq 0 ] ||
+    "$here/bench/preload_settled.sh" "$sock" bench "$(sql "SELECT id FROM app WHERE name = 'bench'")" "$preload" |
+      sed 's/^/  /'
+  # The run's own rows: workunits above wu0, results above r0.
+  local wu0 r0
+  read -r wu0 r0 < <(sql "SELECT (SELECT IFNULL(MAX(id), 0) FROM workunit), (SELECT IFNULL(MAX(id), 0) FROM result)")
   sql "INSERT INTO user (create_time, name, authenticator)
        SELECT UNIX_TIMESTAMP(), CONCAT('loop', seq), CONCAT('bench_key_loop', seq) FROM seq_1_to_$loops"
   "$here/scripts/install_programs.sh" "$build" "$p" >/dev/null
@@ -237,9 +251,10 @@ PY
         (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'COM_COMMIT')")
       statements=$((statements + s)); commits=$((commits + c))
     done
-    sql "SELECT (SELECT COUNT(*) FROM workunit WHERE file_delete_state = 2), $statements, $commits,
-           (SELECT COUNT(*) FROM result WHERE validate_state = 1),
-           (SELECT COUNT(*) FROM result WHERE server_state = 5 AND (outcome <> 1 OR validate_state NOT IN (0, 1)))" |
+    sql "SELECT (SELECT COUNT(*) FROM workunit WHERE file_delete_state = 2 AND id > $wu0), $statements, $commits,
+           (SELECT COUNT(*) FROM result WHERE validate_state = 1 AND id > $r0),
+           (SELECT COUNT(*) FROM result WHERE server_state = 5 AND id > $r0
+              AND (outcome <> 1 OR validate_state NOT IN (0, 1)))" |
       tr '\t' ' '
   }
   sleep "$(awk -v s="$load_start" -v w="$warmup" -v now="$(date +%s.%N)" 'BEGIN { d = s + w - now; print (d > 0 ? d : 0) }')"
@@ -362,7 +377,8 @@ report() {  # report LABEL FIGURES
 }
 
 echo "pipeline: quorum 2, $loops hosts (report+get, uploads), unsent queue kept at $level results," \
-  "daemons --sleep $daemon_sleep, warm-up $warmup s, window $seconds s"
+  "daemons --sleep $daemon_sleep, warm-up $warmup s, window $seconds s, preloaded results $preload," \
+  "server options added: ${server_args:-none}"
 declare -A all
 for flush in $flushes; do
   for nodes in $node_counts; do
