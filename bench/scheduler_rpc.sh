@@ -8,6 +8,13 @@
 # Prints RPC/s, p50/p99 latency, errors, server CPU and SQL statements and transactions per
 # RPC (the server's Questions and Com_commit counters) per case, the FastCGI/CGI ratios, the
 # scheduler's peak RSS (CGI: 50 direct runs; each FastCGI process) and EXPLAIN of the queries.
+# Floors: after each report_get case, the same loops against build/sched_floor installed
+# beside the scheduler (cgi-bin/floor, cgi-bin/floor.fcgi: same Apache, same mod_fcgid
+# limits), which reads the request as the scheduler does and answers a fixed reply of a
+# report_get's size, nothing else ("HTTP floor"), and again with ?sql=N: N primary-key
+# reads in one transaction, N = the prepared statements the scheduler's report_get just
+# executed per RPC ("HTTP + SQL floor"). Prints their RPC/s and CPU per RPC, the reply
+# sizes (Apache's log) and report_get's rate as a share of each floor.
 #   bench/scheduler_rpc.sh BUILD_DIR [N_RESULTS] [SECONDS_PER_CASE] [BASELINE_BUILD_DIR]
 # With BASELINE_BUILD_DIR (e.g. an older commit built elsewhere), its `scheduler` is installed
 # beside BUILD_DIR's as cgi-bin/base_cgi and base.fcgi, each case runs against both in turn
@@ -25,7 +32,7 @@ n="${2:-100000}"
 seconds="${3:-10}"
 baseline=""
 [ -n "${4:-}" ] && baseline="$(cd "$4" && pwd)"
-for program in scheduler sched_load make_project add_app create_work transitioner; do
+for program in scheduler sched_floor sched_load make_project add_app create_work transitioner; do
   [ -x "$build/$program" ] || { echo "scheduler_rpc: $build/$program is missing; build it first" >&2; exit 2; }
 done
 if [ -n "$baseline" ] && [ ! -x "$baseline/scheduler" ]; then
@@ -90,6 +97,8 @@ echo "unsent results: $(sql "SELECT COUNT(*) FROM result WHERE server_state = 2"
 
 cp "$build/scheduler" "$p/cgi-bin/cgi"
 cp "$build/scheduler" "$p/cgi-bin/fcgi"
+cp "$build/sched_floor" "$p/cgi-bin/floor"
+cp "$build/sched_floor" "$p/cgi-bin/floor.fcgi"  # FastCGI by its name
 cgi_programs="cgi"
 fcgi_programs="fcgi"
 if [ -n "$baseline" ]; then
@@ -119,10 +128,11 @@ server_ticks() {
 }
 hz="$(getconf CLK_TCK)"
 # Statements clients sent (Questions: each prepared statement's execution, prepare, plain
-# query) and transactions committed, server-wide.
+# query), transactions committed and prepared statements executed, server-wide.
 sql_counters() {
   sql "SELECT SUM(IF(VARIABLE_NAME = 'QUESTIONS', VARIABLE_VALUE, 0)), SUM(IF(VARIABLE_NAME = 'COM_COMMIT',
-       VARIABLE_VALUE, 0)) FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ('QUESTIONS', 'COM_COMMIT')"
+       VARIABLE_VALUE, 0)), SUM(IF(VARIABLE_NAME = 'COM_STMT_EXECUTE', VARIABLE_VALUE, 0))
+     FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ('QUESTIONS', 'COM_COMMIT', 'COM_STMT_EXECUTE')"
 }
 
 # The scheduler as CGI, run directly: a new host asking for work. Apache's cgid lets the
@@ -136,19 +146,24 @@ printf '%s' "$request" > "$base/probe.xml"
 # One `time` over 50 runs: per-run CPU is below its 10 ms resolution. ru_maxrss of the
 # children is the largest single run's peak.
 declare -A cgi_process_ms cgi_kib
-for program in $cgi_programs; do
-  cgi_probe="$(REQUEST_METHOD=POST CONTENT_LENGTH=${#request} THARSIS_PROJECT_DIR="$p" /usr/bin/time -f '%U %S %M' \
+probe_cgi() {  # probe_cgi PROGRAM[?QUERY]
+  local program="${1%%\?*}" query="" cgi_probe
+  [[ "$1" == *\?* ]] && query="${1#*\?}"
+  cgi_probe="$(REQUEST_METHOD=POST CONTENT_LENGTH=${#request} QUERY_STRING="$query" THARSIS_PROJECT_DIR="$p" \
+    /usr/bin/time -f '%U %S %M' \
     sh -c "for i in \$(seq 50); do '$p/cgi-bin/$program' < '$base/probe.xml' > /dev/null 2>&1; done" 2>&1 | tail -1 |
     awk '{ printf "%.2f %d", 1000 * ($1 + $2) / 50, $3 }')"
-  cgi_process_ms[$program]="${cgi_probe% *}"
-  cgi_kib[$program]="${cgi_probe#* }"
-done
+  cgi_process_ms[$1]="${cgi_probe% *}"
+  cgi_kib[$1]="${cgi_probe#* }"
+}
+for program in $cgi_programs floor; do probe_cgi "$program"; done
 
-declare -A rate p50 p99 cpu stmts txns
-run_case() {  # run_case PROGRAM MODE LOOPS
-  local keys="bench_key_loop1" line before after rpcs sql_before sql_after
+declare -A rate p50 p99 cpu stmts txns execs reply_bytes
+run_case() {  # run_case PROGRAM[?QUERY] MODE LOOPS
+  local keys="bench_key_loop1" line before after rpcs sql_before sql_after log_before
   [ "$3" -eq 2 ] && keys="bench_key_loop1,bench_key_loop2"
   sql_before="$(sql_counters)"
+  log_before="$(wc -l < "$base/apache/access.log")"
   before="$(server_ticks)"
   line="$("$build/sched_load" --url "http://127.0.0.1:$port/bench_cgi/$1" --mode "$2" \
           --authenticators "$keys" --seconds "$seconds")" || { echo "FAILED: $1 $2 x$3: $line" >&2; exit 1; }
@@ -160,6 +175,11 @@ run_case() {  # run_case PROGRAM MODE LOOPS
     'BEGIN { split(a, x, "\t"); split(b, y, "\t"); printf "%.1f", (x[1] - y[1] - 1) / n }')"
   txns[$1,$2,$3]="$(awk -v a="$sql_after" -v b="$sql_before" -v n="$rpcs" \
     'BEGIN { split(a, x, "\t"); split(b, y, "\t"); printf "%.1f", (x[2] - y[2]) / n }')"
+  execs[$1,$2,$3]="$(awk -v a="$sql_after" -v b="$sql_before" -v n="$rpcs" \
+    'BEGIN { split(a, x, "\t"); split(b, y, "\t"); printf "%.1f", (x[3] - y[3]) / n }')"
+  # Mean reply body of the case's requests (Apache's log: %b is the 8th field).
+  reply_bytes[$1,$2,$3]="$(tail -n +$((log_before + 1)) "$base/apache/access.log" |
+    awk '{ s += $8; n++ } END { printf "%d", n ? s / n : 0 }')"
   local own="${cgi_process_ms[$1]:-0}"
   cpu[$1,$2,$3]="$(awk -v t=$((after - before)) -v hz="$hz" -v n="$rpcs" -v own="$own" \
     'BEGIN { printf "%.2f", 1000 * t / hz / n + own }')"
@@ -168,6 +188,17 @@ run_case() {  # run_case PROGRAM MODE LOOPS
   p99[$1,$2,$3]="$(sed 's/.*p99_ms=\([0-9.]*\).*/\1/' <<<"$line")"
   printf '  %-9s %-10s x%d  %s server_cpu_ms_per_rpc=%s sql_per_rpc=%s commits_per_rpc=%s\n' "$1" "$2" "$3" \
     "$line" "${cpu[$1,$2,$3]}" "${stmts[$1,$2,$3]}" "${txns[$1,$2,$3]}"
+}
+# The floors of a report_get case just run (KIND cgi|fcgi, LOOPS): the bare responder, then
+# with as many primary-key reads as the scheduler executed prepared statements per RPC.
+declare -A floor_sql
+run_floors() {  # run_floors KIND LOOPS
+  local program=floor
+  [ "$1" = fcgi ] && program=floor.fcgi
+  floor_sql[$1,$2]="$(awk -v e="${execs[$1,report_get,$2]}" 'BEGIN { n = int(e + 0.5); print (n < 1 ? 1 : n) }')"
+  run_case "$program" report_get "$2"
+  if [ "$1" = cgi ]; then probe_cgi "$program?sql=${floor_sql[$1,$2]}"; fi
+  run_case "$program?sql=${floor_sql[$1,$2]}" report_get "$2"
 }
 echo "innodb_flush_log_at_trx_commit = $(sql "SELECT @@innodb_flush_log_at_trx_commit")" \
   "($([ "$flush_at_commit" = 1 ] && echo "durable: log flushed at every commit" || echo "log flushed about once a second"))"
@@ -179,6 +210,7 @@ for kind in cgi fcgi; do
   for mode in new_host report_get; do
     for loops in 1 2; do
       for program in $programs; do run_case "$program" "$mode" "$loops"; done
+      if [ "$mode" = report_get ]; then run_floors "$kind" "$loops"; fi
     done
   done
 done
@@ -208,6 +240,42 @@ echo "(stmt = statements the server received per RPC, prepares and plain queries
 echo " a CGI run prepares each of its statements, a FastCGI process once)"
 echo "(cpu ms = server CPU per RPC; 2 idle cores would serve about 2000 / cpu ms RPC/s;"
 echo " CGI: mariadbd + Apache measured, plus ${cgi_process_ms[cgi]} ms per scheduler process from 50 direct runs)"
+echo
+echo "Floors of report_get: sched_floor under the same Apache (fixed reply, no work: HTTP; + N"
+echo "primary-key reads in one transaction, N = the scheduler's prepared statements per RPC: + SQL)"
+printf '%-26s | %8s %7s %7s %6s | %8s %7s %7s %6s\n' "case" "CGI/s" "cpu ms" "bytes" "stmt" \
+  "FCGI/s" "cpu ms" "bytes" "stmt"
+for loops in 1 2; do
+  for row in scheduler http sql; do
+    label="report_get, $loops loop(s)"
+    c="cgi,report_get,$loops"; f="fcgi,report_get,$loops"
+    if [ "$row" = http ]; then
+      label="  floor HTTP"; c="floor,report_get,$loops"; f="floor.fcgi,report_get,$loops"
+    elif [ "$row" = sql ]; then
+      label="  floor HTTP + ${floor_sql[cgi,$loops]} / ${floor_sql[fcgi,$loops]} SQL"
+      c="floor?sql=${floor_sql[cgi,$loops]},report_get,$loops"; f="floor.fcgi?sql=${floor_sql[fcgi,$loops]},report_get,$loops"
+    fi
+    printf '%-26s | %8s %7s %7s %6s | %8s %7s %7s %6s\n' "$label" \
+      "${rate[$c]}" "${cpu[$c]}" "${reply_bytes[$c]}" "${stmts[$c]}" \
+      "${rate[$f]}" "${cpu[$f]}" "${reply_bytes[$f]}" "${stmts[$f]}"
+  done
+done
+echo "report_get's RPC/s as a share of each floor's (same loops, same run):"
+for loops in 1 2; do
+  for kind in cgi fcgi; do
+    floor_program=floor
+    [ "$kind" = fcgi ] && floor_program=floor.fcgi
+    s="$kind,report_get,$loops"; h="$floor_program,report_get,$loops"
+    q="$floor_program?sql=${floor_sql[$kind,$loops]},report_get,$loops"
+    printf '  %-4s %d loop(s): %5.1f %% of the HTTP floor, %5.1f %% of HTTP + SQL; CPU per RPC above them %s / %s ms\n' \
+      "$kind" "$loops" "$(awk -v a="${rate[$s]}" -v b="${rate[$h]}" 'BEGIN { print 100 * a / b }')" \
+      "$(awk -v a="${rate[$s]}" -v b="${rate[$q]}" 'BEGIN { print 100 * a / b }')" \
+      "$(awk -v a="${cpu[$s]}" -v b="${cpu[$h]}" 'BEGIN { printf "%.2f", a - b }')" \
+      "$(awk -v a="${cpu[$s]}" -v b="${cpu[$q]}" 'BEGIN { printf "%.2f", a - b }')"
+  done
+done
+echo "(bytes = mean reply body; stmt = statements per RPC as above; CGI floor cpu includes"
+echo " ${cgi_process_ms[floor]} ms per floor process, measured as the scheduler's)"
 
 if [ -n "$baseline" ]; then
   echo
