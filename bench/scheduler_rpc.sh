@@ -157,6 +157,9 @@ probe_cgi() {  # probe_cgi PROGRAM[?QUERY]
   cgi_kib[$1]="${cgi_probe#* }"
 }
 for program in $cgi_programs floor; do probe_cgi "$program"; done
+# The start of any process, for scale: a bare fork + exec of /bin/true, the same way.
+exec_ms="$(/usr/bin/time -f '%U %S' sh -c "for i in \$(seq 50); do /bin/true < '$base/probe.xml'; done" 2>&1 |
+  tail -1 | awk '{ printf "%.2f", 1000 * ($1 + $2) / 50 }')"
 
 declare -A rate p50 p99 cpu stmts txns execs reply_bytes
 run_case() {  # run_case PROGRAM[?QUERY] MODE LOOPS
@@ -275,7 +278,8 @@ for loops in 1 2; do
   done
 done
 echo "(bytes = mean reply body; stmt = statements per RPC as above; CGI floor cpu includes"
-echo " ${cgi_process_ms[floor]} ms per floor process, measured as the scheduler's)"
+echo " ${cgi_process_ms[floor]} ms per floor process, measured as the scheduler's; a bare fork + exec of"
+echo " /bin/true costs $exec_ms ms the same way)"
 
 if [ -n "$baseline" ]; then
   echo
