@@ -3,7 +3,8 @@
 # driven through every daemon in turn, each run as `<daemon> --one_pass` and timed from
 # start to exit. The volunteers' part (send, upload, report) is done in bulk SQL between
 # stages so only daemon work is timed. Prints units/s per daemon stage, and the statements
-# (server status Questions) and commits (Com_commit) the stage cost per unit, and the CPU
+# (server status Questions), rows read (Rows_read, temporary tables aside: flat when reads go
+# through an index) and commits (Com_commit) the stage cost per unit, and the CPU
 # time per unit the daemon and the database server spent, and the daemon's peak RSS.
 # Each stage is followed by its physical limit on this machine: the same workunit and
 # result rows the stage wrote (new rows inserted, changed rows rewritten), replayed from
@@ -58,9 +59,10 @@ XML
        SELECT $now, 1, CONCAT('wu', seq), '<workunit></workunit>', 86400, 1, 1, 3, 10, 6, $now, 'templates/out.xml'
        FROM seq_1_to_$n"
 
-  counters() {  # statements and commits the server has run so far
-    sql "SELECT GROUP_CONCAT(VARIABLE_VALUE ORDER BY VARIABLE_NAME DESC SEPARATOR ' ') FROM information_schema.GLOBAL_STATUS
-         WHERE VARIABLE_NAME IN ('QUESTIONS', 'COM_COMMIT')"
+  counters() {  # statements, rows read and commits the server has run so far
+    sql "SELECT GROUP_CONCAT(VARIABLE_VALUE ORDER BY FIELD(VARIABLE_NAME, 'QUESTIONS', 'ROWS_READ', 'COM_COMMIT')
+         SEPARATOR ' ') FROM information_schema.GLOBAL_STATUS
+         WHERE VARIABLE_NAME IN ('QUESTIONS', 'ROWS_READ', 'COM_COMMIT')"
   }
   server_cpu() {  # mariadbd's user + system CPU so far, in clock ticks
     awk '{ print $14 + $15 }' "/proc/$(cat "$base/db/mysqld.pid")/stat"
@@ -138,8 +140,8 @@ XML
         -v t="$(cat "$base/time")" -v c0="$cpu0" -v c1="$cpu1" -v hz="$(getconf CLK_TCK)" -v bare="$bare" \
       'BEGIN { split(b, x, " "); split(a, y, " "); split(t, u, " ")
                split(bare, w, " ")
-               printf "%-36s %7d units/s, %5.2f statements, %4.2f commits, CPU us: daemon %4.0f, server %4.0f per unit, peak RSS %5.1f MiB\n",
-                      name, n / (e - s), (y[1] - x[1]) / n, (y[2] - x[2]) / n,
+               printf "%-36s %7d units/s, %5.2f statements, %5.1f rows read, %4.2f commits, CPU us: daemon %4.0f, server %4.0f per unit, peak RSS %5.1f MiB\n",
+                      name, n / (e - s), (y[1] - x[1]) / n, (y[2] - x[2]) / n, (y[3] - x[3]) / n,
                       (u[1] + u[2]) * 1e6 / n, (c1 - c0) / hz * 1e6 / n, u[3] / 1024
                printf "%-36s %7d units/s (stage at %3.0f%% of it), server CPU us %4.0f per unit\n",
                       "  bare writes of its rows", w[1], 100 * n / (e - s) / w[1], w[2] }'
