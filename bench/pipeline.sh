@@ -34,8 +34,13 @@
 # anything starts; the lifecycle and VALID counts look only at the rows made after them.
 # THARSIS_MARIADB_ARGS adds server options after the bench's own (a 512 MiB buffer pool),
 # e.g. "--innodb-buffer-pool-size=2G --innodb-log-file-size=512M" for a big preload.
+# STATEMENTS=K (single node) also prints the K statement shapes (literals replaced by ?)
+# that took mariadbd the most time in the window, from its slow query log with every
+# statement logged (the logging costs server CPU itself): calls and server µs per
+# lifecycle, µs and rows examined per call. Times are wall-clock inside the server, so
+# lock waits and CPU contention count in them.
 #   [FLUSH_AT_COMMIT=1|2] [NODES=1|3|"1 3"] [WARMUP=15] [LOOPS=8] [LEVEL=4000] [DAEMON_SLEEP=1] \
-#     [PRELOAD_RESULTS=M] bench/pipeline.sh BUILD [SECONDS] [OLD_BUILD]
+#     [PRELOAD_RESULTS=M] [STATEMENTS=K] bench/pipeline.sh BUILD [SECONDS] [OLD_BUILD]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 usage="usage: pipeline.sh BUILD [SECONDS] [OLD_BUILD]"
@@ -47,6 +52,8 @@ loops="${LOOPS:-8}"
 level="${LEVEL:-4000}"
 daemon_sleep="${DAEMON_SLEEP:-1}"
 flushes="${FLUSH_AT_COMMIT:-2 1}"
+statements="${STATEMENTS:-0}"
+[[ "$statements" =~ ^[0-9]+$ ]] || { echo "pipeline: STATEMENTS: a count of statement shapes" >&2; exit 2; }
 node_counts="${NODES:-1}"
 preload="${PRELOAD_RESULTS:-0}"
 [[ "$preload" =~ ^[0-9]+$ ]] || { echo "pipeline: PRELOAD_RESULTS must be a number" >&2; exit 2; }
@@ -132,7 +139,7 @@ run() {  # run BUILD FLUSH NODES: one steady-state window; sets the global `figu
   run_build="$build" run_nodes="$nodes"
   base="$(mktemp -d /tmp/tharsis-pipeline-XXXXXX)"
   port=$((20000 + RANDOM % 20000))
-  local p="$base/p" sock="$base/db/mysqld.sock" sockets mysqld_pids httpd_pids urls
+  local p="$base/p" sock="$base/db/mysqld.sock" sockets mysqld_pids httpd_pids urls slow_log=""
   trap 'touch "$base/stop_feeder"; "$run_build/stop" --project_dir "$base/p" --grace 5 >/dev/null 2>&1 || true
         stop_servers; rm -rf "$base"' EXIT
   if [ "$nodes" -gt 1 ]; then
@@ -142,7 +149,9 @@ run() {  # run BUILD FLUSH NODES: one steady-state window; sets the global `figu
     sock="$(head -1 <<<"$sockets")"
     mysqld_pids="$(for i in $(seq "$nodes"); do cat "$base/db/n$i/mysqld.pid"; done | paste -sd,)"
   else
-    THARSIS_MARIADB_ARGS="--innodb-buffer-pool-size=512M $server_args --innodb-flush-log-at-trx-commit=$flush" \
+    # With STATEMENTS: every statement logged; the window's part is cut out below.
+    [ "$statements" -gt 0 ] && slow_log="--long-query-time=0 --slow-query-log=ON --slow-query-log-file=$base/slow.log"
+    THARSIS_MARIADB_ARGS="--innodb-buffer-pool-size=512M $server_args --innodb-flush-log-at-trx-commit=$flush $slow_log" \
       "$here/scripts/private_mariadb.sh" start "$base/db" >/dev/null
     sockets="$sock"
     mysqld_pids="$(cat "$base/db/mysqld.pid")"
@@ -261,6 +270,7 @@ PY
   local load0 t0 t1 c0 c1 b0 b1
   load0="$(cut -d' ' -f1 /proc/loadavg)"
   t0=$(date +%s.%N); c0="$(counters)"; b0="$(backlogs)"
+  [ -n "$slow_log" ] && : > "$base/slow.log"  # (the server appends: the log now starts here)
   sample_processes "$p" "$mysqld_pids" "$httpd_pids" "$feeder" "$load" > "$base/cpu0"
   # The last sample before sched_load exits ends the window (sampled often only near it).
   sleep "$(awk -v s="$load_start" -v w="$((warmup + seconds))" -v now="$(date +%s.%N)" \
@@ -273,6 +283,7 @@ PY
     sleep 0.2
   done
   t1=$(date +%s.%N); c1="$(counters)"; b1="$(backlogs)"
+  [ -n "$slow_log" ] && cp "$base/slow.log" "$base/window.log"
   [ -s "$base/cpu1" ] || { echo "pipeline: the load generator ended early: $(cat "$base/load.err")" >&2; exit 1; }
   wait "$load_shell" || true
   local load1; load1="$(cut -d' ' -f1 /proc/loadavg)"
@@ -338,6 +349,36 @@ for role, kib in sorted(rss.items()):
 print(' '.join(f'{k}={v}' for k, v in out.items()))
 PY
 )"
+  statement_shapes=""
+  [ -s "$base/window.log" ] && statement_shapes="$(/usr/bin/python3 - "$base/window.log" \
+    "$(field "$figures" lifecycles)" "$statements" <<'PY'
+import collections, re, sys
+path, lifecycles, top = sys.argv[1], max(int(sys.argv[2]), 1), int(sys.argv[3])
+shapes = collections.defaultdict(lambda: [0, 0.0, 0])  # calls, seconds, rows examined
+def shape(text):
+    text = re.sub(r"'(?:[^'\\]|\\.)*'", "?", text)
+    text = re.sub(r"\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\b", "?", text)
+    text = re.sub(r"\?(?:\s*,\s*\?)+", "?..", text)
+    text = re.sub(r"\(\?\.\.\)(?:\s*,\s*\(\?\.\.\))+", "(?..)..", text)
+    return re.sub(r"\s+", " ", text).strip()[:150]
+entry, lines = None, []
+def close():
+    if entry and lines:
+        s = shapes[shape(" ".join(lines))]
+        s[0] += 1; s[1] += entry[0]; s[2] += entry[1]
+for line in open(path, errors="replace"):
+    if line.startswith("# Query_time:"):
+        close()
+        m = re.search(r"Query_time: ([\d.]+).*Rows_examined: (\d+)", line)
+        entry, lines = (float(m.group(1)), int(m.group(2))), []
+    elif not line.startswith(("#", "SET timestamp", "use ", "/usr", "Tcp port", "Time ")):
+        lines.append(line.strip())
+close()
+for text, (calls, secs, rows) in sorted(shapes.items(), key=lambda kv: -kv[1][1])[:top]:
+    print(f"  {calls / lifecycles:7.2f} {secs * 1e6 / lifecycles:8.1f} {secs * 1e6 / calls:8.1f} "
+          f"{rows / calls:8.1f}  {text}")
+PY
+)"
   stop_servers
   rm -rf "$base"
   trap - EXIT
@@ -374,6 +415,10 @@ report() {  # report LABEL FIGURES
     printf ' %s %s' "$role" "$(field "$f" "rss_$role")"
   done
   printf '\n  %-28s %s\n' "load average (start-end)" "$(field "$f" load)"
+  if [ -n "$3" ]; then
+    echo "  statement shapes by server time (calls and µs per lifecycle, µs and rows examined per call):"
+    echo "$3"
+  fi
 }
 
 echo "pipeline: quorum 2, $loops hosts (report+get, uploads), unsent queue kept at $level results," \
@@ -385,7 +430,7 @@ for flush in $flushes; do
     for b in "$new_build" ${old_build:+"$old_build"}; do
       run "$b" "$flush" "$nodes"
       all[$b,$flush,$nodes]="$figures"
-      report "$b, innodb_flush_log_at_trx_commit=$flush, $nodes database node(s)" "$figures"
+      report "$b, innodb_flush_log_at_trx_commit=$flush, $nodes database node(s)" "$figures" "$statement_shapes"
     done
   done
 done

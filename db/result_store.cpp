@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <stdexcept>
 
 #include "db/file_store.h"
 #include "db/id_list.h"
@@ -304,6 +306,53 @@ bool claim(Database& db, const SendClaim& c, bool once_per_host) {
 }  // namespace
 
 bool claim_unsent_result(Database& db, const SendClaim& c) { return claim(db, c, /*once_per_host=*/true); }
+
+std::vector<int64_t> claim_unsent_results(Database& db, const std::vector<SendClaim>& claims) {
+  if (claims.empty()) return {};
+  if (claims.size() == 1) {
+    if (claim_unsent_result(db, claims[0])) return {claims[0].result_id};
+    return {};
+  }
+  const SendClaim& first = claims.front();
+  std::set<int64_t> workunits;
+  std::string json = "[";
+  std::vector<int64_t> ids;
+  for (const auto& c : claims) {
+    if (c.host_id != first.host_id || c.user_id != first.user_id || c.now != first.now)
+      throw std::invalid_argument("claim_unsent_results: claims of more than one host, user or time");
+    if (!workunits.insert(c.workunit_id).second)
+      throw std::invalid_argument("claim_unsent_results: two claims of workunit " +
+                                  std::to_string(c.workunit_id));
+    json += (ids.empty() ? "[" : ",[") + std::to_string(c.result_id) + "," + std::to_string(c.workunit_id) +
+            "," + std::to_string(c.now + c.delay_bound) + "," + std::to_string(c.app_version_id) + "]";
+    ids.push_back(c.result_id);
+  }
+  json += "]";
+  // The list drives the join (STRAIGHT_JOIN): each workunit row, then its result, locked
+  // in the list's order, as the one-claim statement does for one pair.
+  int64_t matched = exec(
+      db,
+      "UPDATE JSON_TABLE(?, '$[*]' COLUMNS (result_id BIGINT PATH '$[0]', workunit_id BIGINT PATH '$[1]', "
+      "deadline BIGINT PATH '$[2]', app_version_id BIGINT PATH '$[3]')) c "
+      "STRAIGHT_JOIN workunit w FORCE INDEX (PRIMARY) ON w.id = c.workunit_id "
+      "STRAIGHT_JOIN result r FORCE INDEX (PRIMARY) ON r.id = c.result_id AND r.workunitid = w.id "
+      "SET r.server_state = ?, r.hostid = ?, r.userid = ?, r.sent_time = ?, r.report_deadline = c.deadline, "
+      "r.app_version_id = c.app_version_id, w.transition_time = LEAST(w.transition_time, c.deadline) "
+      "WHERE r.server_state = ? AND NOT EXISTS (SELECT 1 FROM result h WHERE h.workunitid = w.id AND "
+      "h.hostid = ?)",
+      json, ServerState::InProgress, first.host_id, first.user_id, first.now, ServerState::Unsent,
+      first.host_id);
+  // Matched rows (CLIENT_FOUND_ROWS): a workunit and a result per claim that went through.
+  if (matched == 2 * static_cast<int64_t>(claims.size())) return ids;
+  std::vector<int64_t> won;
+  auto rows = query(db,
+                    "SELECT r.id FROM " + kIdListTable +
+                        " STRAIGHT_JOIN result r FORCE INDEX (PRIMARY) ON r.id = wanted.wanted_id "
+                        "WHERE r.hostid = ? AND r.server_state = ? AND r.sent_time = ?",
+                    id_list_json(ids), first.host_id, ServerState::InProgress, first.now);
+  while (rows->next()) won.push_back(rows->getInt64(1));
+  return won;
+}
 
 bool host_has_result_of(Database& db, int64_t workunit_id, int64_t host_id) {
   // The few rows of one workunit, by res_wuid.

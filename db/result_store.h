@@ -67,6 +67,16 @@ struct SendClaim {
   int64_t app_version_id = 0;
 };
 bool claim_unsent_result(Database& db, const SendClaim& claim);
+// A round of sends to one host as one statement: each claim as claim_unsent_result, with
+// the same guards, the rows changed in the order given (callers pass them in workunit
+// order, claim_order's, so that concurrent claimers lock alike). The claims must be of
+// distinct workunits and of one host, user and time (std::invalid_argument otherwise):
+// the once-per-host guard sees the table as it was before the statement. Returns the
+// result ids won: when every claim matched, known from the statement's matched-row count;
+// else one read of which rows are now the host's, sent at `now` — exact when the caller
+// read the rows UNSENT under this transaction's locks (lock_send_candidates), as the
+// scheduler does, so that no other request can have sent them meanwhile.
+std::vector<int64_t> claim_unsent_results(Database& db, const std::vector<SendClaim>& claims);
 // Whether `host_id` was ever sent a result of `workunit_id`, in progress or over: a host
 // gets one result of a workunit at most (it would otherwise check its own answer). The
 // scheduler asks only when a claim failed, to know why.

@@ -1,6 +1,9 @@
 // Implementation of db/send_store.h.
 #include "db/send_store.h"
 
+#include <map>
+
+#include "db/id_list.h"
 #include "db/sql.h"
 #include "db/states.h"
 
@@ -139,28 +142,50 @@ std::optional<HostResultRow> fetch_host_result_by_name(Database& db, const std::
   return read_host_result(*rows);
 }
 
-std::optional<SendDetailsRow> fetch_send_details(Database& db, int64_t result_id) {
-  auto rows = query(db,
-                    "SELECT r.id, r.name, r.xml_doc_in, r.report_deadline, r.appid, w.id, w.name, w.xml_doc, "
-                    "w.rsc_fpops_est, "
-                    "w.rsc_fpops_bound, w.rsc_memory_bound, w.rsc_disk_bound "
-                    "FROM result r JOIN workunit w ON w.id = r.workunitid WHERE r.id = ?",
-                    result_id);
-  if (!rows->next()) return std::nullopt;
+namespace {
+
+const std::string kSendDetailsColumns =
+    "SELECT r.id, r.name, r.xml_doc_in, r.report_deadline, r.appid, w.id, w.name, w.xml_doc, "
+    "w.rsc_fpops_est, "
+    "w.rsc_fpops_bound, w.rsc_memory_bound, w.rsc_disk_bound ";
+
+SendDetailsRow send_details_of(sql::ResultSet& rows) {
   SendDetailsRow d;
-  d.result_id = rows->getInt64(1);
-  d.name = rows->getString(2);
-  d.xml_doc_in = rows->getString(3);
-  d.report_deadline = rows->getInt64(4);
-  d.appid = rows->getInt64(5);
-  d.workunit_id = rows->getInt64(6);
-  d.wu_name = rows->getString(7);
-  d.wu_xml_doc = rows->getString(8);
-  d.rsc_fpops_est = rows->getDouble(9);
-  d.rsc_fpops_bound = rows->getDouble(10);
-  d.rsc_memory_bound = rows->getDouble(11);
-  d.rsc_disk_bound = rows->getDouble(12);
+  d.result_id = rows.getInt64(1);
+  d.name = rows.getString(2);
+  d.xml_doc_in = rows.getString(3);
+  d.report_deadline = rows.getInt64(4);
+  d.appid = rows.getInt64(5);
+  d.workunit_id = rows.getInt64(6);
+  d.wu_name = rows.getString(7);
+  d.wu_xml_doc = rows.getString(8);
+  d.rsc_fpops_est = rows.getDouble(9);
+  d.rsc_fpops_bound = rows.getDouble(10);
+  d.rsc_memory_bound = rows.getDouble(11);
+  d.rsc_disk_bound = rows.getDouble(12);
   return d;
+}
+
+}  // namespace
+
+std::vector<SendDetailsRow> fetch_send_details(Database& db, const std::vector<int64_t>& result_ids) {
+  if (result_ids.empty()) return {};
+  auto rows = query(db,
+                    kSendDetailsColumns + "FROM " + kIdListTable +
+                        " STRAIGHT_JOIN result r FORCE INDEX (PRIMARY) ON r.id = wanted.wanted_id "
+                        "JOIN workunit w ON w.id = r.workunitid",
+                    id_list_json(result_ids));
+  std::map<int64_t, SendDetailsRow> by_id;
+  while (rows->next()) {
+    SendDetailsRow d = send_details_of(*rows);
+    by_id.emplace(d.result_id, std::move(d));
+  }
+  std::vector<SendDetailsRow> out;
+  for (int64_t id : result_ids) {
+    auto it = by_id.find(id);
+    if (it != by_id.end()) out.push_back(it->second);
+  }
+  return out;
 }
 
 }  // namespace tharsis

@@ -86,6 +86,7 @@ struct SendDetailsRow {
   std::string wu_xml_doc;  // input file descriptions, command line
   double rsc_fpops_est = 0, rsc_fpops_bound = 0, rsc_memory_bound = 0, rsc_disk_bound = 0;
 };
-std::optional<SendDetailsRow> fetch_send_details(Database& db, int64_t result_id);
+// Those of `result_ids`, in one read, in that order (ids not found are left out).
+std::vector<SendDetailsRow> fetch_send_details(Database& db, const std::vector<int64_t>& result_ids);
 
 }  // namespace tharsis

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <latch>
 #include <map>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -147,6 +148,69 @@ TEST_F(SchedulerWrites, ClaimRefusesASecondResultOfAWorkunitToTheSameHost) {
   EXPECT_FALSE(claim(*db_, second, 5)) << "the host that computed the first result got the second";
   EXPECT_TRUE(db_->transaction([&](Database& d) { return host_has_result_of(d, wu, 5); }));
   EXPECT_TRUE(claim(*db_, second, 6));
+}
+
+// A round of claims is one statement however many it holds, and each claim keeps the
+// one-claim guards: a result already sent elsewhere, or of a workunit the host had a
+// result of, is not taken, and only what was taken is returned.
+TEST_F(SchedulerWrites, RoundOfClaimsIsOneStatementAndKeepsEachClaimsGuards) {
+  auto statements_so_far = [](Database& d) {  // executions, not counting a first prepare
+    return query_int(d,
+                     "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = "
+                     "'COM_STMT_EXECUTE'");
+  };
+  auto claims_for = [&](const std::vector<int64_t>& ids, int64_t host) {
+    std::vector<SendClaim> claims;
+    for (int64_t id : ids) claims.push_back({id, workunit_of(id), host, 1, kNow, 3600, 7});
+    return claims;
+  };
+  std::vector<int64_t> all = add_unsent(3);
+  std::vector<int64_t> won;
+  std::vector<SendClaim> claims = claims_for(all, 5);
+  int64_t statements = db_->transaction([&](Database& d) {
+    int64_t before = statements_so_far(d);
+    won = claim_unsent_results(d, claims);
+    return statements_so_far(d) - before - 1;  // less the counter's own read
+  });
+  EXPECT_EQ(won, all);
+  EXPECT_EQ(statements, 1) << "a round of three claims took " << statements << " statements";
+  for (int64_t id : all) {
+    auto row = fetch_result(*db_, id);
+    EXPECT_EQ(row->hostid, 5);
+    EXPECT_EQ(row->server_state, ServerState::InProgress);
+    EXPECT_EQ(row->report_deadline, kNow + 3600);
+    EXPECT_EQ(row->app_version_id, 7);
+    EXPECT_EQ(query_int(*db_, "SELECT transition_time FROM workunit WHERE id = ?", workunit_of(id)),
+              kNow + 3600);
+  }
+
+  std::vector<int64_t> ids = add_unsent(4);
+  ASSERT_TRUE(claim(*db_, ids[1], 9));  // sent elsewhere first
+  exec(*db_,
+       "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out, "
+       "stderr_out) VALUES (?, 1, 'had_before', 5, 1, 5, '', '', '')",
+       workunit_of(ids[2]));
+  won = db_->transaction([&](Database& d) { return claim_unsent_results(d, claims_for(ids, 5)); });
+  EXPECT_EQ(won, (std::vector<int64_t>{ids[0], ids[3]}));
+  EXPECT_EQ(fetch_result(*db_, ids[1])->hostid, 9);
+  EXPECT_EQ(fetch_result(*db_, ids[2])->server_state, ServerState::Unsent);
+  EXPECT_EQ(query_int(*db_, "SELECT transition_time FROM workunit WHERE id = ?", workunit_of(ids[2])),
+            9999999);
+  EXPECT_EQ(fetch_result(*db_, ids[3])->hostid, 5);
+
+  // Two claims of one workunit would both pass the once-per-host guard: refused outright.
+  std::vector<int64_t> more = add_unsent(1);
+  exec(*db_,
+       "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out, stderr_out) "
+       "VALUES (?, 1, 'twin', 2, '', '', '')",
+       workunit_of(more[0]));
+  int64_t twin = query_int(*db_, "SELECT id FROM result WHERE name = 'twin'");
+  std::vector<SendClaim> twins = claims_for({more[0]}, 6);
+  twins.push_back({twin, workunit_of(more[0]), 6, 1, kNow, 3600, 7});
+  EXPECT_THROW(db_->transaction([&](Database& d) { return claim_unsent_results(d, twins); }),
+               std::invalid_argument);
+  EXPECT_EQ(fetch_result(*db_, more[0])->server_state, ServerState::Unsent);
+  EXPECT_EQ(fetch_result(*db_, twin)->server_state, ServerState::Unsent);
 }
 
 TEST_F(SchedulerWrites, ReportCountsOnceOnlyForItsHostWhileInProgress) {

@@ -63,20 +63,23 @@ NewWork claim_new_work(Database& db, const SchedulerRequest& req, const HostRow&
       if (!gone.count(c.result_id)) open.push_back(c);
     }
     selection = choose_work(view, open, limits, now);
-    std::set<int64_t> won, had;
+    std::vector<SendClaim> claims;
     for (const auto& c : claim_order(selection.chosen)) {
       auto version = version_of_result.find(c.result_id);
       if (version == version_of_result.end()) continue;  // nothing to run it with (an empty platform name)
-      SendClaim claim{c.result_id, c.workunit_id, host.id, host.userid, now, c.delay_bound, version->second};
-      if (claim_unsent_result(db, claim)) {
-        won.insert(c.result_id);
-      } else if (host_has_result_of(db, c.workunit_id, host.id)) {
-        // Never two results of one workunit to one host (BOINC's rule: a quorum needs independent hosts),
-        // also after it reported the first: workunits_held knows only the results it holds. (Found by the
-        // chaos run: a graph operand's two results, reserved for one host, both went to it.) The claim
-        // refused it; asked only now, the common path pays nothing.
-        had.insert(c.workunit_id);
-      }
+      claims.push_back(
+          {c.result_id, c.workunit_id, host.id, host.userid, now, c.delay_bound, version->second});
+    }
+    // The round's claims in one statement (choose_work picks one result per workunit).
+    std::vector<int64_t> won_ids = claim_unsent_results(db, claims);
+    std::set<int64_t> won(won_ids.begin(), won_ids.end()), had;
+    for (const auto& claim : claims) {
+      // Never two results of one workunit to one host (BOINC's rule: a quorum needs independent hosts),
+      // also after it reported the first: workunits_held knows only the results it holds. (Found by the
+      // chaos run: a graph operand's two results, reserved for one host, both went to it.) The claim
+      // refused it; asked only now, the common path pays nothing.
+      if (!won.count(claim.result_id) && host_has_result_of(db, claim.workunit_id, host.id))
+        had.insert(claim.workunit_id);
     }
     for (int64_t result_id : settle_round(selection.chosen, won, had, view, limits, gone))
       work.won.push_back(result_id);
@@ -102,9 +105,7 @@ NewWork claim_new_work(Database& db, const SchedulerRequest& req, const HostRow&
 void put_new_work(Database& db, const NewWork& work, const SchedulerRequest& req, ResultSender& sender,
                   SchedulerReply& reply) {
   if (!work.asked) return;
-  int sent = 0;
-  for (int64_t result_id : work.won) sent += sender.add(result_id) ? 1 : 0;
-  if (sent > 0) return;
+  if (!sender.add(work.won).empty()) return;
   bool only_unrunnable =
       !work.quota_reached && work.none_read && only_unrunnable_work(db, work.host_id, work.apps_not_runnable);
   reply.messages.push_back(no_work_message(work.quota_reached, only_unrunnable, req.platform_name));

@@ -45,8 +45,12 @@ void put_held_results(const HeldResults& held, ResultSender& sender, SchedulerRe
   reply.result_aborts_if_not_started.insert(reply.result_aborts_if_not_started.end(),
                                             held.aborts_if_not_started.begin(),
                                             held.aborts_if_not_started.end());
+  std::vector<int64_t> ids;
+  for (const auto& resent : held.resent) ids.push_back(resent.first);
+  std::set<int64_t> added;
+  for (int64_t id : sender.add(ids)) added.insert(id);
   for (const auto& [result_id, name] : held.resent) {
-    if (sender.add(result_id)) reply.messages.push_back({MessagePriority::Low, "Resent lost task " + name});
+    if (added.count(result_id)) reply.messages.push_back({MessagePriority::Low, "Resent lost task " + name});
   }
 }
 

@@ -17,12 +17,14 @@ const AppVersionCache::Choice& HostVersions::for_app(int64_t appid) {
   return it->second;
 }
 
-bool ResultSender::add(int64_t result_id) {
-  auto details = fetch_send_details(db_, result_id);
-  if (!details) return false;
-  const auto& choice = versions_.for_app(details->appid);
-  if (!choice.version) return false;
-  return builder_.add_result(*details, *choice.app, *choice.version);
+std::vector<int64_t> ResultSender::add(const std::vector<int64_t>& result_ids) {
+  std::vector<int64_t> added;
+  for (const auto& details : fetch_send_details(db_, result_ids)) {
+    const auto& choice = versions_.for_app(details.appid);
+    if (choice.version && builder_.add_result(details, *choice.app, *choice.version))
+      added.push_back(details.result_id);
+  }
+  return added;
 }
 
 }  // namespace tharsis

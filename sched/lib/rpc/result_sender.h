@@ -1,9 +1,8 @@
-// Putting a result into the reply once its row is this host's (claimed or resent): reads
-// what the reply needs of it (fetch_send_details, one read) and the app version to run it
-// with (the process's AppVersionCache, or one for this request when the process keeps
-// none; read again when due, app_version_cache.h), then renders it (reply_step.h). Shared
-// by the held results step (resends) and the choose work step (new work), so one reply
-// describes each app, version and file once.
+// Putting results into the reply once their rows are this host's (claimed or resent): reads what the
+// reply needs of them (fetch_send_details, one read for a step's results) and the app version to run each
+// with (the process's AppVersionCache, or one for this request when the process keeps none; read again when
+// due, app_version_cache.h), then renders them (reply_step.h). Shared by the held results step (resends)
+// and the choose work step (new work), so one reply describes each app, version and file once.
 #pragma once
 
 #include <cstdint>
@@ -47,9 +46,10 @@ class ResultSender {
         versions_(db, ctx.app_versions ? *ctx.app_versions : request_cache_, platforms_of(req), now),
         builder_(ctx, reply) {}
 
-  // After the result's row changed for this host: read what the reply needs and add it.
-  // False when it cannot be (gone, no version to run it with, unusable description).
-  bool add(int64_t result_id);
+  // After the results' rows changed for this host: read what the reply needs of them (one
+  // statement) and add each. Returns those that went in, in order: one is left out when it
+  // cannot be (gone, no version to run it with, unusable description).
+  std::vector<int64_t> add(const std::vector<int64_t>& result_ids);
 
   HostVersions& versions() { return versions_; }
 
