@@ -23,6 +23,8 @@
 # to disk at every commit, as a production server runs; FLUSH_AT_COMMIT=2 (the test
 # servers' setting) writes it at commit and flushes about once a second. The output
 # states which one ran.
+# JOBS=K (default 1): each report_get RPC reports the K results its host holds and asks
+# for K more (the floors stay at one).
 # With KEEP=1 the servers keep running afterwards (for profiling); the script prints how
 # to stop them.
 set -euo pipefail
@@ -30,6 +32,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$(cd "${1:?usage: scheduler_rpc.sh BUILD_DIR [N_RESULTS] [SECONDS]}" && pwd)"
 n="${2:-100000}"
 seconds="${3:-10}"
+jobs="${JOBS:-1}"
+[[ "$jobs" =~ ^[0-9]+$ ]] && [ "$jobs" -ge 1 ] || { echo "scheduler_rpc: JOBS must be 1 or more" >&2; exit 2; }
 baseline=""
 [ -n "${4:-}" ] && baseline="$(cd "$4" && pwd)"
 for program in scheduler sched_floor sched_load make_project add_app create_work transitioner; do
@@ -168,8 +172,10 @@ run_case() {  # run_case PROGRAM[?QUERY] MODE LOOPS
   sql_before="$(sql_counters)"
   log_before="$(wc -l < "$base/apache/access.log")"
   before="$(server_ticks)"
+  local jobs_arg=()
+  [ "$2" = report_get ] && [[ "$1" != floor* ]] && jobs_arg=(--jobs "$jobs")
   line="$("$build/sched_load" --url "http://127.0.0.1:$port/bench_cgi/$1" --mode "$2" \
-          --authenticators "$keys" --seconds "$seconds")" || { echo "FAILED: $1 $2 x$3: $line" >&2; exit 1; }
+          --authenticators "$keys" --seconds "$seconds" "${jobs_arg[@]}")" || { echo "FAILED: $1 $2 x$3: $line" >&2; exit 1; }
   after="$(server_ticks)"
   sql_after="$(sql_counters)"
   rpcs="$(sed 's/^rpcs=\([0-9]*\).*/\1/' <<<"$line")"
@@ -219,7 +225,8 @@ for kind in cgi fcgi; do
 done
 
 echo
-echo "N=$n unsent results at the start; $seconds s per case; server CPU = mariadbd + Apache + scheduler;"
+echo "N=$n unsent results at the start; $seconds s per case; report_get: $jobs result(s) reported and sent per RPC;"
+echo "server CPU = mariadbd + Apache + scheduler;"
 echo "innodb_flush_log_at_trx_commit=$flush_at_commit; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-22s | %8s %7s %7s %7s | %8s %7s %7s %7s | %8s\n' "case" "CGI/s" "p50 ms" "p99 ms" "cpu ms" \
   "FCGI/s" "p50 ms" "p99 ms" "cpu ms" "FCGI/CGI"

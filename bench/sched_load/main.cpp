@@ -1,11 +1,12 @@
 // sched_load: load generator for the scheduler RPC (bench/scheduler_rpc.sh drives it).
 // Each loop is a thread with its own account (one authenticator per loop), its own
 // keep-alive HTTP connection and, in report_get mode, its own host: it attaches once,
-// then each RPC reports the result it holds (success, output file listed) and asks for
-// exactly one more, with an (empty) <other_results> as real clients send. In new_host mode each RPC is a
-// fresh host's first contact (new host_cpid, no work asked). Replies are parsed with the client's protocol
-// code and checked: a missing ack, a missing result or an error message counts as an error. Each reported
-// output is the 7 bytes "answer\n" with their real size and md5; with
+// then each RPC reports the results it holds (success, output file listed) and asks for
+// exactly one more (--jobs K: K more, reporting the K it holds), with an (empty) <other_results> as real
+// clients send. In new_host mode each RPC is a fresh host's first contact (new host_cpid, no work asked).
+// Replies are parsed with the client's protocol code and checked: a missing ack, a missing result or an error
+// message counts as an error. Each reported output is the 7 bytes "answer\n" with their real size and md5;
+// with
 // --upload the loop also uploads it (BOINC's upload protocol, to the URL and with the
 // certificate the reply gave) before reporting, so the validator can read and compare
 // the outputs: all hosts agree. With --warmup W, RPCs in the first W seconds are made but
@@ -13,7 +14,7 @@
 // Prints one line: rpcs, seconds, rpc_per_s, p50_ms, p99_ms, max_ms, errors, and with
 // --upload uploads, upload_p50_ms, upload_p99_ms.
 //   sched_load --url URL[,URL...] --mode new_host|report_get --authenticators A[,B...] --seconds S
-//              [--upload] [--warmup W]
+//              [--upload] [--warmup W] [--jobs K]
 #include <curl/curl.h>
 #include <unistd.h>
 
@@ -45,6 +46,7 @@ struct Options {
   std::vector<std::string> urls;  // loop i uses urls[i % size]: hosts spread over schedulers
   std::vector<std::string> authenticators;
   double seconds = 10, warmup = 0;
+  int jobs = 1;  // results asked for per report_get RPC (each a 1 s job at 1 GFLOPS)
   bool upload = false;
 };
 
@@ -207,7 +209,7 @@ void run_loop(const Options& o, int index, Clock::time_point end, LoopStats& sta
   }
   // report_get: attach (not timed), then report one + get one until the time is up.
   SchedulerRequest r = base_request(o, authenticator, host_cpid);
-  r.work_req_seconds = 1;
+  r.work_req_seconds = o.jobs;
   r.have_other_results = true;  // as BOINC's client and ours: <other_results> lists what is held, unreported
   LoopStats attach;
   auto first = call(connection, r, attach);
@@ -259,7 +261,9 @@ int main(int argc, char** argv) {
       "seconds", po::value(&o.seconds)->default_value(10), "how long to run, warm-up included")(
       "warmup", po::value(&o.warmup)->default_value(0), "seconds at the start not counted")(
       "upload", po::bool_switch(&o.upload), "upload each result's output before reporting it")(
-      "platform", po::value(&o.platform), "platform name sent");
+      "jobs", po::value(&o.jobs)->default_value(1),
+      "report_get: results asked for (and then reported) per RPC")("platform", po::value(&o.platform),
+                                                                   "platform name sent");
   po::variables_map vm;  // (the shared parser also offers --project_dir; unused here)
   if (auto exit_code = parse_tool_options("sched_load", options, argc, argv, vm)) return *exit_code;
   if (o.mode != "new_host" && o.mode != "report_get") {
@@ -274,6 +278,10 @@ int main(int argc, char** argv) {
   }
   if (o.urls.empty()) {
     std::cerr << "sched_load: --url names no scheduler\n";
+    return 2;
+  }
+  if (o.jobs < 1 || o.jobs > 100) {
+    std::cerr << "sched_load: --jobs must be 1 to 100\n";
     return 2;
   }
   if (!(o.warmup >= 0) || !(o.warmup < o.seconds)) {
