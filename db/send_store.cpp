@@ -144,6 +144,7 @@ std::optional<HostResultRow> fetch_host_result_by_name(Database& db, const std::
 
 namespace {
 
+// What a reply says of a result being sent, by position (send_details_of).
 const std::string kSendDetailsColumns =
     "SELECT r.id, r.name, r.xml_doc_in, r.report_deadline, r.appid, w.id, w.name, w.xml_doc, "
     "w.rsc_fpops_est, "
