@@ -61,3 +61,8 @@ set_tests_properties(RemoteSubmitHttp.MoreJobsThanTheLimitAndDuplicateNamesChang
 set_tests_properties(RemoteSubmitHttp.GrantForOneAppOnly PROPERTIES COST 5)
 set_tests_properties(RemoteGraphHttp.MalformedExpressionOrJsonGetsAClearErrorAndWritesNothing PROPERTIES COST 5)
 set_tests_properties(OperandAppTest.EveryOperandRunAsAJobGivesTheInMemoryAnswer PROPERTIES COST 5)
+# The short chaos run alone: its drain is a fixed 60 s, which two cores shared with another
+# whole-system test (the order above starts those together) do not always give it
+# (seen three times in a row beside VolunteerSimulation and a build, with either build
+# of the scheduler; alone it settles in about 70 s).
+set_tests_properties(ChaosRun.ShortRunEndsCleanWithEachWorkunitAssimilatedOnce PROPERTIES RUN_SERIAL TRUE)
