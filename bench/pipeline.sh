@@ -35,13 +35,16 @@
 # anything starts; the lifecycle and VALID counts look only at the rows made after them.
 # THARSIS_MARIADB_ARGS adds server options after the bench's own (a 512 MiB buffer pool),
 # e.g. "--innodb-buffer-pool-size=2G --innodb-log-file-size=512M" for a big preload.
+# RATE=R paces the hosts to offer R report+get RPC/s together (sched_load --rate: each RPC
+# started on schedule, its latency counted from then), so p50/p99 are read at a load below
+# capacity rather than at saturation; unset, every host runs as fast as it can.
 # STATEMENTS=K (single node) also prints the K statement shapes (literals replaced by ?)
 # that took mariadbd the most time in the window, from its slow query log with every
 # statement logged (the logging costs server CPU itself): calls and server µs per
 # lifecycle, µs and rows examined per call. Times are wall-clock inside the server, so
 # lock waits and CPU contention count in them.
 #   [FLUSH_AT_COMMIT=1|2] [NODES=1|3|"1 3"] [WARMUP=15] [LOOPS=8] [LEVEL=4000] [DAEMON_SLEEP=1] \
-#     [PRELOAD_RESULTS=M] [STATEMENTS=K] bench/pipeline.sh BUILD [SECONDS] [OLD_BUILD]
+#     [PRELOAD_RESULTS=M] [STATEMENTS=K] [RATE=R] bench/pipeline.sh BUILD [SECONDS] [OLD_BUILD]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 usage="usage: pipeline.sh BUILD [SECONDS] [OLD_BUILD]"
@@ -54,6 +57,8 @@ level="${LEVEL:-4000}"
 daemon_sleep="${DAEMON_SLEEP:-1}"
 flushes="${FLUSH_AT_COMMIT:-2 1}"
 statements="${STATEMENTS:-0}"
+rate="${RATE:-0}"
+[[ "$rate" =~ ^[0-9]+$ ]] || { echo "pipeline: RATE: report+get RPC/s offered, a whole number" >&2; exit 2; }
 [[ "$statements" =~ ^[0-9]+$ ]] || { echo "pipeline: STATEMENTS: a count of statement shapes" >&2; exit 2; }
 node_counts="${NODES:-1}"
 preload="${PRELOAD_RESULTS:-0}"
@@ -241,7 +246,7 @@ PY
   keys="$(seq -f "bench_key_loop%.0f" 1 "$loops" | paste -sd,)"
   /usr/bin/time -o "$base/load_rss" -f "%M" "$new_build/sched_load" --url "$urls" \
     --mode report_get --upload --authenticators "$keys" --seconds $((warmup + seconds)) --warmup "$warmup" \
-    > "$base/load.out" 2> "$base/load.err" &
+    --rate "$rate" > "$base/load.out" 2> "$base/load.err" &
   local load_shell=$! load="" load_start
   load_start=$(date +%s.%N)
   for _ in $(seq 50); do load="$(pgrep -P "$load_shell" -f sched_load || true)"; [ -n "$load" ] && break; sleep 0.1; done
@@ -435,7 +440,7 @@ report() {  # report LABEL FIGURES
   fi
 }
 
-echo "pipeline: quorum 2, $loops hosts (report+get, uploads), unsent queue kept at $level results," \
+echo "pipeline: quorum 2, $loops hosts (report+get, uploads$( [ "$rate" -gt 0 ] && echo ", $rate RPC/s offered")), unsent queue kept at $level results," \
   "daemons --sleep $daemon_sleep, warm-up $warmup s, window $seconds s, preloaded results $preload," \
   "server options added: ${server_args:-none}"
 declare -A all

@@ -10,11 +10,15 @@
 // --upload the loop also uploads it (BOINC's upload protocol, to the URL and with the
 // certificate the reply gave) before reporting, so the validator can read and compare
 // the outputs: all hosts agree. With --warmup W, RPCs in the first W seconds are made but
-// not counted (the figures are over the time after them).
+// not counted (the figures are over the time after them). With --rate R (report_get) the
+// loops together offer R RPC/s, each starting its RPCs on a fixed schedule instead of
+// right after the last one, and each latency counts from the RPC's scheduled start: a
+// loop that falls behind (the server is slower than R) shows it as latency, never as a
+// quietly lower rate — percentiles at a rate below capacity, not at saturation.
 // Prints one line: rpcs, seconds, rpc_per_s, p50_ms, p99_ms, max_ms, errors, and with
 // --upload uploads, upload_p50_ms, upload_p99_ms.
 //   sched_load --url URL[,URL...] --mode new_host|report_get --authenticators A[,B...] --seconds S
-//              [--upload] [--warmup W] [--jobs K]
+//              [--upload] [--warmup W] [--jobs K] [--rate R]
 #include <curl/curl.h>
 #include <unistd.h>
 
@@ -47,6 +51,7 @@ struct Options {
   std::vector<std::string> authenticators;
   double seconds = 10, warmup = 0;
   int jobs = 1;  // results asked for per report_get RPC (each a 1 s job at 1 GFLOPS)
+  double rate = 0;  // report_get: RPC/s offered by all loops together; 0: each loop as fast as it can
   bool upload = false;
 };
 
@@ -134,11 +139,12 @@ std::string messages_of(const SchedulerReply& reply) {
   return text.empty() ? "(no message)" : text;
 }
 
-// Runs one RPC; returns the parsed reply or records an error.
-std::optional<SchedulerReply> call(Connection& connection, const SchedulerRequest& request,
-                                   LoopStats& stats) {
+// Runs one RPC; returns the parsed reply or records an error. Its latency counts from
+// `scheduled` when given (a paced loop's planned start), else from the send.
+std::optional<SchedulerReply> call(Connection& connection, const SchedulerRequest& request, LoopStats& stats,
+                                   std::optional<Clock::time_point> scheduled = std::nullopt) {
   std::string body = render_scheduler_request(request), text;
-  auto start = Clock::now();
+  auto start = scheduled.value_or(Clock::now());
   bool ok = connection.post(body, text);
   if (start >= stats.counted_from)
     stats.latencies_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
@@ -223,11 +229,22 @@ void run_loop(const Options& o, int index, Clock::time_point end, LoopStats& sta
   std::vector<std::string> held;
   for (const auto& result : first->results) held.push_back(result.name);
   if (o.upload && !upload_outputs(*first, upload_connections, upload_urls, stats)) held.clear();
+  // Paced: loop i's RPCs are due every loops/rate seconds, the loops staggered over one interval.
+  const auto interval = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(o.rate > 0 ? static_cast<double>(o.authenticators.size()) / o.rate : 0));
+  auto due = Clock::now() + interval * index / static_cast<int64_t>(o.authenticators.size());
   while (Clock::now() < end) {
+    std::optional<Clock::time_point> scheduled;
+    if (o.rate > 0) {
+      if (due >= end) break;
+      std::this_thread::sleep_until(due);
+      scheduled = due;
+      due += interval;
+    }
     r.rpc_seqno++;
     r.results.clear();
     for (const auto& name : held) r.results.push_back(success(name));
-    auto reply = call(connection, r, stats);
+    auto reply = call(connection, r, stats, scheduled);
     if (!reply) continue;
     std::string why;
     if (reply->result_acks.size() != held.size()) why = "reported results not acknowledged";
@@ -262,8 +279,10 @@ int main(int argc, char** argv) {
       "warmup", po::value(&o.warmup)->default_value(0), "seconds at the start not counted")(
       "upload", po::bool_switch(&o.upload), "upload each result's output before reporting it")(
       "jobs", po::value(&o.jobs)->default_value(1),
-      "report_get: results asked for (and then reported) per RPC")("platform", po::value(&o.platform),
-                                                                   "platform name sent");
+      "report_get: results asked for (and then reported) per RPC")(
+      "rate", po::value(&o.rate)->default_value(0),
+      "report_get: RPC/s offered by all loops together, each RPC started on schedule (0: as fast as "
+      "they can)")("platform", po::value(&o.platform), "platform name sent");
   po::variables_map vm;  // (the shared parser also offers --project_dir; unused here)
   if (auto exit_code = parse_tool_options("sched_load", options, argc, argv, vm)) return *exit_code;
   if (o.mode != "new_host" && o.mode != "report_get") {
@@ -282,6 +301,10 @@ int main(int argc, char** argv) {
   }
   if (o.jobs < 1 || o.jobs > 100) {
     std::cerr << "sched_load: --jobs must be 1 to 100\n";
+    return 2;
+  }
+  if (!(o.rate >= 0) || o.rate > 1e6) {
+    std::cerr << "sched_load: --rate must be 0 to 1000000 RPC/s\n";
     return 2;
   }
   if (!(o.warmup >= 0) || !(o.warmup < o.seconds)) {
