@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -387,7 +388,127 @@ bool mark_result_reported(Database& db, int64_t result_id, int64_t host_id, int6
 
 bool mark_result_reported_by_name(Database& db, const std::string& name, int64_t host_id, int64_t now,
                                   const ResultReport& rp) {
-  int64_t wu_id = lock_workunit_of_reportable(db, "name", name, host_id);
-  return wu_id != 0 && write_report(db, wu_id, "name", name, host_id, now, rp);
+  return !mark_results_reported_by_name(db, {{name, rp}}, host_id, now).empty();
+}
+
+namespace {
+
+// Locks, in the list's order, the workunits of those of `names` whose results are sent to
+// `host_id` and still take a report (as lock_workunit_of_reportable, whose subquery this
+// is, correlated with each name: a consistent read, no lock on the result row); the list
+// drives the join and each workunit is read by its primary key. Returns name -> workunit.
+std::map<std::string, int64_t> lock_workunits_of_reportable(Database& db,
+                                                            const std::vector<std::string>& names,
+                                                            int64_t host_id) {
+  auto rows =
+      query(db,
+            "SELECT wanted.wanted_name, w.id FROM " + kNameListTable +
+                " STRAIGHT_JOIN workunit w ON w.id = (SELECT x.workunitid FROM result x WHERE x.name = "
+                "wanted.wanted_name AND x.hostid = ? AND (x.server_state = ? OR (x.server_state = ? AND "
+                "x.outcome IN (?, ?)))) FOR UPDATE",
+            name_list_json(names), host_id, ServerState::InProgress, ServerState::Over, Outcome::NoReply,
+            Outcome::ClientDetached);
+  std::map<std::string, int64_t> locked;
+  while (rows->next()) locked.emplace(rows->getString(1), rows->getInt64(2));
+  return locked;
+}
+
+// " CASE r.name WHEN ? THEN ? ... END" for `n` names.
+std::string case_by_name(size_t n) {
+  std::string text = " CASE r.name";
+  for (size_t i = 0; i < n; ++i) text += " WHEN ? THEN ?";
+  return text + " END";
+}
+
+// The reports of `reports` (their workunits locked) written as one statement: write_report's
+// statement with each per-report value chosen by name (CASE; bound parameters, not JSON, so
+// stderr's bytes go in as they are). The result is the join's first table, changed in place:
+// a later table's values pass through a temporary table, which with the result's MEDIUMTEXT
+// columns would be one on disk per statement (measured: 0.6 ms more per report).
+// Returns the rows matched (a result and its workunit each per report taken).
+int64_t write_reports(Database& db, const std::vector<const NamedReport*>& reports, int64_t host_id,
+                      int64_t now) {
+  const size_t n = reports.size();
+  static const char* const kPerReport[] = {"outcome",      "client_state",   "exit_status", "cpu_time",
+                                           "elapsed_time", "claimed_credit", "xml_doc_out", "stderr_out"};
+  std::string sql = "UPDATE result r STRAIGHT_JOIN workunit w ON w.id = r.workunitid SET r.server_state = ?";
+  for (const char* column : kPerReport) sql += std::string(", r.") + column + " =" + case_by_name(n);
+  sql += ", r.received_time = ?, w.transition_time = ? WHERE r.name IN (?";
+  for (size_t i = 1; i < n; ++i) sql += ", ?";
+  sql += ") AND r.hostid = ? AND " + kTakesReport;
+  return exec_bound(db, sql, [&](sql::PreparedStatement& st) {
+    int i = 1;
+    sql_bind::bind(st, i++, ServerState::Over);
+    auto each = [&](auto value_of) {
+      for (const NamedReport* r : reports) {
+        sql_bind::bind(st, i++, r->name);
+        sql_bind::bind(st, i++, value_of(r->report));
+      }
+    };
+    each([](const ResultReport& rp) { return rp.outcome; });
+    each([](const ResultReport& rp) { return rp.client_state; });
+    each([](const ResultReport& rp) { return rp.exit_status; });
+    each([](const ResultReport& rp) { return rp.cpu_time; });
+    each([](const ResultReport& rp) { return rp.elapsed_time; });
+    each([](const ResultReport& rp) { return rp.claimed_credit; });
+    each([](const ResultReport& rp) -> const std::string& { return rp.xml_doc_out; });
+    each([](const ResultReport& rp) -> const std::string& { return rp.stderr_out; });
+    sql_bind::bind_all(st, i, now, now);
+    i += 2;
+    for (const NamedReport* r : reports) sql_bind::bind(st, i++, r->name);
+    sql_bind::bind_all(st, i, host_id, ServerState::InProgress, ServerState::Over, Outcome::NoReply,
+                       Outcome::ClientDetached, ValidateState::Init, FileDeleteState::Init,
+                       AssimilateState::Init);
+  });
+}
+
+}  // namespace
+
+std::vector<std::string> mark_results_reported_by_name(Database& db, const std::vector<NamedReport>& reports,
+                                                       int64_t host_id, int64_t now) {
+  std::set<std::string> distinct;
+  for (const auto& r : reports) {
+    if (!distinct.insert(r.name).second)
+      throw std::invalid_argument("mark_results_reported_by_name: " + r.name + " reported twice");
+  }
+  std::vector<std::string> taken;
+  for (size_t first = 0; first < reports.size();) {
+    size_t rows = next_statement_rows(reports.size() - first, [&](size_t i) {
+      const auto& rp = reports[first + i].report;
+      return rp.xml_doc_out.size() + rp.stderr_out.size() + reports[first + i].name.size();
+    });
+    std::vector<std::string> names;
+    for (size_t i = first; i < first + rows; ++i) names.push_back(reports[i].name);
+    std::map<std::string, int64_t> locked = lock_workunits_of_reportable(db, names, host_id);
+    std::vector<const NamedReport*> writes;
+    for (size_t i = first; i < first + rows; ++i) {
+      if (locked.count(reports[i].name)) writes.push_back(&reports[i]);
+    }
+    first += rows;
+    if (writes.empty()) continue;
+    int64_t matched = write_reports(db, writes, host_id, now);
+    std::set<int64_t> workunits;
+    for (const auto& [name, wu] : locked) workunits.insert(wu);
+    if (workunits.size() == writes.size() && matched == 2 * static_cast<int64_t>(writes.size())) {
+      for (const NamedReport* r : writes) taken.push_back(r->name);
+      continue;
+    }
+    // Some result changed between the lock's read and the write (the guard refused it):
+    // the ones taken are those now over with this report's time. Exact: another report of
+    // them would be this host's, whose requests take their reports one after the other.
+    std::vector<std::string> written;
+    for (const NamedReport* r : writes) written.push_back(r->name);
+    auto over = query(db,
+                      "SELECT r.name FROM " + kNameListTable +
+                          " STRAIGHT_JOIN result r ON r.name = wanted.wanted_name "
+                          "WHERE r.hostid = ? AND r.server_state = ? AND r.received_time = ?",
+                      name_list_json(written), host_id, ServerState::Over, now);
+    std::set<std::string> now_over;
+    while (over->next()) now_over.insert(over->getString(1));
+    for (const NamedReport* r : writes) {
+      if (now_over.count(r->name)) taken.push_back(r->name);
+    }
+  }
+  return taken;
 }
 }  // namespace tharsis

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "db/database.h"
@@ -109,4 +110,17 @@ bool mark_result_reported(Database& db, int64_t result_id, int64_t host_id, int6
                           const ResultReport& report);
 bool mark_result_reported_by_name(Database& db, const std::string& name, int64_t host_id, int64_t now,
                                   const ResultReport& report);
+// The reports of one request: each as mark_result_reported_by_name, with the same guard,
+// in two statements for the whole list (up to kMaxRowsPerStatement, or fewer when large:
+// db/multi_row_insert.h): one locks, in the list's order, the workunits of the results
+// that take a report (workunit before result, as the daemons lock them); one writes those
+// results and their workunits. A third reads back which were taken only when the write's
+// guard refused some. Names must be distinct (std::invalid_argument otherwise). Returns
+// the names taken, in the list's order.
+struct NamedReport {
+  std::string name;
+  ResultReport report;
+};
+std::vector<std::string> mark_results_reported_by_name(Database& db, const std::vector<NamedReport>& reports,
+                                                       int64_t host_id, int64_t now);
 }  // namespace tharsis

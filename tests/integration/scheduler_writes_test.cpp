@@ -332,6 +332,81 @@ TEST_F(SchedulerWrites, ReportAndClaimMakeNoTemporaryTableOnDisk) {
   EXPECT_EQ(disk_tables(), before);
 }
 
+// A request's reports are two statements however many (the workunits' lock, the write),
+// and each keeps the one-report guards: another host's, an unknown, a reported and a late
+// result whose workunit is done change nothing (the last one locked, then refused by the
+// write: a read-back tells which were taken), the others each get their own values, and
+// large bytes go in as they are, with no temporary table on disk.
+TEST_F(SchedulerWrites, ReportsOfARequestAreTwoStatementsAndKeepEachReportsGuards) {
+  auto counter = [](Database& d, const std::string& name) {
+    return query_int(
+        d, "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = ?", name);
+  };
+  std::vector<int64_t> ids = add_unsent(4);
+  std::vector<NamedReport> reports;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    ASSERT_TRUE(claim(*db_, ids[i], 5));
+    ResultReport rp;
+    rp.outcome = i % 2 ? Outcome::ClientError : Outcome::Success;
+    rp.exit_status = static_cast<int>(i);
+    rp.cpu_time = 10.5 + static_cast<double>(i);
+    rp.xml_doc_out = "<file_info><name>out" + std::to_string(i) + "</name></file_info>";
+    rp.stderr_out = std::string(200'000 + i, static_cast<char>('a' + i));
+    rp.stderr_out[7] = '\0';
+    rp.stderr_out[8] = '"';
+    reports.push_back({fetch_result(*db_, ids[i])->name, rp});
+  }
+  std::vector<std::string> names;
+  for (const auto& r : reports) names.push_back(r.name);
+  int64_t statements = 0, disk_tables = 0;
+  std::vector<std::string> taken = db_->transaction([&](Database& d) {
+    int64_t disk_before = counter(d, "CREATED_TMP_DISK_TABLES");
+    int64_t before = counter(d, "COM_STMT_EXECUTE");
+    auto out = mark_results_reported_by_name(d, reports, 5, kNow + 7);
+    statements = counter(d, "COM_STMT_EXECUTE") - before - 1;  // less the counter's own read
+    disk_tables = counter(d, "CREATED_TMP_DISK_TABLES") - disk_before;
+    return out;
+  });
+  EXPECT_EQ(taken, names);
+  EXPECT_EQ(statements, 2) << "four reports took " << statements << " statements";
+  EXPECT_EQ(disk_tables, 0);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    auto row = fetch_result(*db_, ids[i]);
+    EXPECT_EQ(row->server_state, ServerState::Over);
+    EXPECT_EQ(row->outcome, reports[i].report.outcome);
+    EXPECT_EQ(row->exit_status, static_cast<int>(i));
+    EXPECT_EQ(row->cpu_time, reports[i].report.cpu_time);
+    EXPECT_EQ(row->received_time, kNow + 7);
+    EXPECT_EQ(row->xml_doc_out, reports[i].report.xml_doc_out);
+    EXPECT_EQ(row->stderr_out, reports[i].report.stderr_out) << "stderr of report " << i << " changed";
+    EXPECT_EQ(query_int(*db_, "SELECT transition_time FROM workunit WHERE id = ?", workunit_of(ids[i])),
+              kNow + 7);
+  }
+
+  std::vector<int64_t> more = add_unsent(4);
+  ASSERT_TRUE(claim(*db_, more[0], 5));
+  ASSERT_TRUE(claim(*db_, more[1], 6));  // another host's
+  // Late (timed out, NO_REPLY) but its workunit has its canonical result: locked, refused.
+  exec(*db_, "UPDATE result SET server_state = 5, outcome = 4, hostid = 5 WHERE id = ?", more[2]);
+  exec(*db_, "UPDATE workunit SET canonical_resultid = 99 WHERE id = ?", workunit_of(more[2]));
+  ASSERT_TRUE(claim(*db_, more[3], 5));
+  std::vector<NamedReport> mixed;
+  for (int64_t id : more) mixed.push_back({fetch_result(*db_, id)->name, ResultReport{}});
+  mixed.push_back({"no_such_result", ResultReport{}});
+  mixed.push_back({reports[0].name, ResultReport{}});  // reported above
+  taken = db_->transaction([&](Database& d) { return mark_results_reported_by_name(d, mixed, 5, kNow + 8); });
+  EXPECT_EQ(taken, (std::vector<std::string>{mixed[0].name, mixed[3].name}));
+  EXPECT_EQ(fetch_result(*db_, more[1])->server_state, ServerState::InProgress);
+  EXPECT_EQ(fetch_result(*db_, more[2])->received_time, 0);
+  EXPECT_EQ(fetch_result(*db_, ids[0])->received_time, kNow + 7);
+  EXPECT_EQ(query_int(*db_, "SELECT transition_time FROM workunit WHERE id = ?", workunit_of(more[2])),
+            9999999);
+  std::vector<NamedReport> twice{mixed[0], mixed[0]};
+  EXPECT_THROW(
+      db_->transaction([&](Database& d) { return mark_results_reported_by_name(d, twice, 5, kNow); }),
+      std::invalid_argument);
+}
+
 TEST_F(SchedulerWrites, ResendRefreshesOnlyAResultStillInProgressAtThatHost) {
   std::vector<int64_t> ids = add_unsent(1);
   int64_t wu = workunit_of(ids[0]);

@@ -1,6 +1,10 @@
 // Implementation of sched/lib/rpc/report_step.h.
 #include "sched/lib/rpc/report_step.h"
 
+#include <set>
+#include <string>
+#include <vector>
+
 #include "db/host_store.h"
 #include "db/result_store.h"
 #include "db/send_store.h"
@@ -32,9 +36,19 @@ void take_reports(Database& db, const SchedulerRequest& req, RecordedHost& host,
                   int64_t now, int default_daily_quota) {
   int errors = 0, successes = 0;
   std::vector<std::string> refused;
+  // All in two statements (mark_results_reported_by_name); a name reported again in the
+  // same request changes nothing the second time, as a duplicate report in a later one.
+  std::vector<NamedReport> reports;
+  std::set<std::string> listed;
   for (const auto& reported : req.results) {
-    if (mark_result_reported_by_name(db, reported.name, host.row.id, now,
-                                     report_of(reported, host.row.p_fpops))) {
+    if (listed.insert(reported.name).second) {
+      reports.push_back({reported.name, report_of(reported, host.row.p_fpops)});
+    }
+  }
+  std::vector<std::string> taken_names = mark_results_reported_by_name(db, reports, host.row.id, now);
+  std::set<std::string> taken(taken_names.begin(), taken_names.end());
+  for (const auto& reported : req.results) {
+    if (taken.erase(reported.name)) {
       (reported_success(reported) ? successes : errors) += 1;
     } else {
       refused.push_back(reported.name);
