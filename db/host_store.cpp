@@ -1,6 +1,8 @@
 // Implementation of db/host_store.h.
 #include "db/host_store.h"
 
+#include "db/id_list.h"
+#include "db/reportable_result.h"
 #include "db/sql.h"
 
 namespace tharsis {
@@ -74,6 +76,41 @@ int64_t insert_host(Database& db, const HostRow& h) {
 std::optional<HostRow> fetch_host(Database& db, int64_t id, bool for_update) {
   return read_one(
       query(db, "SELECT " + kColumns + " FROM host WHERE id = ?" + (for_update ? " FOR UPDATE" : ""), id));
+}
+
+LockedHost lock_host_and_reported_workunits(Database& db, int64_t id, const std::vector<std::string>& names) {
+  LockedHost out;
+  if (names.empty()) {
+    out.host = fetch_host(db, id, /*for_update=*/true);
+    return out;
+  }
+  // The host row (a primary-key read, first), then for each name its result's workunit by
+  // its primary key (eq_ref), NULL where none takes a report; a row per name.
+  std::string columns;
+  for (size_t start = 0; start < kColumns.size();) {
+    size_t comma = kColumns.find(',', start);
+    if (comma == std::string::npos) comma = kColumns.size();
+    columns += (columns.empty() ? "h." : ", h.") + kColumns.substr(start, comma - start);
+    start = kColumns.find_first_not_of(' ', comma + 1);
+    if (start == std::string::npos) break;
+  }
+  const std::string sql =
+      "SELECT " + columns +
+      ", wanted.wanted_name AS locked_name, w.id AS locked_workunit FROM host h LEFT JOIN " + kNameListTable +
+      " ON TRUE LEFT JOIN workunit w ON w.id = " +
+      reportable_result_workunit("x.name = wanted.wanted_name", "h.id") + " WHERE h.id = ? FOR UPDATE";
+  auto rows = SqlAccess::run(db, sql, [&](sql::PreparedStatement& st) {
+    sql_bind::bind(st, 1, name_list_json(names));
+    bind_reportable_states(st, 2);
+    sql_bind::bind(st, 6, id);
+    return std::unique_ptr<sql::ResultSet>(st.executeQuery());
+  });
+  while (rows->next()) {
+    if (!out.host) out.host = read_row(*rows);
+    if (!rows->isNull("locked_workunit"))
+      out.reports.emplace(rows->getString("locked_name"), rows->getInt64("locked_workunit"));
+  }
+  return out;
 }
 
 std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const std::string& host_cpid,

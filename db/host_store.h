@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "db/database.h"
+#include "db/result_store.h"
 #include "db/rows.h"
 
 namespace tharsis {
@@ -15,6 +17,15 @@ namespace tharsis {
 int64_t insert_host(Database& db, const HostRow& host);  // returns the new id
 // for_update: lock the row (SELECT .. FOR UPDATE) inside a transaction.
 std::optional<HostRow> fetch_host(Database& db, int64_t id, bool for_update = false);
+// fetch_host(id, for_update = true) that in the same statement also locks, after the host
+// row, the workunits of those of `names` (distinct) whose results are sent to this host
+// and still take a report: lock_workunits_of_reportable (db/result_store.h) without a
+// statement of its own. nullopt host (and nothing locked) when there is no such host.
+struct LockedHost {
+  std::optional<HostRow> host;
+  ReportLocks reports;
+};
+LockedHost lock_host_and_reported_workunits(Database& db, int64_t id, const std::vector<std::string>& names);
 // The newest host of `userid` with this host_cpid (a client that lost its host id);
 // for_update as for fetch_host.
 std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const std::string& host_cpid,

@@ -10,6 +10,7 @@
 #include "db/file_store.h"
 #include "db/id_list.h"
 #include "db/multi_row_insert.h"
+#include "db/reportable_result.h"
 #include "db/sql.h"
 
 namespace tharsis {
@@ -226,20 +227,18 @@ namespace {
 // multi-table UPDATE (MariaDB reads, and so locks, the tables in join order).
 const std::string kWorkunitThenResult = "workunit w STRAIGHT_JOIN result r ON r.workunitid = w.id";
 
-// Locks the workunit of the result whose `key_column` is `key`, sent to `host_id` and still
-// taking its report: in progress, or timed out (NO_REPLY, CLIENT_DETACHED) — write_report
-// decides on the rows as they are under this lock. The subquery is a plain consistent read
-// under READ COMMITTED: it takes no lock on the result row, so the workunit is the first
-// row locked. Returns the workunit id, or 0.
-template <class Key>
-int64_t lock_workunit_of_reportable(Database& db, const std::string& key_column, const Key& key,
-                                    int64_t host_id) {
+// Locks the workunit of result `result_id`, sent to `host_id` and still taking its report
+// (db/reportable_result.h): write_report decides on the rows as they are under this lock.
+// Returns the workunit id, or 0.
+int64_t lock_workunit_of_reportable(Database& db, int64_t result_id, int64_t host_id) {
   const std::string sql =
-      "SELECT id FROM workunit WHERE id = (SELECT workunitid FROM result WHERE " + key_column +
-      " = ? AND hostid = ? AND (server_state = ? OR (server_state = ? AND outcome IN (?, ?)))) "
-      "FOR UPDATE";
-  return query_int(db, sql, key, host_id, ServerState::InProgress, ServerState::Over, Outcome::NoReply,
-                   Outcome::ClientDetached);
+      "SELECT id FROM workunit WHERE id = " + reportable_result_workunit("x.id = ?", "?") + " FOR UPDATE";
+  auto rows = SqlAccess::run(db, sql, [&](sql::PreparedStatement& st) {
+    sql_bind::bind_all(st, 1, result_id, host_id);
+    bind_reportable_states(st, 3);
+    return std::unique_ptr<sql::ResultSet>(st.executeQuery());
+  });
+  return rows->next() ? rows->getInt64(1) : 0;
 }
 
 // The report write itself, the workunit already locked: result -> OVER with the client's
@@ -382,7 +381,7 @@ bool refresh_sent_result(Database& db, int64_t result_id, int64_t workunit_id, i
 
 bool mark_result_reported(Database& db, int64_t result_id, int64_t host_id, int64_t now,
                           const ResultReport& rp) {
-  int64_t wu_id = lock_workunit_of_reportable(db, "id", result_id, host_id);
+  int64_t wu_id = lock_workunit_of_reportable(db, result_id, host_id);
   return wu_id != 0 && write_report(db, wu_id, "id", result_id, host_id, now, rp);
 }
 
@@ -392,26 +391,6 @@ bool mark_result_reported_by_name(Database& db, const std::string& name, int64_t
 }
 
 namespace {
-
-// Locks, in the list's order, the workunits of those of `names` whose results are sent to
-// `host_id` and still take a report (as lock_workunit_of_reportable, whose subquery this
-// is, correlated with each name: a consistent read, no lock on the result row); the list
-// drives the join and each workunit is read by its primary key. Returns name -> workunit.
-std::map<std::string, int64_t> lock_workunits_of_reportable(Database& db,
-                                                            const std::vector<std::string>& names,
-                                                            int64_t host_id) {
-  auto rows =
-      query(db,
-            "SELECT wanted.wanted_name, w.id FROM " + kNameListTable +
-                " STRAIGHT_JOIN workunit w ON w.id = (SELECT x.workunitid FROM result x WHERE x.name = "
-                "wanted.wanted_name AND x.hostid = ? AND (x.server_state = ? OR (x.server_state = ? AND "
-                "x.outcome IN (?, ?)))) FOR UPDATE",
-            name_list_json(names), host_id, ServerState::InProgress, ServerState::Over, Outcome::NoReply,
-            Outcome::ClientDetached);
-  std::map<std::string, int64_t> locked;
-  while (rows->next()) locked.emplace(rows->getString(1), rows->getInt64(2));
-  return locked;
-}
 
 // " CASE r.name WHEN ? THEN ? ... END" for `n` names.
 std::string case_by_name(size_t n) {
@@ -464,40 +443,53 @@ int64_t write_reports(Database& db, const std::vector<const NamedReport*>& repor
 
 }  // namespace
 
-std::vector<std::string> mark_results_reported_by_name(Database& db, const std::vector<NamedReport>& reports,
-                                                       int64_t host_id, int64_t now) {
+ReportLocks lock_workunits_of_reportable(Database& db, const std::vector<std::string>& names,
+                                         int64_t host_id) {
+  ReportLocks locked;
+  if (names.empty()) return locked;
+  // The list drives the join; each workunit is read by its primary key (eq_ref).
+  const std::string sql = "SELECT wanted.wanted_name, w.id FROM " + kNameListTable +
+                          " STRAIGHT_JOIN workunit w ON w.id = " +
+                          reportable_result_workunit("x.name = wanted.wanted_name", "?") + " FOR UPDATE";
+  auto rows = SqlAccess::run(db, sql, [&](sql::PreparedStatement& st) {
+    sql_bind::bind_all(st, 1, name_list_json(names), host_id);
+    bind_reportable_states(st, 3);
+    return std::unique_ptr<sql::ResultSet>(st.executeQuery());
+  });
+  while (rows->next()) locked.emplace(rows->getString(1), rows->getInt64(2));
+  return locked;
+}
+
+std::vector<std::string> write_locked_reports(Database& db, const std::vector<NamedReport>& reports,
+                                              const ReportLocks& locked, int64_t host_id, int64_t now) {
   std::set<std::string> distinct;
+  std::vector<const NamedReport*> writes;
   for (const auto& r : reports) {
     if (!distinct.insert(r.name).second)
       throw std::invalid_argument("mark_results_reported_by_name: " + r.name + " reported twice");
+    if (locked.count(r.name)) writes.push_back(&r);
   }
   std::vector<std::string> taken;
-  for (size_t first = 0; first < reports.size();) {
-    size_t rows = next_statement_rows(reports.size() - first, [&](size_t i) {
-      const auto& rp = reports[first + i].report;
-      return rp.xml_doc_out.size() + rp.stderr_out.size() + reports[first + i].name.size();
+  for (size_t first = 0; first < writes.size();) {
+    size_t rows = next_statement_rows(writes.size() - first, [&](size_t i) {
+      const auto& rp = writes[first + i]->report;
+      return rp.xml_doc_out.size() + rp.stderr_out.size() + writes[first + i]->name.size();
     });
-    std::vector<std::string> names;
-    for (size_t i = first; i < first + rows; ++i) names.push_back(reports[i].name);
-    std::map<std::string, int64_t> locked = lock_workunits_of_reportable(db, names, host_id);
-    std::vector<const NamedReport*> writes;
-    for (size_t i = first; i < first + rows; ++i) {
-      if (locked.count(reports[i].name)) writes.push_back(&reports[i]);
-    }
+    std::vector<const NamedReport*> chunk(writes.begin() + static_cast<std::ptrdiff_t>(first),
+                                          writes.begin() + static_cast<std::ptrdiff_t>(first + rows));
     first += rows;
-    if (writes.empty()) continue;
-    int64_t matched = write_reports(db, writes, host_id, now);
+    int64_t matched = write_reports(db, chunk, host_id, now);
     std::set<int64_t> workunits;
-    for (const auto& [name, wu] : locked) workunits.insert(wu);
-    if (workunits.size() == writes.size() && matched == 2 * static_cast<int64_t>(writes.size())) {
-      for (const NamedReport* r : writes) taken.push_back(r->name);
+    for (const NamedReport* r : chunk) workunits.insert(locked.at(r->name));
+    if (workunits.size() == chunk.size() && matched == 2 * static_cast<int64_t>(chunk.size())) {
+      for (const NamedReport* r : chunk) taken.push_back(r->name);
       continue;
     }
     // Some result changed between the lock's read and the write (the guard refused it):
     // the ones taken are those now over with this report's time. Exact: another report of
     // them would be this host's, whose requests take their reports one after the other.
     std::vector<std::string> written;
-    for (const NamedReport* r : writes) written.push_back(r->name);
+    for (const NamedReport* r : chunk) written.push_back(r->name);
     auto over = query(db,
                       "SELECT r.name FROM " + kNameListTable +
                           " STRAIGHT_JOIN result r ON r.name = wanted.wanted_name "
@@ -505,10 +497,17 @@ std::vector<std::string> mark_results_reported_by_name(Database& db, const std::
                       name_list_json(written), host_id, ServerState::Over, now);
     std::set<std::string> now_over;
     while (over->next()) now_over.insert(over->getString(1));
-    for (const NamedReport* r : writes) {
+    for (const NamedReport* r : chunk) {
       if (now_over.count(r->name)) taken.push_back(r->name);
     }
   }
   return taken;
+}
+
+std::vector<std::string> mark_results_reported_by_name(Database& db, const std::vector<NamedReport>& reports,
+                                                       int64_t host_id, int64_t now) {
+  std::vector<std::string> names;
+  for (const auto& r : reports) names.push_back(r.name);
+  return write_locked_reports(db, reports, lock_workunits_of_reportable(db, names, host_id), host_id, now);
 }
 }  // namespace tharsis

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -111,11 +112,9 @@ bool mark_result_reported(Database& db, int64_t result_id, int64_t host_id, int6
 bool mark_result_reported_by_name(Database& db, const std::string& name, int64_t host_id, int64_t now,
                                   const ResultReport& report);
 // The reports of one request: each as mark_result_reported_by_name, with the same guard,
-// in two statements for the whole list (up to kMaxRowsPerStatement, or fewer when large:
-// db/multi_row_insert.h): one locks, in the list's order, the workunits of the results
-// that take a report (workunit before result, as the daemons lock them); one writes those
-// results and their workunits. A third reads back which were taken only when the write's
-// guard refused some. Names must be distinct (std::invalid_argument otherwise). Returns
+// in two statements for the whole list: one locks the workunits of the results that take a
+// report (lock_workunits_of_reportable), one writes those results and their workunits
+// (write_locked_reports). Names must be distinct (std::invalid_argument otherwise). Returns
 // the names taken, in the list's order.
 struct NamedReport {
   std::string name;
@@ -123,4 +122,18 @@ struct NamedReport {
 };
 std::vector<std::string> mark_results_reported_by_name(Database& db, const std::vector<NamedReport>& reports,
                                                        int64_t host_id, int64_t now);
+// Report name -> the workunit locked for it.
+using ReportLocks = std::map<std::string, int64_t>;
+// Locks, in the list's order, the workunit of each of `names` whose result is sent to
+// `host_id` and still takes a report (workunit before result, as the daemons lock them;
+// the result rows are not locked), in one statement. lock_host_and_reported_workunits
+// (db/host_store.h) does the same with the host row's lock.
+ReportLocks lock_workunits_of_reportable(Database& db, const std::vector<std::string>& names,
+                                         int64_t host_id);
+// The reports whose workunits `locked` holds, written in one statement (up to
+// kMaxRowsPerStatement, fewer when large: db/multi_row_insert.h), each under the one-report
+// guard, decided on the rows as they are now. A read-back of which were taken only when
+// the guard refused some (a result that changed after the lock's read).
+std::vector<std::string> write_locked_reports(Database& db, const std::vector<NamedReport>& reports,
+                                              const ReportLocks& locked, int64_t host_id, int64_t now);
 }  // namespace tharsis

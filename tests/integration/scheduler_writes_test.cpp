@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "db/host_store.h"
 #include "db/result_store.h"
 #include "db/sql.h"
 #include "sched/lib/result_acceptance.h"
@@ -405,6 +406,51 @@ TEST_F(SchedulerWrites, ReportsOfARequestAreTwoStatementsAndKeepEachReportsGuard
   EXPECT_THROW(
       db_->transaction([&](Database& d) { return mark_results_reported_by_name(d, twice, 5, kNow); }),
       std::invalid_argument);
+}
+
+// The scheduler reads its host row and locks its reports' workunits in one statement: the
+// host row, then each workunit whose result is this host's and takes a report, the result
+// rows left unlocked (locked only by the write, after their workunits).
+TEST_F(SchedulerWrites, HostReadLocksTheReportedWorkunitsInTheSameStatement) {
+  HostRow h;
+  h.userid = 1;
+  h.host_cpid = "cpid";
+  int64_t host = insert_host(*db_, h);
+  std::vector<int64_t> ids = add_unsent(3);
+  ASSERT_TRUE(claim(*db_, ids[0], host));
+  ASSERT_TRUE(claim(*db_, ids[1], host));
+  ASSERT_TRUE(claim(*db_, ids[2], host + 1));  // another host's
+  std::vector<std::string> names;
+  for (int64_t id : ids) names.push_back(fetch_result(*db_, id)->name);
+  names.push_back("no_such_result");
+  std::vector<NamedReport> reports;
+  for (const auto& name : names) reports.push_back({name, ResultReport{}});
+  int64_t statements = 0;
+  std::vector<std::string> taken = db_->transaction([&](Database& d) {
+    int64_t before = query_int(d,
+                               "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE "
+                               "VARIABLE_NAME = 'COM_STMT_EXECUTE'");
+    LockedHost held = lock_host_and_reported_workunits(d, host, names);
+    statements = query_int(d,
+                           "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE "
+                           "VARIABLE_NAME = 'COM_STMT_EXECUTE'") -
+                 before - 1;
+    EXPECT_TRUE(held.host && held.host->id == host && held.host->host_cpid == "cpid");
+    EXPECT_EQ(held.reports, (ReportLocks{{names[0], workunit_of(ids[0])}, {names[1], workunit_of(ids[1])}}));
+    EXPECT_TRUE(locked("host", host));
+    EXPECT_TRUE(locked("workunit", workunit_of(ids[0])));
+    EXPECT_TRUE(locked("workunit", workunit_of(ids[1])));
+    EXPECT_FALSE(locked("workunit", workunit_of(ids[2])));
+    EXPECT_FALSE(locked("result", ids[0])) << "the result row was locked before its workunit's write";
+    return write_locked_reports(d, reports, held.reports, host, kNow + 3);
+  });
+  EXPECT_EQ(statements, 1);
+  EXPECT_EQ(taken, (std::vector<std::string>{names[0], names[1]}));
+  EXPECT_EQ(fetch_result(*db_, ids[2])->server_state, ServerState::InProgress);
+  LockedHost none =
+      db_->transaction([&](Database& d) { return lock_host_and_reported_workunits(d, host + 9, names); });
+  EXPECT_FALSE(none.host);
+  EXPECT_TRUE(none.reports.empty());
 }
 
 TEST_F(SchedulerWrites, ResendRefreshesOnlyAResultStillInProgressAtThatHost) {

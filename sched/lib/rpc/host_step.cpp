@@ -4,6 +4,7 @@
 #include "db/host_store.h"
 #include "lib/log.h"
 #include "sched/lib/rpc/host_plan.h"
+#include "sched/lib/rpc/report_plan.h"
 
 namespace tharsis {
 
@@ -12,15 +13,23 @@ namespace tharsis {
 // host is neither written nor credited with its reports.
 RecordedHost find_or_create_host(Database& db, const SchedulerRequest& req, int64_t user_id, int64_t now) {
   std::optional<HostRow> host;
+  std::optional<ReportLocks> report_locks;
   NamedHost named = NamedHost::NotThisAccount;
   if (req.hostid > 0) {
-    host = fetch_host(db, req.hostid, /*for_update=*/true);
+    LockedHost locked = lock_host_and_reported_workunits(db, req.hostid, distinct_report_names(req));
+    host = std::move(locked.host);
+    report_locks = std::move(locked.reports);
     named = judge_named_host(host, user_id, req.rpc_seqno);
     if (named == NamedHost::CopiedState) {
       log_info("host ", host->id, ": rpc_seqno ", req.rpc_seqno, " below the stored ", host->rpc_seqno,
                " (a copy of its client state); creating a new host");
     }
-    if (named != NamedHost::Use) host.reset();
+    // Not this request's host: the workunits its reports locked stay locked to the commit,
+    // unwritten (another host's reports change nothing).
+    if (named != NamedHost::Use) {
+      host.reset();
+      report_locks.reset();
+    }
   }
   // Locked either way: concurrent requests of one host take their reports one after the
   // other. The RPC's one write of the row (update_host) leaves the validator's credit alone.
@@ -28,7 +37,8 @@ RecordedHost find_or_create_host(Database& db, const SchedulerRequest& req, int6
   if (!host && named != NamedHost::CopiedState && !cpid.empty()) {
     host = fetch_host_by_cpid(db, user_id, cpid, /*for_update=*/true);
   }
-  RecordedHost recorded{describe_host(std::move(host), req, user_id, now), false};
+  if (host && host->id != req.hostid) report_locks.reset();  // found by its CPID
+  RecordedHost recorded{describe_host(std::move(host), req, user_id, now), false, std::move(report_locks)};
   if (recorded.row.id == 0) {
     recorded.row.id = insert_host(db, recorded.row);
     recorded.created = true;

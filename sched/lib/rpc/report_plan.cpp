@@ -2,6 +2,7 @@
 #include "sched/lib/rpc/report_plan.h"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 
 #include "lib/protocol/xml_text.h"
@@ -24,6 +25,15 @@ std::string reported_files_xml(const ReportedResult& reported) {
 }
 
 }  // namespace
+
+std::vector<std::string> distinct_report_names(const SchedulerRequest& req) {
+  std::vector<std::string> names;
+  std::set<std::string> seen;
+  for (const auto& reported : req.results) {
+    if (seen.insert(reported.name).second) names.push_back(reported.name);
+  }
+  return names;
+}
 
 bool reported_success(const ReportedResult& reported) {
   return reported.state == kClientStateUploaded && reported.exit_status == 0;

@@ -13,6 +13,10 @@
 
 namespace tharsis {
 
+// The names the request reports, each once, in request order (a name reported again in
+// the same request changes nothing the second time, as a duplicate in a later request).
+std::vector<std::string> distinct_report_names(const SchedulerRequest& req);
+
 // A success: the client uploaded its files (BOINC's RESULT_FILES_UPLOADED) and it exited 0.
 bool reported_success(const ReportedResult& reported);
 

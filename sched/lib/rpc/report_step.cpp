@@ -1,6 +1,7 @@
 // Implementation of sched/lib/rpc/report_step.h.
 #include "sched/lib/rpc/report_step.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -36,16 +37,20 @@ void take_reports(Database& db, const SchedulerRequest& req, RecordedHost& host,
                   int64_t now, int default_daily_quota) {
   int errors = 0, successes = 0;
   std::vector<std::string> refused;
-  // All in two statements (mark_results_reported_by_name); a name reported again in the
-  // same request changes nothing the second time, as a duplicate report in a later one.
+  // The workunits locked with the host row when it was read (host_step.h), else here (a
+  // new host has no result to report); one statement writes them all.
+  std::vector<std::string> names = distinct_report_names(req);
   std::vector<NamedReport> reports;
-  std::set<std::string> listed;
-  for (const auto& reported : req.results) {
-    if (listed.insert(reported.name).second) {
-      reports.push_back({reported.name, report_of(reported, host.row.p_fpops)});
-    }
+  std::map<std::string, const ReportedResult*> first;
+  for (const auto& reported : req.results) first.emplace(reported.name, &reported);
+  for (const auto& name : names) reports.push_back({name, report_of(*first.at(name), host.row.p_fpops)});
+  ReportLocks locks;
+  if (host.report_locks) {
+    locks = std::move(*host.report_locks);
+  } else if (!host.created) {
+    locks = lock_workunits_of_reportable(db, names, host.row.id);
   }
-  std::vector<std::string> taken_names = mark_results_reported_by_name(db, reports, host.row.id, now);
+  std::vector<std::string> taken_names = write_locked_reports(db, reports, locks, host.row.id, now);
   std::set<std::string> taken(taken_names.begin(), taken_names.end());
   for (const auto& reported : req.results) {
     if (taken.erase(reported.name)) {
