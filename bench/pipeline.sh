@@ -38,13 +38,18 @@
 # RATE=R paces the hosts to offer R report+get RPC/s together (sched_load --rate: each RPC
 # started on schedule, its latency counted from then), so p50/p99 are read at a load below
 # capacity rather than at saturation; unset, every host runs as fast as it can.
+# POOL=1 serves the scheduler and the upload handler from FastCGI pools started up front
+# (`<program> --fastcgi_socket S --processes LOOPS`, run by `start` as project daemons,
+# reached through Apache's mod_proxy_fcgi; sched/lib/fastcgi_pool.h) instead of mod_fcgid,
+# which starts processes only on demand and holds a request a second whenever all it has
+# are busy. Single node only.
 # STATEMENTS=K (single node) also prints the K statement shapes (literals replaced by ?)
 # that took mariadbd the most time in the window, from its slow query log with every
 # statement logged (the logging costs server CPU itself): calls and server µs per
 # lifecycle, µs and rows examined per call. Times are wall-clock inside the server, so
 # lock waits and CPU contention count in them.
 #   [FLUSH_AT_COMMIT=1|2] [NODES=1|3|"1 3"] [WARMUP=15] [LOOPS=8] [LEVEL=4000] [DAEMON_SLEEP=1] \
-#     [PRELOAD_RESULTS=M] [STATEMENTS=K] [RATE=R] bench/pipeline.sh BUILD [SECONDS] [OLD_BUILD]
+#     [PRELOAD_RESULTS=M] [STATEMENTS=K] [RATE=R] [POOL=1] bench/pipeline.sh BUILD [SECONDS] [OLD_BUILD]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 usage="usage: pipeline.sh BUILD [SECONDS] [OLD_BUILD]"
@@ -58,6 +63,8 @@ daemon_sleep="${DAEMON_SLEEP:-1}"
 flushes="${FLUSH_AT_COMMIT:-2 1}"
 statements="${STATEMENTS:-0}"
 rate="${RATE:-0}"
+pool="${POOL:-0}"
+case "$pool" in 0|1) ;; *) echo "pipeline: POOL: 0 (mod_fcgid) or 1 (FastCGI pools)" >&2; exit 2 ;; esac
 [[ "$rate" =~ ^[0-9]+$ ]] || { echo "pipeline: RATE: report+get RPC/s offered, a whole number" >&2; exit 2; }
 [[ "$statements" =~ ^[0-9]+$ ]] || { echo "pipeline: STATEMENTS: a count of statement shapes" >&2; exit 2; }
 node_counts="${NODES:-1}"
@@ -124,6 +131,7 @@ for pid, (ppid, own, children, argv0, hwm) in procs.items():
                'upload_handler' if argv0 == f'{project}/cgi-bin/file_upload_handler.fcgi' else 'apache'
     elif argv0.startswith(f'{project}/bin/'):
         role = argv0[len(project) + 5:]
+        role = 'upload_handler' if role == 'file_upload_handler' else role  # POOL=1
     elif pid == feeder:
         role, own = 'feeder', own + children
     elif pid == load:
@@ -205,6 +213,14 @@ PY
   # As many FastCGI processes of each program as hosts: with fewer, mod_fcgid holds a
   # request it has no free process for about a second before it tries again.
   printf 'FcgidMaxProcessesPerClass %s\nFcgidMinProcessesPerClass %s\n' "$loops" "$loops" > "$base/fcgid.conf"
+  if [ "$pool" = 1 ]; then  # the pools as project daemons, Apache passing their URLs to them
+    mkdir -p "$p/run"
+    for program in scheduler:fcgi file_upload_handler:file_upload_handler.fcgi; do
+      sed -i "s|</daemons>|<daemon><cmd>${program%%:*} --fastcgi_socket $p/run/${program%%:*}.sock --processes $loops</cmd></daemon></daemons>|" \
+        "$p/config.xml"
+      echo "ProxyPass \"/bench_cgi/${program#*:}\" \"unix:$p/run/${program%%:*}.sock|fcgi://${program%%:*}/\"" >> "$base/fcgid.conf"
+    done
+  fi
   "$here/scripts/private_apache.sh" start "$base/apache" "$port" "$p/bench.httpd.conf" "$base/fcgid.conf"
   httpd_pids="$(cat "$base/apache/httpd.pid")"
   urls="http://127.0.0.1:$port/bench_cgi/fcgi"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the built programs into a project made by make_project, in BOINC's layout:
-# daemons in bin/, the scheduler as cgi-bin/cgi (CGI, the URL the master page names) and
+# daemons in bin/ (with the scheduler and the upload handler, which `start` can run as FastCGI
+# pools: sched/lib/serve_http.h), the scheduler as cgi-bin/cgi (CGI, the URL the master page names) and
 # cgi-bin/fcgi (FastCGI, the same binary), the upload handler, submit_rpc, the status pages and their
 # stylesheet. When run as root, hands the project to www-data, as Apache runs the CGIs
 # as that user (they read config.xml and the upload key, and write upload/).
@@ -10,7 +11,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${1:?usage: install_programs.sh BUILD_DIR PROJECT_DIR}"
 project="${2:?usage: install_programs.sh BUILD_DIR PROJECT_DIR}"
 [ -f "$project/config.xml" ] || { echo "install_programs: $project has no config.xml" >&2; exit 1; }
-for program in transitioner validator assimilator file_deleter graph_scheduler clusterer census; do
+for program in transitioner validator assimilator file_deleter graph_scheduler clusterer census scheduler file_upload_handler; do
   if [ -x "$build_dir/$program" ]; then cp "$build_dir/$program" "$project/bin/"; fi
 done
 cp "$build_dir/scheduler" "$project/cgi-bin/cgi"

@@ -7,7 +7,8 @@
 # a project's include sets mod_fcgid's FcgidMaxRequestLen itself and sends larger or
 # chunked bodies to the CGI build (tools/lib/make_project.h), so it is not set here.
 # Modules loaded: those a project's include needs (alias, cgid, fcgid, mime, dir,
-# authz_core; its <If> sections are Apache core), mpm_event and env.
+# authz_core; its <If> sections are Apache core), mpm_event, env, and proxy with proxy_fcgi
+# (to reach FastCGI pools: sched/lib/fastcgi_pool.h).
 # When run as root, Apache's workers and CGIs run as www-data (Apache refuses root);
 # the caller makes the project's files readable and upload/ writable for that user.
 set -euo pipefail
@@ -35,7 +36,7 @@ start() {
     echo "LogLevel warn"
     echo 'LogFormat "%h %t \"%r\" %>s %b %D" timed'
     echo "CustomLog $dir/access.log timed"
-    for m in mpm_event authz_core alias mime dir cgid fcgid env; do
+    for m in mpm_event authz_core alias mime dir cgid fcgid env proxy proxy_fcgi; do
       echo "LoadModule ${m}_module $modules/mod_${m}.so"
     done
     echo "$user_lines"

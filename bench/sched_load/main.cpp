@@ -50,7 +50,7 @@ struct Options {
   std::vector<std::string> urls;  // loop i uses urls[i % size]: hosts spread over schedulers
   std::vector<std::string> authenticators;
   double seconds = 10, warmup = 0;
-  int jobs = 1;  // results asked for per report_get RPC (each a 1 s job at 1 GFLOPS)
+  int jobs = 1;     // results asked for per report_get RPC (each a 1 s job at 1 GFLOPS)
   double rate = 0;  // report_get: RPC/s offered by all loops together; 0: each loop as fast as it can
   bool upload = false;
 };

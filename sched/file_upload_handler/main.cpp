@@ -2,7 +2,9 @@
 // <project>/cgi-bin/file_upload_handler (sched/lib/upload_handler.h). It reads the
 // database settings of config.xml to find the result an upload belongs to, with the
 // status pages' SELECT-only account when make_project made one (it only reads, and it
-// faces hostile input); under FastCGI the connection is kept across requests.
+// faces hostile input); under FastCGI the connection is kept across requests. With
+// --fastcgi_socket PATH --processes N it runs as a pool of FastCGI workers for Apache's
+// mod_proxy_fcgi (sched/lib/serve_http.h).
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -14,11 +16,12 @@
 #include "lib/log.h"
 #include "lib/web/status_cgi.h"
 #include "sched/lib/cgi_server.h"
+#include "sched/lib/serve_http.h"
 #include "sched/lib/upload_handler.h"
 
 using namespace tharsis;
 
-int main() {
+int main(int argc, char** argv) {
   set_log_program("file_upload_handler");
   std::string dir =
       std::getenv("THARSIS_PROJECT_DIR")
@@ -32,7 +35,7 @@ int main() {
   };
   if (!config.ok() || !key.ok()) {
     log_error("cannot start: ", !config.ok() ? config.error() : key.error());
-    return serve_cgi_or_fastcgi_streaming([&](const RequestHead&, BodyReader&) {
+    return serve_http(argc, argv, nullptr, "file_upload_handler", [&](const RequestHead&, BodyReader&) {
       return reply(DataServerReply{UploadStatus::TransientError, std::nullopt, "server misconfigured"});
     });
   }
@@ -53,10 +56,11 @@ int main() {
       throw;
     }
   };
-  return serve_cgi_or_fastcgi_streaming([&](const RequestHead& head, BodyReader& body) {
-    if (head.bad_content_length) {
-      return reply(DataServerReply{UploadStatus::PermanentError, std::nullopt, "bad Content-Length"});
-    }
-    return reply(handle_upload_request(body, *config, *key, lookup));
-  });
+  return serve_http(
+      argc, argv, &*config, "file_upload_handler", [&](const RequestHead& head, BodyReader& body) {
+        if (head.bad_content_length) {
+          return reply(DataServerReply{UploadStatus::PermanentError, std::nullopt, "bad Content-Length"});
+        }
+        return reply(handle_upload_request(body, *config, *key, lookup));
+      });
 }

@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "sched/lib/fastcgi_pool.h"
+
 namespace tharsis {
 namespace {
 
@@ -163,10 +165,15 @@ int serve_cgi_or_fastcgi_streaming(const StreamingHandler& handler, int64_t max_
     return 0;
   }
   FCGX_Init();
+  return serve_fastcgi_on(0, handler, max_requests);  // mod_fcgid hands us the socket as stdin
+}
+
+int serve_fastcgi_on(int listen_fd, const StreamingHandler& handler, int64_t max_requests) {
   FCGX_Request fcgi;
-  FCGX_InitRequest(&fcgi, 0, 0);
+  FCGX_InitRequest(&fcgi, listen_fd, 0);
   for (int64_t served = 0; max_requests == 0 || served < max_requests; ++served) {
-    if (FCGX_Accept_r(&fcgi) < 0) break;
+    if (pool_worker_stopping() || FCGX_Accept_r(&fcgi) < 0) break;
+    pool_worker_request_started();
     RequestHead head = read_request_head([&fcgi](const char* name) {
       const char* value = FCGX_GetParam(name, fcgi.envp);
       return std::string(value ? value : "");
@@ -182,12 +189,22 @@ int serve_cgi_or_fastcgi_streaming(const StreamingHandler& handler, int64_t max_
     std::string out = render_http_response(response);
     FCGX_PutStr(out.data(), static_cast<int>(out.size()), fcgi.out);
     FCGX_Finish_r(&fcgi);
+    pool_worker_request_finished();
   }
   return 0;
 }
 
 int serve_cgi_or_fastcgi(const RequestHandler& handler, size_t max_body, int64_t max_requests) {
   return serve_cgi_or_fastcgi_streaming(
+      [&](const RequestHead& head, BodyReader& body) {
+        return handler(read_http_request(head, body, max_body));
+      },
+      max_requests);
+}
+
+int serve_fastcgi_on(int listen_fd, const RequestHandler& handler, size_t max_body, int64_t max_requests) {
+  return serve_fastcgi_on(
+      listen_fd,
       [&](const RequestHead& head, BodyReader& body) {
         return handler(read_http_request(head, body, max_body));
       },

@@ -95,5 +95,9 @@ inline constexpr uint64_t kMaxDiscardBytes = uint64_t{1} << 30;
 // reached, 0 = no limit). Returns the process exit code.
 int serve_cgi_or_fastcgi_streaming(const StreamingHandler& handler, int64_t max_requests = 0);
 int serve_cgi_or_fastcgi(const RequestHandler& handler, size_t max_body, int64_t max_requests = 0);
+// The FastCGI request loop on a listening socket of our own (a pool worker's, see
+// sched/lib/fastcgi_pool.h); FCGX_Init() must have run. Ends when the pool stops the worker.
+int serve_fastcgi_on(int listen_fd, const StreamingHandler& handler, int64_t max_requests = 0);
+int serve_fastcgi_on(int listen_fd, const RequestHandler& handler, size_t max_body, int64_t max_requests = 0);
 
 }  // namespace tharsis

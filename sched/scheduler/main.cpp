@@ -1,6 +1,8 @@
 // scheduler: BOINC's scheduler RPC as a CGI or FastCGI program (one binary; installed as
 // cgi-bin/cgi and cgi-bin/fcgi). The project is the parent of the program's directory
-// (BOINC's layout: <project>/cgi-bin/cgi), or $THARSIS_PROJECT_DIR.
+// (BOINC's layout: <project>/cgi-bin/cgi), or $THARSIS_PROJECT_DIR. Started with
+// --fastcgi_socket PATH --processes N it is instead a pool of FastCGI workers on that
+// socket for Apache's mod_proxy_fcgi (sched/lib/serve_http.h).
 #include <unistd.h>
 
 #include <cstdlib>
@@ -17,6 +19,7 @@
 #include "lib/text_file.h"
 #include "sched/lib/cgi_server.h"
 #include "sched/lib/rpc/scheduler_rpc.h"
+#include "sched/lib/serve_http.h"
 
 using namespace tharsis;
 
@@ -33,7 +36,7 @@ HttpResponse xml(const SchedulerReply& reply) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   set_log_program("scheduler");
   std::string dir = project_dir();
   auto config = load_project_config(dir + "/config.xml");
@@ -45,7 +48,8 @@ int main() {
   if (!config.ok() || !upload_key.ok()) {
     std::string why = !config.ok() ? config.error() : upload_key.error();
     log_error("cannot start: ", why);
-    return serve_cgi_or_fastcgi(
+    return serve_http(
+        argc, argv, nullptr, "scheduler",
         [&](const HttpRequest&) {
           return xml(make_error_reply("Tharsis", "Project is misconfigured", 3600));
         },
@@ -56,7 +60,8 @@ int main() {
   context.limits.max_request_bytes = static_cast<size_t>(config->max_request_size);
   std::unique_ptr<Database> db;
   std::string project = config->long_name.empty() ? config->name : config->long_name;
-  return serve_cgi_or_fastcgi(
+  return serve_http(
+      argc, argv, &*config, "scheduler",
       [&](const HttpRequest& request) {
         if (request.body_too_large) {
           return xml(make_error_reply(project, "Request too large", 3600));

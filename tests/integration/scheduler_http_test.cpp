@@ -3,7 +3,9 @@
 // uploads its output with the signed certificate, reports it; hostile requests (wrong
 // account key, malformed XML, another host's result, forged certificate, unsafe names,
 // oversized uploads) get clear errors and change nothing. The same binary as FastCGI under
-// mod_fcgid serves a sequence of RPCs, hostile ones included, from one persistent process.
+// mod_fcgid serves a sequence of RPCs, hostile ones included, from one persistent process;
+// as a FastCGI pool behind mod_proxy_fcgi it serves a burst beyond its workers, replaces a
+// killed worker, refuses a second pool, and stops with the project's stop trigger.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -23,6 +25,7 @@
 #include "lib/text_file.h"
 #include "lib/work/create_work.h"
 #include "lib/work/fanout.h"
+#include "tests/support/child_process.h"
 #include "tests/support/test_web_server.h"
 #include "tools/lib/app_admin.h"
 
@@ -414,6 +417,100 @@ TEST_F(SchedulerHttp, ManyHostsRacingForFewResultsNeverGetTheSameOne) {
       << "the daily counts differ from what was sent";
   // Each host wants more than the three workunits can give it, so none is left unsent.
   EXPECT_EQ(static_cast<int64_t>(receivers.size()), unsent);
+}
+
+// The scheduler as a pool of FastCGI workers started up front (sched/lib/fastcgi_pool.h),
+// Apache reaching it through mod_proxy_fcgi, as `start` runs it from a <daemon> entry.
+TEST_F(SchedulerHttp, FastCgiPoolServesBurstsReplacesDeadWorkersAndStopsWithTheProject) {
+  namespace fs = std::filesystem;
+  add_jobs(3, 40);
+  const std::string dir = project_.config().project_dir;
+  const std::string program = dir + "/bin/scheduler", socket = dir + "/run/scheduler.sock";
+  fs::create_directories(dir + "/run");
+  fs::copy_file(testing::built_programs_dir() + "/scheduler", program, fs::copy_options::overwrite_existing);
+  auto pool = std::make_unique<testing::ChildProcess>(
+      program, std::vector<std::string>{"--fastcgi_socket", socket, "--processes", "3"}, dir + "/pool.log");
+  // The workers: the program's processes but the pool's own.
+  auto workers = [&] {
+    std::set<pid_t> pids = fastcgi_processes(program);
+    pids.erase(pool->pid());
+    return pids;
+  };
+  auto text_of = [](const std::string& file) {
+    auto text = read_text_file(file);
+    return text.ok() ? *text : std::string();
+  };
+  auto wait_for = [](const std::function<bool()>& done) {
+    for (int i = 0; i < 200 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    return done();
+  };
+  ASSERT_TRUE(wait_for([&] { return fs::exists(socket) && workers().size() == 3; }))
+      << "no pool of 3 workers on " << socket << ": " << text_of(dir + "/pool.log");
+  testing::TestWebServer proxied(project_, 0, "apache_pool",
+                                 {"ProxyPass \"/test_cgi/pool\" \"unix:" + socket + "|fcgi://scheduler/\""});
+  auto pool_rpc = [&](const std::string& body) {
+    auto reply = http_post(proxied.url("test_cgi/pool"), body);
+    pugi::xml_document doc;
+    doc.load_string(reply.body.c_str());
+    return std::pair{reply.status, std::move(doc)};
+  };
+
+  // A volunteer attaches, reports and gets more, through the pool.
+  auto [status, first] = pool_rpc(request("good_key_0123456789", 0, "", 1));
+  ASSERT_EQ(status, 200);
+  int64_t hostid = first.child("scheduler_reply").child("hostid").text().as_llong();
+  std::string r1 = first.child("scheduler_reply").child("result").child_value("name");
+  ASSERT_GT(hostid, 0);
+  ASSERT_FALSE(r1.empty()) << "no work through the pool";
+  auto [status2, second] = pool_rpc(request("good_key_0123456789", hostid, success_report(r1), 1));
+  EXPECT_STREQ(second.child("scheduler_reply").child("result_ack").child_value("name"), r1.c_str());
+  EXPECT_EQ(fetch_result_by_name(*db_, r1)->outcome, Outcome::Success);
+
+  // A burst of new hosts, four times the workers, at once: each waits its turn in the
+  // socket's backlog and gets an answer with work.
+  constexpr int kBurst = 12;
+  std::vector<std::string> sent(kBurst);
+  std::vector<std::thread> burst;
+  for (int h = 0; h < kBurst; ++h) {
+    burst.emplace_back([&, h] {
+      auto reply = http_post(proxied.url("test_cgi/pool"), request("good_key_0123456789", 0, "", 1));
+      pugi::xml_document doc;
+      doc.load_string(reply.body.c_str());
+      sent[h] = doc.child("scheduler_reply").child("result").child_value("name");
+    });
+  }
+  for (auto& t : burst) t.join();
+  std::set<std::string> distinct(sent.begin(), sent.end());
+  EXPECT_EQ(distinct.size(), static_cast<size_t>(kBurst)) << "a host got no work, or two got the same result";
+  EXPECT_EQ(distinct.count(""), 0u);
+
+  // A worker killed outright is replaced, and the pool keeps serving.
+  const std::set<pid_t> before = workers();
+  ASSERT_EQ(before.size(), 3u);
+  ::kill(*before.begin(), SIGKILL);
+  ASSERT_TRUE(wait_for([&] {
+    auto now = workers();
+    return now.size() == 3 && !now.count(*before.begin());
+  })) << "the killed worker was not replaced";
+  EXPECT_EQ(pool_rpc(request("good_key_0123456789", 0, "", 1)).first, 200);
+
+  // A second pool of the same program refuses to start (the pid file names the first).
+  testing::ChildProcess second_pool(program, {"--fastcgi_socket", dir + "/run/other.sock"},
+                                    dir + "/second_pool.log");
+  EXPECT_EQ(second_pool.wait(10), 1);
+  EXPECT_FALSE(fs::exists(dir + "/run/other.sock"));
+
+  // The project's stop trigger (`stop`) ends the pool: workers gone, socket removed.
+  ASSERT_TRUE(write_text_file(dir + "/stop_daemons", "").ok());
+  EXPECT_EQ(pool->wait(15), 0) << text_of(dir + "/pool.log");
+  EXPECT_TRUE(workers().empty());
+  EXPECT_FALSE(fs::exists(socket));
+  fs::remove(dir + "/stop_daemons");
+
+  // Bad options are refused with a clear message, never served as a request.
+  testing::ChildProcess bad(program, {"--fastcgi_socket", socket, "--processes", "0"}, dir + "/bad.log");
+  EXPECT_EQ(bad.wait(10), 2);
+  EXPECT_NE(text_of(dir + "/bad.log").find("--processes"), std::string::npos);
 }
 
 }  // namespace
