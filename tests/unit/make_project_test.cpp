@@ -40,6 +40,27 @@ class MakeProjectTest : public ::testing::Test {
 
   std::string in_project(const std::string& rel) const { return options_.project_dir + "/" + rel; }
 
+  static bool apache_installed() { return ::access("/usr/sbin/apache2", X_OK) == 0; }
+  // `apache2 -t` on a server that includes the project's httpd include, with the modules
+  // scripts/private_apache.sh loads for a project and `extra_modules`.
+  bool passes_apache_config_test(const std::vector<std::string>& extra_modules, std::string& log) const {
+    std::string server = (root_ / "httpd.conf").string();
+    std::string text = "ServerRoot " + root_.string() + "\nServerName 127.0.0.1\n" +
+                       "Listen 127.0.0.1:1\nErrorLog /dev/null\nPidFile " + (root_ / "httpd.pid").string() +
+                       "\n";
+    std::vector<std::string> modules{"mpm_event", "authz_core", "alias", "mime", "dir", "cgid", "fcgid"};
+    modules.insert(modules.end(), extra_modules.begin(), extra_modules.end());
+    for (const auto& m : modules)
+      text += "LoadModule " + m + "_module /usr/lib/apache2/modules/mod_" + m + ".so\n";
+    text += "Include " + in_project("demo.httpd.conf") + "\n";
+    if (!write_text_file(server, text).ok()) return false;
+    std::string command = "/usr/sbin/apache2 -t -f " + server + " >" + (root_ / "t.log").string() + " 2>&1";
+    bool passed = std::system(command.c_str()) == 0;
+    auto out = read_text_file((root_ / "t.log").string());
+    log = out.ok() ? *out : "";
+    return passed;
+  }
+
   fs::path root_;
   MakeProjectOptions options_;
 };
@@ -148,20 +169,54 @@ TEST_F(MakeProjectTest, MakeProject_HttpdIncludeMapsUrlsAndPassesApacheConfigTes
             std::string::npos)
       << *conf;
 
-  const char* apache = "/usr/sbin/apache2";
-  if (::access(apache, X_OK) != 0) GTEST_SKIP() << "apache2 not installed";
-  std::string server = (root_ / "httpd.conf").string();
-  std::string text = "ServerRoot " + root_.string() + "\nServerName 127.0.0.1\n" +
-                     "Listen 127.0.0.1:1\nErrorLog /dev/null\nPidFile " + (root_ / "httpd.pid").string() +
-                     "\n";
-  for (const char* m : {"mpm_event", "authz_core", "alias", "mime", "dir", "cgid", "fcgid"}) {
-    text += std::string("LoadModule ") + m + "_module /usr/lib/apache2/modules/mod_" + m + ".so\n";
+  if (!apache_installed()) GTEST_SKIP() << "apache2 not installed";
+  std::string log;
+  EXPECT_TRUE(passes_apache_config_test({}, log)) << log;
+}
+
+// With --fastcgi_pool the scheduler and the upload handler are two more daemons, pools on
+// sockets in run/, and every URL of theirs goes to its own pool through mod_proxy_fcgi.
+TEST_F(MakeProjectTest, MakeProject_FastCgiPoolsAreDaemonsAndTheirUrlsGoToThem) {
+  options_.fastcgi_pool = 6;
+  auto made = make_project(options_);
+  ASSERT_TRUE(made.ok()) << made.error();
+  for (const std::string program : {"scheduler", "file_upload_handler"}) {
+    const std::string socket = in_project("run/" + program + ".sock");
+    EXPECT_EQ(fastcgi_pool_socket(*made, program), socket);
+    EXPECT_TRUE(std::any_of(made->daemons.begin(), made->daemons.end(), [&](const DaemonConfig& d) {
+      return d.cmd == program + " --fastcgi_socket " + socket + " --processes 6";
+    })) << program;
   }
-  text += "Include " + in_project("demo.httpd.conf") + "\n";
-  ASSERT_TRUE(write_text_file(server, text).ok());
-  std::string command =
-      std::string(apache) + " -t -f " + server + " >" + (root_ / "t.log").string() + " 2>&1";
-  EXPECT_EQ(std::system(command.c_str()), 0) << *read_text_file((root_ / "t.log").string());
+  EXPECT_TRUE(fs::is_directory(in_project("run")));
+  auto conf = read_text_file(in_project("demo.httpd.conf"));
+  ASSERT_TRUE(conf.ok());
+  EXPECT_NE(conf->find("ProxyPassMatch \"^/demo_cgi/f?cgi$\" \"unix:" + in_project("run/scheduler.sock") +
+                       "|fcgi://demo-scheduler/\""),
+            std::string::npos)
+      << *conf;
+  EXPECT_NE(conf->find("ProxyPassMatch \"^/demo_cgi/file_upload_handler(\\.fcgi)?$\" \"unix:" +
+                       in_project("run/file_upload_handler.sock") + "|fcgi://demo-file_upload_handler/\""),
+            std::string::npos)
+      << *conf;
+  // config.xml reads back with the pools among its daemons.
+  auto reread = load_project_config(in_project("config.xml"));
+  ASSERT_TRUE(reread.ok()) << reread.error();
+  EXPECT_EQ(fastcgi_pool_socket(*reread, "scheduler"), in_project("run/scheduler.sock"));
+  if (!apache_installed()) GTEST_SKIP() << "apache2 not installed";
+  std::string log;
+  EXPECT_TRUE(passes_apache_config_test({"proxy", "proxy_fcgi"}, log)) << log;
+}
+
+TEST_F(MakeProjectTest, MakeProject_WithoutPoolsTheIncludeProxiesNothing) {
+  auto made = make_project(options_);
+  ASSERT_TRUE(made.ok());
+  EXPECT_EQ(fastcgi_pool_socket(*made, "scheduler"), "");
+  EXPECT_EQ(read_text_file(in_project("demo.httpd.conf"))->find("ProxyPass"), std::string::npos);
+  options_.fastcgi_pool = 257;
+  options_.force = true;
+  auto refused = make_project(options_);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("--fastcgi_pool"), std::string::npos) << refused.error();
 }
 
 TEST_F(MakeProjectTest, MakeProject_RefusesExistingDirectoryWithoutForce) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <sstream>
 #include <stdexcept>
 #include <system_error>
 
@@ -148,7 +149,29 @@ Result<ProjectConfig> make_project_config(const MakeProjectOptions& o) {
                              "clusterer", "census"}) {
     c.daemons.push_back(DaemonConfig{std::string(daemon) + " --sleep 5", false});
   }
+  if (o.fastcgi_pool < 0 || o.fastcgi_pool > 256)
+    return make_error("--fastcgi_pool: 0 (none) to 256 workers, found " + std::to_string(o.fastcgi_pool));
+  if (o.fastcgi_pool > 0) {
+    for (const char* program : {"scheduler", "file_upload_handler"}) {
+      c.daemons.push_back(DaemonConfig{std::string(program) + " --fastcgi_socket " + c.project_dir + "/run/" +
+                                           program + ".sock --processes " + std::to_string(o.fastcgi_pool),
+                                       false});
+    }
+  }
   return c;
+}
+
+std::string fastcgi_pool_socket(const ProjectConfig& config, const std::string& program) {
+  for (const auto& daemon : config.daemons) {
+    std::istringstream words(daemon.cmd);
+    std::string first, option, socket;
+    words >> first;
+    if (first != program) continue;
+    while (words >> option) {
+      if (option == "--fastcgi_socket" && words >> socket) return socket;
+    }
+  }
+  return "";
 }
 
 std::string read_only_user_name(const std::string& db_name) { return db_name + "_web"; }
@@ -184,6 +207,15 @@ std::string render_httpd_conf(const ProjectConfig& c) {
   }
   out += "Alias \"/" + n + "/download\" \"" + p + "/download\"\n";
   out += "ScriptAlias \"/" + n + "_cgi/\" \"" + p + "/cgi-bin/\"\n";
+  // FastCGI pools (config.xml's <daemons>): each its own worker name, since mod_proxy would
+  // otherwise hand one pool's requests to another of the same name.
+  for (const auto& [program, urls] :
+       {std::pair{"scheduler", "f?cgi"}, std::pair{"file_upload_handler", "file_upload_handler(\\.fcgi)?"}}) {
+    std::string socket = fastcgi_pool_socket(c, program);
+    if (socket.empty()) continue;
+    out += "ProxyPassMatch \"^/" + n + "_cgi/" + urls + "$\" \"unix:" + socket + "|fcgi://" + n + "-" +
+           program + "/\"\n";
+  }
   out += "Alias \"/" + n + "_ops\" \"" + p + "/html/ops\"\n";
   out += "Alias \"/" + n + "\" \"" + p + "/html/user\"\n\n";
   out += dir_block(p + "/download", "  Options None\n  AllowOverride None\n  Require all granted\n");
@@ -227,9 +259,9 @@ Result<ProjectConfig> make_project(const MakeProjectOptions& options) {
   }
 
   for (const std::string& dir :
-       {c.project_dir, c.download_dir, c.upload_dir, c.log_dir, c.pid_dir, c.tmp_dir, c.project_dir + "/bin",
-        c.project_dir + "/cgi-bin", c.project_dir + "/apps", c.project_dir + "/templates",
-        c.project_dir + "/html/user", c.project_dir + "/html/ops"}) {
+       {c.project_dir, c.download_dir, c.upload_dir, c.log_dir, c.pid_dir, c.tmp_dir, c.project_dir + "/run",
+        c.project_dir + "/bin", c.project_dir + "/cgi-bin", c.project_dir + "/apps",
+        c.project_dir + "/templates", c.project_dir + "/html/user", c.project_dir + "/html/ops"}) {
     Status s = make_dir(dir, 0755);
     if (!s) return make_error(s.error());
   }

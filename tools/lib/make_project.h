@@ -37,6 +37,10 @@ struct MakeProjectOptions {
   bool no_db = false;  // do not create the database
   // Scheduler hosts' URLs for the master page (<scheduler_urls>); none: <cgi_url>cgi.
   std::vector<std::string> scheduler_urls;
+  // Above 0: the scheduler and the upload handler also run as FastCGI pools of this many
+  // workers each (sched/lib/fastcgi_pool.h), two more <daemon>s on sockets in run/, and the
+  // include sends their URLs there through mod_proxy_fcgi (see render_httpd_conf).
+  int fastcgi_pool = 0;
 };
 
 // The configuration make_project writes, following BOINC's make_project URLs:
@@ -71,7 +75,15 @@ inline constexpr int64_t kFastCgiMaxRequestBytes = int64_t{16} << 20;
 // (an <If> on the request's headers, Apache core), which streams the body, so every size
 // gets an answer in the protocol. The one place for that size; it is independent of the
 // programs' own limits in config.xml (<max_request_size>, <max_upload_size>).
+// When config.xml runs the scheduler or the upload handler as a FastCGI pool (a <daemon>
+// "scheduler --fastcgi_socket S ..."), the include sends that program's URLs (cgi and fcgi;
+// file_upload_handler and its .fcgi) to the pool's socket instead (ProxyPassMatch; the
+// server must load mod_proxy and mod_proxy_fcgi): every worker exists up front, where
+// mod_fcgid would hold a request for a second whenever its processes are all busy.
 std::string render_httpd_conf(const ProjectConfig& config);
+
+// The socket a <daemon> of config.xml runs `program` as a FastCGI pool on, or "" when none.
+std::string fastcgi_pool_socket(const ProjectConfig& config, const std::string& program);
 
 // The read-only account make_project creates for the status pages: "<db_name>_web".
 std::string read_only_user_name(const std::string& db_name);

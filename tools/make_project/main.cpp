@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
   po::options_description described(
       "Usage: make_project --project_dir DIR --name NAME --url_base http://127.0.0.1:PORT/\n"
       "         [--db_socket S | --db_host H --db_port P] --db_user U [--db_passwd P]\n"
-      "         --db_name N [--key_bits N] [--force] [--no_db]\n\n"
+      "         --db_name N [--key_bits N] [--fastcgi_pool N] [--force] [--no_db]\n\n"
       "Creates a project directory in BOINC's layout: config.xml, keys/ (BOINC key files),\n"
       "download/ and upload/ with hashed subdirectories, cgi-bin/, html/, log/, pid/, tmp/,\n"
       "and <name>.httpd.conf to Include from an Apache configuration.\n\nOptions");
@@ -36,7 +36,10 @@ int main(int argc, char** argv) {
       "hashed subdirectories of download/ and upload/")(
       "scheduler_url", po::value(&options.scheduler_urls)->composing(),
       "a scheduler host's URL for the master page (repeat for each; default <cgi_url>cgi)")(
-      "force", po::bool_switch(&options.force), "reuse an existing project directory")(
+      "fastcgi_pool", po::value(&options.fastcgi_pool)->default_value(0),
+      "also run the scheduler and upload handler as FastCGI pools of N workers each, as daemons "
+      "reached through mod_proxy_fcgi (0: mod_fcgid and CGI only)")("force", po::bool_switch(&options.force),
+                                                                    "reuse an existing project directory")(
       "no_db", po::bool_switch(&options.no_db), "do not create the database");
   try {
     po::variables_map vm;
