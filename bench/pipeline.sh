@@ -218,7 +218,7 @@ PY
     for program in scheduler:fcgi file_upload_handler:file_upload_handler.fcgi; do
       sed -i "s|</daemons>|<daemon><cmd>${program%%:*} --fastcgi_socket $p/run/${program%%:*}.sock --processes $loops</cmd></daemon></daemons>|" \
         "$p/config.xml"
-      echo "ProxyPass \"/bench_cgi/${program#*:}\" \"unix:$p/run/${program%%:*}.sock|fcgi://${program%%:*}/\"" >> "$base/fcgid.conf"
+      echo "ProxyPass \"/bench_cgi/${program#*:}\" \"unix:$p/run/${program%%:*}.sock|fcgi://${program%%:*}/\" retry=0" >> "$base/fcgid.conf"
     done
   fi
   "$here/scripts/private_apache.sh" start "$base/apache" "$port" "$p/bench.httpd.conf" "$base/fcgid.conf"
@@ -253,6 +253,9 @@ PY
   ) &
   local feeder=$!
   "$build/start" --project_dir "$p" > "$base/start.log" 2>&1
+  if [ "$pool" = 1 ]; then  # the pools listening before any host asks
+    for _ in $(seq 100); do [ -S "$p/run/scheduler.sock" ] && [ -S "$p/run/file_upload_handler.sock" ] && break; sleep 0.1; done
+  fi
   # The hosts attach once the queue is half full (an attach that gets no work ends its loop).
   for _ in $(seq 300); do
     [ "$(sql "SELECT COUNT(*) FROM result WHERE server_state = 2")" -ge $((level / 2)) ] && break

@@ -157,7 +157,7 @@ int run_fastcgi_pool(const FastCgiPoolOptions& options, const std::function<int(
     auto acquired = PidFile::acquire(options.pid_file);
     if (!acquired.ok()) {
       log_error("fastcgi pool: ", acquired.error());
-      return 1;
+      return 3;  // as a daemon whose shard runs already
     }
     pid_file = std::move(*acquired);
   }

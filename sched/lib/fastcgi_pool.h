@@ -43,7 +43,8 @@ double worker_restart_delay(double ran_seconds, double previous_delay);
 
 // Runs the pool until it is told to stop; each worker is a forked child running
 // `worker(listen_fd)`, whose return value is its exit code. Returns the process's exit
-// code (non-zero when the socket or pid file could not be set up).
+// code, as the daemons': 0 a clean stop, 1 the socket could not be set up, 3 another pool
+// of the program holds the pid file.
 int run_fastcgi_pool(const FastCgiPoolOptions& options, const std::function<int(int listen_fd)>& worker);
 
 // True once a pool worker has been told to stop: its request loop ends after the request

@@ -191,12 +191,13 @@ TEST_F(MakeProjectTest, MakeProject_FastCgiPoolsAreDaemonsAndTheirUrlsGoToThem) 
   auto conf = read_text_file(in_project("demo.httpd.conf"));
   ASSERT_TRUE(conf.ok());
   EXPECT_NE(conf->find("ProxyPassMatch \"^/demo_cgi/f?cgi$\" \"unix:" + in_project("run/scheduler.sock") +
-                       "|fcgi://demo-scheduler/\""),
+                       "|fcgi://demo-scheduler/\" retry=0"),
             std::string::npos)
       << *conf;
-  EXPECT_NE(conf->find("ProxyPassMatch \"^/demo_cgi/file_upload_handler(\\.fcgi)?$\" \"unix:" +
-                       in_project("run/file_upload_handler.sock") + "|fcgi://demo-file_upload_handler/\""),
-            std::string::npos)
+  EXPECT_NE(
+      conf->find("ProxyPassMatch \"^/demo_cgi/file_upload_handler(\\.fcgi)?$\" \"unix:" +
+                 in_project("run/file_upload_handler.sock") + "|fcgi://demo-file_upload_handler/\" retry=0"),
+      std::string::npos)
       << *conf;
   // config.xml reads back with the pools among its daemons.
   auto reread = load_project_config(in_project("config.xml"));

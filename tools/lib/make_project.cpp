@@ -208,13 +208,14 @@ std::string render_httpd_conf(const ProjectConfig& c) {
   out += "Alias \"/" + n + "/download\" \"" + p + "/download\"\n";
   out += "ScriptAlias \"/" + n + "_cgi/\" \"" + p + "/cgi-bin/\"\n";
   // FastCGI pools (config.xml's <daemons>): each its own worker name, since mod_proxy would
-  // otherwise hand one pool's requests to another of the same name.
+  // otherwise hand one pool's requests to another of the same name; retry=0, since by
+  // default a pool that was down a moment (a restart) would get no request for 60 s.
   for (const auto& [program, urls] :
        {std::pair{"scheduler", "f?cgi"}, std::pair{"file_upload_handler", "file_upload_handler(\\.fcgi)?"}}) {
     std::string socket = fastcgi_pool_socket(c, program);
     if (socket.empty()) continue;
     out += "ProxyPassMatch \"^/" + n + "_cgi/" + urls + "$\" \"unix:" + socket + "|fcgi://" + n + "-" +
-           program + "/\"\n";
+           program + "/\" retry=0\n";
   }
   out += "Alias \"/" + n + "_ops\" \"" + p + "/html/ops\"\n";
   out += "Alias \"/" + n + "\" \"" + p + "/html/user\"\n\n";
