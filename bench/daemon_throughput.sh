@@ -17,13 +17,15 @@
 # daemons, right after, for a side-by-side comparison under the same load.
 # FLUSH_AT_COMMIT=1 runs MariaDB durable (log flushed at every commit, as production);
 # the default 2 (the test servers' setting) flushes it once a second.
+# STDERR_BYTES=B gives each reported result a client's stderr_out of B bytes (BOINC's
+# clients send up to 64 KB; default 0), which every read of the whole result row carries.
 # PRELOAD_RESULTS=M first fills the tables with about M long-settled results and their
 # workunits (bench/preload_settled.sh: a long-running project's history), so the stages
 # run against a big table; the bench's N workunits come after them, and the snapshots,
 # bare writes and volunteers' SQL touch only those (`check --settled` is skipped: the
 # preloaded rows have no files). Give the server a production-sized buffer pool for it,
 # e.g. THARSIS_MARIADB_ARGS="--innodb-buffer-pool-size=2G --innodb-log-file-size=512M".
-#   [FLUSH_AT_COMMIT=1|2] [PRELOAD_RESULTS=M] bench/daemon_throughput.sh BUILD_DIR [N] [OLD_BUILD_DIR]
+#   [FLUSH_AT_COMMIT=1|2] [PRELOAD_RESULTS=M] [STDERR_BYTES=B] bench/daemon_throughput.sh BUILD_DIR [N] [OLD_BUILD_DIR]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 new_build="$(cd "${1:?usage: daemon_throughput.sh BUILD_DIR [N] [OLD_BUILD_DIR]}" && pwd)"
@@ -32,6 +34,9 @@ old_build="${3:+$(cd "$3" && pwd)}"
 flush_at_commit="${FLUSH_AT_COMMIT:-2}"
 case "$flush_at_commit" in 1|2) ;; *) echo "daemon_throughput: FLUSH_AT_COMMIT must be 1 or 2" >&2; exit 2 ;; esac
 preload="${PRELOAD_RESULTS:-0}"
+stderr_bytes="${STDERR_BYTES:-0}"
+[[ "$stderr_bytes" =~ ^[0-9]+$ ]] && [ "$stderr_bytes" -le 65536 ] ||
+  { echo "daemon_throughput: STDERR_BYTES: 0 to 65536" >&2; exit 2; }
 [[ "$preload" =~ ^[0-9]+$ ]] || { echo "daemon_throughput: PRELOAD_RESULTS must be a number" >&2; exit 2; }
 export THARSIS_MARIADB_ARGS="${THARSIS_MARIADB_ARGS:-} --innodb-flush-log-at-trx-commit=$flush_at_commit"
 per_commit=50
@@ -153,7 +158,8 @@ XML
   sql "UPDATE result SET server_state = 5, outcome = 1, client_state = 5, hostid = 1, sent_time = $now,
          report_deadline = $now + 86400, received_time = $now,
          xml_doc_out = CONCAT('<file_info><name>', name, '_0</name><nbytes>7</nbytes>',
-                              '<md5_cksum>ba05a5b4d1c90e69b6da7da8b50a5c26</md5_cksum></file_info>')
+                              '<md5_cksum>ba05a5b4d1c90e69b6da7da8b50a5c26</md5_cksum></file_info>'),
+         stderr_out = REPEAT('e', $stderr_bytes)
        WHERE id > $r0"
   sql "UPDATE workunit SET transition_time = $now WHERE id > $wu0"
   sql "SELECT CONCAT(name, '_0') FROM result WHERE id > $r0" | python3 -c "
@@ -180,7 +186,7 @@ for line in sys.stdin:
   echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
-echo "innodb_flush_log_at_trx_commit=$flush_at_commit, N=$n, $per_commit units per commit, preloaded results $preload," \
+echo "innodb_flush_log_at_trx_commit=$flush_at_commit, N=$n, $per_commit units per commit, preloaded results $preload, stderr_out $stderr_bytes bytes," \
   "server options: ${THARSIS_MARIADB_ARGS# }"
 echo "== $new_build"
 pipeline "$new_build"

@@ -22,7 +22,7 @@ void LockedWorkunits::lock(Database& db, const std::vector<int64_t>& wu_ids) {
   std::map<int64_t, LockedWorkunit> rows;
   for (int64_t id : ids) rows[id];  // a missing workunit stays nullopt: known absent
   for (auto& wu : fetch_workunits(db, ids, /*for_update=*/true)) rows[wu.id].workunit = std::move(wu);
-  for (auto& result : fetch_results_of_workunits(db, ids, /*for_update=*/true)) {
+  for (auto& result : fetch_results_of_workunits(db, ids, /*for_update=*/true, text_)) {
     rows[result.workunitid].results.push_back(std::move(result));
   }
   try {
@@ -43,7 +43,7 @@ LockedWorkunit LockedWorkunits::load(Database& db, int64_t wu_id) {
   }
   LockedWorkunit out;
   out.workunit = fetch_workunit(db, wu_id, /*for_update=*/true);
-  if (out.workunit) out.results = fetch_results_of_workunit(db, wu_id, /*for_update=*/true);
+  if (out.workunit) out.results = fetch_results_of_workunit(db, wu_id, /*for_update=*/true, text_);
   return out;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "db/database.h"
+#include "db/result_store.h"
 #include "db/rows.h"
 
 namespace tharsis {
@@ -38,6 +39,9 @@ struct LockedWorkunit {
 
 class LockedWorkunits {
  public:
+  // `text`: whether the results come with the client's texts (ResultText in
+  // db/result_store.h); a daemon whose rules never read them leaves them.
+  explicit LockedWorkunits(ResultText text = ResultText::Read) : text_(text) {}
   // Forgets earlier rows, then locks these workunits and their results, then has every
   // also_lock() companion read its rows. On a DbError nothing is kept (load() reads per
   // workunit, and so must each companion's reader) and the error propagates.
@@ -51,6 +55,7 @@ class LockedWorkunits {
   LockedWorkunit load(Database& db, int64_t wu_id);
 
  private:
+  ResultText text_;
   std::map<int64_t, LockedWorkunit> rows_;
   std::vector<std::shared_ptr<BatchRows>> companions_;
 };

@@ -21,6 +21,15 @@ const std::string kColumns =
     "file_delete_state, validate_state, report_deadline, hostid, userid, sent_time, received_time, "
     "app_version_id, exit_status, cpu_time, elapsed_time, xml_doc_in, xml_doc_out, stderr_out, "
     "claimed_credit, granted_credit, random, priority";
+// kColumns with the client's texts left empty (ResultText::Left): read_row reads them all.
+const std::string kColumnsWithoutText =
+    "id, create_time, workunitid, appid, name, server_state, outcome, client_state, "
+    "file_delete_state, validate_state, report_deadline, hostid, userid, sent_time, received_time, "
+    "app_version_id, exit_status, cpu_time, elapsed_time, '' AS xml_doc_in, '' AS xml_doc_out, "
+    "'' AS stderr_out, claimed_credit, granted_credit, random, priority";
+const std::string& columns_for(ResultText text) {
+  return text == ResultText::Read ? kColumns : kColumnsWithoutText;
+}
 
 ResultRow read_row(sql::ResultSet& r) {
   ResultRow x;
@@ -123,19 +132,20 @@ std::optional<ResultRow> fetch_result_by_name(Database& db, const std::string& n
   return read_row(*rows);
 }
 
-std::vector<ResultRow> fetch_results_of_workunit(Database& db, int64_t wu_id, bool for_update) {
+std::vector<ResultRow> fetch_results_of_workunit(Database& db, int64_t wu_id, bool for_update,
+                                                 ResultText text) {
   return read_all(query(db,
-                        "SELECT " + kColumns + " FROM result WHERE workunitid = ? ORDER BY id" +
+                        "SELECT " + columns_for(text) + " FROM result WHERE workunitid = ? ORDER BY id" +
                             (for_update ? " FOR UPDATE" : ""),
                         wu_id));
 }
 
 std::vector<ResultRow> fetch_results_of_workunits(Database& db, const std::vector<int64_t>& wu_ids,
-                                                  bool for_update) {
+                                                  bool for_update, ResultText text) {
   // Sorted here, not by ORDER BY: a server-side sort of rows with MEDIUMTEXT columns cost
   // twice the read itself.
   auto rows = read_all(query(db,
-                             "SELECT " + kColumns + " FROM " + kIdListTable +
+                             "SELECT " + columns_for(text) + " FROM " + kIdListTable +
                                  " STRAIGHT_JOIN result FORCE INDEX (res_wuid) ON result.workunitid = "
                                  "wanted.wanted_id" +
                                  (for_update ? " FOR UPDATE" : ""),

@@ -23,10 +23,16 @@ void insert_result_row(Database& db, const ResultRow& result);  // the same, one
 void insert_result_rows(Database& db, const std::vector<ResultRow>& results);
 std::optional<ResultRow> fetch_result(Database& db, int64_t id, bool for_update = false);
 std::optional<ResultRow> fetch_result_by_name(Database& db, const std::string& name, bool for_update = false);
-std::vector<ResultRow> fetch_results_of_workunit(Database& db, int64_t wu_id, bool for_update = false);
+// Whether a result read fills the client's texts (xml_doc_in, xml_doc_out, stderr_out: up
+// to hundreds of KB per result) or leaves them empty: deciding a state change (the
+// transitioner's rules) never reads them, and the guarded writes never write them.
+enum class ResultText { Read, Left };
+std::vector<ResultRow> fetch_results_of_workunit(Database& db, int64_t wu_id, bool for_update = false,
+                                                 ResultText text = ResultText::Read);
 // The results of these workunits, by workunit then id, in one statement.
 std::vector<ResultRow> fetch_results_of_workunits(Database& db, const std::vector<int64_t>& wu_ids,
-                                                  bool for_update = false);
+                                                  bool for_update = false,
+                                                  ResultText text = ResultText::Read);
 // Results with file_delete_state READY, except the canonical result of a graph operand's
 // current workunit while the operand may still need its output (not FREED/FATAL/CANCELLED),
 // and except results whose deletion failed and waits in file_delete_retry until after `now`.

@@ -31,7 +31,9 @@ class TransitionerPass final : public DaemonWork {
   const std::string& output_template(const std::string& file);
   const ProjectConfig& config_;
   std::map<std::string, std::string> templates_;
-  LockedWorkunits locked_;  // the open batch's rows
+  // The open batch's rows; its rules decide on states alone, so the results' texts
+  // (stderr_out can be a client's 64 KB) are not read.
+  LockedWorkunits locked_{ResultText::Left};
 };
 
 }  // namespace tharsis
