@@ -9,7 +9,7 @@
 #include "db/sql.h"
 #include "tests/support/test_database.h"
 
-namespace tharsis {
+namespace tharsis::app_version_cache_test {
 namespace {
 
 using testing::TestDatabase;
@@ -108,4 +108,4 @@ TEST_F(AppVersionCacheTest, AVersionWithAnUnusableDescriptionIsPassedOver) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::app_version_cache_test

@@ -29,7 +29,7 @@
 #include "tools/lib/checker.h"
 #include "tools/lib/db_purge.h"
 
-namespace tharsis {
+namespace tharsis::backend_pipeline_test {
 namespace {
 
 constexpr int64_t kStart = 1'800'000'000;
@@ -413,4 +413,4 @@ TEST_F(BackendPipeline, CheckOnALiveDatabaseNeverSeesAHalfCommittedState) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::backend_pipeline_test

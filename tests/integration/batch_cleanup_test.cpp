@@ -24,7 +24,7 @@
 #include "tests/support/test_project.h"
 #include "tools/lib/db_purge.h"
 
-namespace tharsis {
+namespace tharsis::batch_cleanup_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -229,4 +229,4 @@ TEST_F(BatchCleanup, DbPurgeArchivesRetiredBatchesOnceTheirWorkunitsAreGone) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::batch_cleanup_test

@@ -28,7 +28,7 @@
 #include "tools/lib/app_admin.h"
 #include "tools/lib/cancel_work.h"
 
-namespace tharsis {
+namespace tharsis::boinc_client_test {
 namespace {
 
 using testing::ChildProcess;
@@ -232,4 +232,4 @@ TEST_F(StockBoincClientTest, JobCancelledInFlightIsAbortedByTheClient) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::boinc_client_test

@@ -13,7 +13,7 @@
 #include "lib/web/server_status_source.h"
 #include "tests/support/test_project.h"
 
-namespace tharsis {
+namespace tharsis::census_test {
 namespace {
 
 constexpr int64_t kNow = 1'800'000'000;
@@ -170,4 +170,4 @@ TEST_F(Census, PageSource_ShowsTheSnapshotAndCountsLiveOnlyWithoutOne) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::census_test

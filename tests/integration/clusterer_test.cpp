@@ -37,7 +37,7 @@
 #include "tools/lib/simulated_hosts.h"
 #include "tools/lib/submit_tasks.h"
 
-namespace tharsis {
+namespace tharsis::clusterer_test {
 namespace {
 
 constexpr int64_t kStart = 1'800'000'000;
@@ -508,4 +508,4 @@ TEST_F(Clustering, Daemons_SigkillAtRandomInstantsLosesAndDuplicatesNoTask) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::clusterer_test

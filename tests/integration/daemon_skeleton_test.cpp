@@ -28,7 +28,7 @@
 #include "tests/support/test_project.h"
 #include "tools/lib/make_project.h"
 
-namespace tharsis {
+namespace tharsis::daemon_skeleton_test {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -356,4 +356,4 @@ TEST(DaemonSkeletonDeadDatabase, Daemon_WaitsOutALostDatabaseWithBackoffAndStops
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::daemon_skeleton_test

@@ -19,7 +19,7 @@
 #include "tests/support/rows_read.h"
 #include "tests/support/test_project.h"
 
-namespace tharsis {
+namespace tharsis::file_deleter_batch_test {
 namespace {
 
 constexpr int64_t kStart = 1'800'000'000;
@@ -179,4 +179,4 @@ TEST(FileDeleterBatch, LiveUsersOfAFileSharedByThousandsOfWorkunitsCostAFewRowRe
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::file_deleter_batch_test

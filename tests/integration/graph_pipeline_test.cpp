@@ -27,7 +27,7 @@
 #include "tools/lib/checker.h"
 #include "tools/lib/graph_submit.h"
 
-namespace tharsis {
+namespace tharsis::graph_pipeline_test {
 namespace {
 
 constexpr int64_t kStart = 1'800'000'000;
@@ -506,4 +506,4 @@ TEST_F(GraphPipeline, BadGraphsAreRefused) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::graph_pipeline_test

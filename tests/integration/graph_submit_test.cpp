@@ -29,7 +29,7 @@
 #include "tools/lib/graph_from_chunks.h"
 #include "tools/lib/graph_result.h"
 
-namespace tharsis {
+namespace tharsis::graph_submit_test {
 namespace {
 
 constexpr int64_t kStart = 1'800'000'000;
@@ -306,4 +306,4 @@ TEST_F(GraphSubmit, AnUploadLostBeforeItIsNeededFailsTheGraph) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::graph_submit_test

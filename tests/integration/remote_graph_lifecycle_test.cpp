@@ -24,7 +24,7 @@
 #include "tests/support/live_project.h"
 #include "tools/lib/checker.h"
 
-namespace tharsis {
+namespace tharsis::remote_graph_lifecycle_test {
 namespace {
 
 using testing::LiveProject;
@@ -132,4 +132,4 @@ TEST(RemoteGraphLifecycle, MatmulSubmittedWatchedAndFetchedByTharsisSubmitMatche
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::remote_graph_lifecycle_test

@@ -27,7 +27,7 @@
 #include "tests/support/child_process.h"
 #include "tests/support/test_web_server.h"
 
-namespace tharsis {
+namespace tharsis::remote_submit_http_test {
 namespace {
 
 using testing::http_post;
@@ -744,4 +744,4 @@ TEST_F(RemoteSubmitHttp, JobsInProgressLimitOfTheGrant) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::remote_submit_http_test

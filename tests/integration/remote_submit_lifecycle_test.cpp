@@ -26,7 +26,7 @@
 #include "tests/support/live_project.h"
 #include "tests/support/time_scale.h"
 
-namespace tharsis {
+namespace tharsis::remote_submit_lifecycle_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -193,4 +193,4 @@ TEST(RemoteSubmitLifecycle, ThousandJobsFromTheSandboxToTheArchive) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::remote_submit_lifecycle_test

@@ -26,7 +26,7 @@
 #include "tests/support/test_web_server.h"
 #include "tools/lib/app_admin.h"
 
-namespace tharsis {
+namespace tharsis::scheduler_hostile_test {
 namespace {
 
 using testing::http_post;
@@ -507,4 +507,4 @@ TEST_F(SchedulerHttpHostile, WorkTheHostCannotRunAtTheHeadOfTheQueueDoesNotHideW
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::scheduler_hostile_test

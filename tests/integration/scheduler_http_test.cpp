@@ -29,7 +29,7 @@
 #include "tests/support/test_web_server.h"
 #include "tools/lib/app_admin.h"
 
-namespace tharsis {
+namespace tharsis::scheduler_http_test {
 namespace {
 
 using testing::http_post;
@@ -515,4 +515,4 @@ TEST_F(SchedulerHttp, FastCgiPoolServesBurstsReplacesDeadWorkersAndStopsWithTheP
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::scheduler_http_test

@@ -19,7 +19,7 @@
 #include "sched/lib/result_acceptance.h"
 #include "tests/support/test_database.h"
 
-namespace tharsis {
+namespace tharsis::scheduler_writes_test {
 namespace {
 
 using testing::TestDatabase;
@@ -524,4 +524,4 @@ TEST_F(SchedulerWrites, ReportLocksTheWorkunitBeforeTheResult) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::scheduler_writes_test

@@ -45,7 +45,7 @@
 #include "tools/lib/submit_tasks.h"
 #include "tools/lib/upgrade_db.h"
 
-namespace tharsis {
+namespace tharsis::schema_upgrade_test {
 namespace {
 
 constexpr int64_t kStart = 1'800'000'000;
@@ -619,4 +619,4 @@ TEST_F(OldProjectUpgrade, EveryRowKeptThenRunsToSettled) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::schema_upgrade_test

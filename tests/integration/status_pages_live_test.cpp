@@ -40,7 +40,7 @@
 #include "tests/support/status_pages.h"
 #include "tests/support/time_scale.h"
 
-namespace tharsis {
+namespace tharsis::status_pages_live_test {
 namespace {
 
 using testing::LiveProject;
@@ -614,4 +614,4 @@ TEST_F(StatusPagesLive, PagesDuringARunningDemoShowTheDatabaseNumbers) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::status_pages_live_test

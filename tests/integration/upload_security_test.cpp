@@ -28,7 +28,7 @@
 #include "tools/lib/app_admin.h"
 #include "tools/lib/make_project.h"
 
-namespace tharsis {
+namespace tharsis::upload_security_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -423,4 +423,4 @@ TEST_F(UploadSecurity, TheHandlersMemoryStaysSmallWhateverTheUploadsSize) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::upload_security_test

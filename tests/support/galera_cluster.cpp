@@ -15,7 +15,7 @@
 namespace tharsis::testing {
 namespace {
 
-std::string script() { return std::string(THARSIS_SOURCE_DIR) + "/scripts/private_galera.sh"; }
+std::string galera_script() { return std::string(THARSIS_SOURCE_DIR) + "/scripts/private_galera.sh"; }
 
 bool on_path(const std::string& program) {
   std::string command = "command -v " + program + " >/dev/null 2>&1";
@@ -76,7 +76,7 @@ GaleraCluster::~GaleraCluster() {
 }
 
 int GaleraCluster::run(const std::string& args) const {
-  std::string command = script() + " " + args + " >/dev/null";
+  std::string command = galera_script() + " " + args + " >/dev/null";
   int status = std::system(command.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

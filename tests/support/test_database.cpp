@@ -15,7 +15,7 @@
 namespace tharsis::testing {
 namespace {
 
-std::string script() { return std::string(THARSIS_SOURCE_DIR) + "/scripts/private_mariadb.sh"; }
+std::string mariadb_script() { return std::string(THARSIS_SOURCE_DIR) + "/scripts/private_mariadb.sh"; }
 
 std::string make_temp_dir(const std::string& prefix) {
   std::string pattern = "/tmp/" + prefix + "-XXXXXX";
@@ -41,7 +41,7 @@ struct OwnServer {
 }  // namespace
 
 int run_private_mariadb(const std::string& args) {
-  std::string command = script() + " " + args + " >/dev/null";
+  std::string command = mariadb_script() + " " + args + " >/dev/null";
   int status = std::system(command.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

@@ -10,7 +10,7 @@
 #include "tests/unit/backend_rows_fixture.h"
 #include "tools/lib/invariants.h"
 
-namespace tharsis {
+namespace tharsis::assimilator_rules_test {
 namespace {
 
 using test::make_wu;
@@ -146,4 +146,4 @@ TEST(AssimilatorRules, Assimilator_WithdrawalLeavesErrorBitsAndRoundsToTheTransi
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::assimilator_rules_test

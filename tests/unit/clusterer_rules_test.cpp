@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-namespace tharsis {
+namespace tharsis::clusterer_rules_test {
 namespace {
 
 ClusterJobRow settled(int k, int failed, bool lost = false, double run_time = 0, double turnaround = 0) {
@@ -222,4 +222,4 @@ TEST(ClustererRules, FailureStatRowCarriesTheSizingAndWindow) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::clusterer_rules_test

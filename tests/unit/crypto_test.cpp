@@ -16,7 +16,7 @@
 #include "lib/crypto/rsa_key.h"
 #include "lib/text_file.h"
 
-namespace tharsis {
+namespace tharsis::crypto_test {
 namespace {
 
 const char kVectorPrivate[] = R"(1024
@@ -279,4 +279,4 @@ TEST(RsaKey, PemRoundTripAndGenerateBounds) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::crypto_test

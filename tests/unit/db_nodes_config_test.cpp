@@ -11,7 +11,7 @@
 #include "lib/config/project_config.h"
 #include "lib/web/status_cgi.h"
 
-namespace tharsis {
+namespace tharsis::db_nodes_config_test {
 namespace {
 
 std::string config_with(const std::string& extra) {
@@ -236,4 +236,4 @@ TEST(SchedulerUrlsConfig, BadListsRejectedWithTheElementNamed) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::db_nodes_config_test

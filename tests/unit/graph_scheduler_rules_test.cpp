@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace tharsis {
+namespace tharsis::graph_scheduler_rules_test {
 namespace {
 
 using S = OperandState;
@@ -171,4 +171,4 @@ TEST(GraphRules, ReassignLeavesProducersThatStillRun) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::graph_scheduler_rules_test

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace tharsis {
+namespace tharsis::held_results_plan_test {
 namespace {
 
 constexpr int64_t kHost = 4;
@@ -95,4 +95,4 @@ TEST(HeldResultsPlan, WithoutTheListOfHeldResultsNothingIsLost) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::held_results_plan_test

@@ -8,7 +8,7 @@
 
 #include "tests/unit/backend_rows_fixture.h"
 
-namespace tharsis {
+namespace tharsis::invariants_test {
 namespace {
 
 using test::in_progress;
@@ -175,4 +175,4 @@ TEST(Invariants, Invariants_SentResultHasDeadlineAndTotalBounded) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::invariants_test

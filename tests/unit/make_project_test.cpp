@@ -16,7 +16,7 @@
 #include "lib/text_file.h"
 #include "lib/work/fanout.h"
 
-namespace tharsis {
+namespace tharsis::make_project_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -280,4 +280,4 @@ TEST_F(MakeProjectTest, MakeProject_BadOptionsNamedAndNothingCreated) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::make_project_test

@@ -10,7 +10,7 @@
 
 #include "lib/crypto/md5.h"
 
-namespace tharsis {
+namespace tharsis::output_check_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -103,4 +103,4 @@ TEST(OutputCheck, ShellHashesOnlyWhenTheSizeMatchesAndNamesWhatDiffers) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::output_check_test

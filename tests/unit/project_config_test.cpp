@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-namespace tharsis {
+namespace tharsis::project_config_test {
 namespace {
 
 // A minimal valid <config> body; tests add or replace elements.
@@ -241,4 +241,4 @@ TEST(ProjectConfig_Load, ReadsFileAndNamesMissingFile) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::project_config_test

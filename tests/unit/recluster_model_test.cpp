@@ -7,7 +7,7 @@
 
 #include "lib/recluster/model.h"
 
-namespace tharsis {
+namespace tharsis::recluster_model_test {
 namespace {
 
 // The seed's example: n = 1000, φ̄+C = 5 s, D = 5 s, r = 20.
@@ -202,4 +202,4 @@ TEST(ReclusterModel, ParsesPolicyNames) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::recluster_model_test

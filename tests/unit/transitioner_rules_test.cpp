@@ -8,7 +8,7 @@
 
 #include "tests/unit/backend_rows_fixture.h"
 
-namespace tharsis {
+namespace tharsis::transitioner_rules_test {
 namespace {
 
 using test::in_progress;
@@ -378,4 +378,4 @@ TEST(TransitionerRules, Transitioner_NotesNameTheIdsForTheLog) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::transitioner_rules_test

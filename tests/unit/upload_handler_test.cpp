@@ -19,7 +19,7 @@
 #include "lib/text_file.h"
 #include "lib/work/fanout.h"
 
-namespace tharsis {
+namespace tharsis::upload_handler_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -239,4 +239,4 @@ TEST_F(UploadHandler, ASecondConcurrentUploadOfAFileWaitsItsTurn) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::upload_handler_test

@@ -6,7 +6,7 @@
 
 #include "lib/crypto/boinc_signature.h"
 
-namespace tharsis {
+namespace tharsis::upload_protocol_test {
 namespace {
 
 const ClientVersion kClient{7, 20, 2};
@@ -177,4 +177,4 @@ TEST(UploadProtocol, SafeFileNames) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::upload_protocol_test

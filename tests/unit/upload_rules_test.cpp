@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace tharsis {
+namespace tharsis::upload_rules_test {
 namespace {
 
 OutputOwner owner_in(ServerState state, Outcome outcome = Outcome::Init) {
@@ -79,4 +79,4 @@ TEST(UploadRules, ACompleteFileIsNeverRewrittenButASameContentRepeatIsAcknowledg
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::upload_rules_test

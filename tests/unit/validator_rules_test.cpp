@@ -7,7 +7,7 @@
 
 #include "tests/unit/backend_rows_fixture.h"
 
-namespace tharsis {
+namespace tharsis::validator_rules_test {
 namespace {
 
 using test::in_progress;
@@ -333,4 +333,4 @@ TEST(ValidatorRules, Validator_IgnoresResultsThatAreNotSuccess) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::validator_rules_test

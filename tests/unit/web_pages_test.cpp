@@ -14,7 +14,7 @@
 #include "lib/web/state_colours.h"
 #include "lib/web/volunteers_render.h"
 
-namespace tharsis {
+namespace tharsis::web_pages_test {
 namespace {
 
 const std::string kHostile = "<script>alert(\"x\")</script> & 'q'";
@@ -284,4 +284,4 @@ TEST(WebPages, Volunteers_ShowsTopListsCountsAndPagesEscaped) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::web_pages_test

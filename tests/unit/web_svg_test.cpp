@@ -12,7 +12,7 @@
 #include "lib/web/state_colours.h"
 #include "lib/web/svg_chart.h"
 
-namespace tharsis {
+namespace tharsis::web_svg_test {
 namespace {
 
 const std::string kHostile = "<script>alert(\"x\")</script> & 'q'";
@@ -147,4 +147,4 @@ TEST(WebSvg, Dag_RejectsNonHexColours) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::web_svg_test

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace tharsis {
+namespace tharsis::work_selection_test {
 namespace {
 
 constexpr int64_t kNow = 1'700'000'000;
@@ -136,4 +136,4 @@ TEST(WorkSelection, Scheduler_DailyQuotaHalvesOnErrorAndRecoversOnSuccess) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::work_selection_test

@@ -92,9 +92,9 @@ std::string workunit_store_dir(const std::string& store_dir, const std::string& 
   return store_dir + "/" + wu_name;
 }
 
-Result<std::vector<StoredOutput>> store_canonical_outputs(const std::string& store_dir,
-                                                          const std::string& wu_name,
-                                                          const std::vector<CanonicalOutput>& outputs) {
+Result<std::vector<ArchivedOutput>> store_canonical_outputs(const std::string& store_dir,
+                                                            const std::string& wu_name,
+                                                            const std::vector<CanonicalOutput>& outputs) {
   std::string dir = workunit_store_dir(store_dir, wu_name);
   // One mkdir in the common case (a new directory, with nothing of an earlier run to
   // clear out): making inodes is most of the assimilator's CPU (docs/benchmarks.md).
@@ -112,15 +112,15 @@ Result<std::vector<StoredOutput>> store_canonical_outputs(const std::string& sto
   // Each output is placed under a hidden name first and checked there: the bytes checked
   // are the bytes kept (a later swap in upload/ cannot reach a placed hard link).
   std::vector<std::string> placed;
-  auto give_up = [&](const std::string& why) -> Result<std::vector<StoredOutput>> {
+  auto give_up = [&](const std::string& why) -> Result<std::vector<ArchivedOutput>> {
     for (const auto& path : placed) ::unlink(path.c_str());
     if (!dir_existed) ::rmdir(dir.c_str());  // only if empty
     return make_error(why);
   };
-  std::vector<StoredOutput> stored;
+  std::vector<ArchivedOutput> stored;
   std::ostringstream manifest;
   for (const auto& output : outputs) {
-    StoredOutput file;
+    ArchivedOutput file;
     file.name = fs::path(output.path).filename().string();
     std::string incoming = dir + "/." + file.name + ".incoming";
     if (Status copied = place_output(output.path, incoming); !copied.ok()) return give_up(copied.error());
@@ -156,12 +156,12 @@ Status store_workunit_error(const std::string& store_dir, const std::string& wu_
   return write_text_file(dir + "/ERROR", "error_mask " + std::to_string(error_mask) + "\n" + reason + "\n");
 }
 
-Result<std::vector<StoredOutput>> read_manifest(const std::string& store_dir, const std::string& wu_name) {
+Result<std::vector<ArchivedOutput>> read_manifest(const std::string& store_dir, const std::string& wu_name) {
   auto text = read_text_file(workunit_store_dir(store_dir, wu_name) + "/MANIFEST");
   if (!text.ok()) return make_error(text.error());
-  std::vector<StoredOutput> files;
+  std::vector<ArchivedOutput> files;
   std::istringstream in(*text);
-  StoredOutput file;
+  ArchivedOutput file;
   while (in >> file.name >> file.size >> file.md5) files.push_back(file);
   return files;
 }

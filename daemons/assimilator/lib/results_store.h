@@ -19,7 +19,10 @@
 
 namespace tharsis {
 
-struct StoredOutput {
+// One output file kept in the store. (Not "StoredOutput": sched/lib/upload_rules.h has a
+// different tharsis::StoredOutput, and two types of one name in one program break the
+// one-definition rule; a unity batch including both headers refused to compile.)
+struct ArchivedOutput {
   std::string name;  // as in upload/ (the store keeps the name)
   int64_t size = 0;
   std::string md5;
@@ -40,15 +43,15 @@ struct CanonicalOutput {
 // file matches gives them their names and writes MANIFEST. Fails, naming the file and
 // leaving no MANIFEST and nothing under an output's name, when an output is missing,
 // unreadable, or differs from its report: forged bytes are never stored.
-Result<std::vector<StoredOutput>> store_canonical_outputs(const std::string& store_dir,
-                                                          const std::string& wu_name,
-                                                          const std::vector<CanonicalOutput>& outputs);
+Result<std::vector<ArchivedOutput>> store_canonical_outputs(const std::string& store_dir,
+                                                            const std::string& wu_name,
+                                                            const std::vector<CanonicalOutput>& outputs);
 
 // Writes <store>/<wu_name>/ERROR with the error mask and a one-line reason.
 Status store_workunit_error(const std::string& store_dir, const std::string& wu_name, int error_mask,
                             const std::string& reason);
 
 // Reads a MANIFEST back (for tests, tools/check and the graph collector).
-Result<std::vector<StoredOutput>> read_manifest(const std::string& store_dir, const std::string& wu_name);
+Result<std::vector<ArchivedOutput>> read_manifest(const std::string& store_dir, const std::string& wu_name);
 
 }  // namespace tharsis
