@@ -14,7 +14,7 @@
 #include "lib/daemon/pid_file.h"
 #include "lib/stop_signal.h"
 
-namespace tharsis {
+namespace tharsis::daemon_skeleton_test {
 namespace {
 
 Result<DaemonOptions> parse(std::vector<const char*> args) {
@@ -226,4 +226,4 @@ TEST(DaemonPidPath, ShardSuffixOnlyWhenSharded) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::daemon_skeleton_test

@@ -7,7 +7,7 @@
 
 #include "sched/lib/fastcgi_pool.h"
 
-namespace tharsis {
+namespace tharsis::fastcgi_pool_options_test {
 namespace {
 
 Result<std::optional<FastCgiPoolOptions>> parse(std::vector<std::string> args) {
@@ -73,4 +73,4 @@ TEST(FastCgiPoolOptions, RestartDelayGrowsOnlyWhileWorkersDieYoung) {
 }
 
 }  // namespace
-}  // namespace tharsis
+}  // namespace tharsis::fastcgi_pool_options_test
