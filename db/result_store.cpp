@@ -21,14 +21,21 @@ const std::string kColumns =
     "file_delete_state, validate_state, report_deadline, hostid, userid, sent_time, received_time, "
     "app_version_id, exit_status, cpu_time, elapsed_time, xml_doc_in, xml_doc_out, stderr_out, "
     "claimed_credit, granted_credit, random, priority";
-// kColumns with the client's texts left empty (ResultText::Left): read_row reads them all.
+// kColumns with some of the client's texts read as '' (ResultText): read_row reads them all.
+const std::string kColumnsWithoutStderr =
+    "id, create_time, workunitid, appid, name, server_state, outcome, client_state, "
+    "file_delete_state, validate_state, report_deadline, hostid, userid, sent_time, received_time, "
+    "app_version_id, exit_status, cpu_time, elapsed_time, xml_doc_in, xml_doc_out, '' AS stderr_out, "
+    "claimed_credit, granted_credit, random, priority";
 const std::string kColumnsWithoutText =
     "id, create_time, workunitid, appid, name, server_state, outcome, client_state, "
     "file_delete_state, validate_state, report_deadline, hostid, userid, sent_time, received_time, "
     "app_version_id, exit_status, cpu_time, elapsed_time, '' AS xml_doc_in, '' AS xml_doc_out, "
     "'' AS stderr_out, claimed_credit, granted_credit, random, priority";
 const std::string& columns_for(ResultText text) {
-  return text == ResultText::Read ? kColumns : kColumnsWithoutText;
+  return text == ResultText::All         ? kColumns
+         : text == ResultText::FileLists ? kColumnsWithoutStderr
+                                         : kColumnsWithoutText;
 }
 
 ResultRow read_row(sql::ResultSet& r) {
@@ -160,7 +167,7 @@ std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard
   // A graph operand's canonical output is its successors' input: it stays until the
   // operand is FREED, FATAL or CANCELLED (docs/operand_graphs.md), whatever file_delete_state says.
   return read_all(query(db,
-                        "SELECT " + kColumns +
+                        "SELECT " + columns_for(ResultText::FileLists) +
                             " FROM result WHERE file_delete_state = ? AND id % ? = ? AND NOT EXISTS ("
                             "SELECT 1 FROM operand o JOIN workunit w ON w.id = o.workunitid "
                             "WHERE o.workunitid = result.workunitid AND w.canonical_resultid = result.id "

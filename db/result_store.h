@@ -23,19 +23,21 @@ void insert_result_row(Database& db, const ResultRow& result);  // the same, one
 void insert_result_rows(Database& db, const std::vector<ResultRow>& results);
 std::optional<ResultRow> fetch_result(Database& db, int64_t id, bool for_update = false);
 std::optional<ResultRow> fetch_result_by_name(Database& db, const std::string& name, bool for_update = false);
-// Whether a result read fills the client's texts (xml_doc_in, xml_doc_out, stderr_out: up
-// to hundreds of KB per result) or leaves them empty: deciding a state change (the
-// transitioner's rules) never reads them, and the guarded writes never write them.
-enum class ResultText { Read, Left };
+// Which of the client's texts a result read fills; the others are left empty. stderr_out
+// can be a client's 64 KB and no daemon reads it; the file lists (xml_doc_in, xml_doc_out:
+// the files a result has, which the validator, assimilator and file deleter read) are
+// small; deciding a state change (the transitioner's rules) reads neither. The guarded
+// writes never write any of them.
+enum class ResultText { All, FileLists, None };
 std::vector<ResultRow> fetch_results_of_workunit(Database& db, int64_t wu_id, bool for_update = false,
-                                                 ResultText text = ResultText::Read);
+                                                 ResultText text = ResultText::All);
 // The results of these workunits, by workunit then id, in one statement.
 std::vector<ResultRow> fetch_results_of_workunits(Database& db, const std::vector<int64_t>& wu_ids,
-                                                  bool for_update = false,
-                                                  ResultText text = ResultText::Read);
+                                                  bool for_update = false, ResultText text = ResultText::All);
 // Results with file_delete_state READY, except the canonical result of a graph operand's
 // current workunit while the operand may still need its output (not FREED/FATAL/CANCELLED),
 // and except results whose deletion failed and waits in file_delete_retry until after `now`.
+// Their stderr_out is left empty (ResultText::FileLists): the deleter needs the file lists only.
 std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit, int64_t now);
 
 bool update_result_guarded(Database& db, const ResultUpdate& update);

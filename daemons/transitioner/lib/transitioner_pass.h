@@ -33,7 +33,7 @@ class TransitionerPass final : public DaemonWork {
   std::map<std::string, std::string> templates_;
   // The open batch's rows; its rules decide on states alone, so the results' texts
   // (stderr_out can be a client's 64 KB) are not read.
-  LockedWorkunits locked_{ResultText::Left};
+  LockedWorkunits locked_{ResultText::None};
 };
 
 }  // namespace tharsis
