@@ -108,8 +108,6 @@ void Database::connect() {
     }
     connection_.reset(driver->connect(options));
     std::unique_ptr<sql::Statement> st(connection_->createStatement());
-    st->execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
-    st->execute("SET SESSION innodb_lock_wait_timeout = 10");
     if (nodes_.size() > 1) {
       // A Galera node accepts connections while joining or cut off from the primary
       // component, then refuses statements (kUnknownCom): find out now, not in a transaction.
@@ -119,8 +117,13 @@ void Database::connect() {
         throw DbError("MariaDB node " + describe(node, config_.name) + " is not ready (wsrep_ready=OFF)",
                       err::kUnknownCom, "connect");
       }
-      if (config_.causal_reads) st->execute("SET SESSION wsrep_sync_wait = 1");
     }
+    // One round trip for the session's settings (a CGI process connects per request).
+    std::string settings =
+        "SET SESSION tx_isolation = 'READ-COMMITTED', SESSION innodb_lock_wait_timeout = 10";
+    if (nodes_.size() > 1 && config_.causal_reads) settings += ", SESSION wsrep_sync_wait = 1";
+    if (config_.implicit_begin) settings += ", SESSION autocommit = 0";
+    st->execute(settings);
   } catch (const sql::SQLException& e) {
     drop_connection();
     throw DbError("cannot connect to MariaDB at " + describe(node, config_.name) + " as '" + config_.user +
@@ -254,7 +257,9 @@ void Database::begin(Isolation isolation) {
     if (isolation == Isolation::Snapshot) {
       plain_statement().execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
     }
-    plain_statement().execute("START TRANSACTION");
+    // With autocommit off the first statement starts the transaction (none is open: every
+    // statement outside one was committed at once, end_implicit_transaction).
+    if (!config_.implicit_begin) plain_statement().execute("START TRANSACTION");
   } catch (const sql::SQLException& e) {
     throw translate(e, "START TRANSACTION");
   }
@@ -279,6 +284,19 @@ void Database::rollback_quietly() {
   } catch (const sql::SQLException& e) {
     // The connection is unusable; the next call reconnects.
     drop_connection();
+  }
+}
+
+void Database::end_implicit_transaction(bool ok) {
+  if (!config_.implicit_begin || in_transaction_ || !connection_) return;
+  if (!ok) {
+    rollback_quietly();
+    return;
+  }
+  try {
+    plain_statement().execute("COMMIT");
+  } catch (const sql::SQLException& e) {
+    throw translate(e, "COMMIT");
   }
 }
 
@@ -324,6 +342,7 @@ void Database::execute_trusted_script(const std::string& text) {
     if (last != std::string::npos && line[last] == ';') flush();
   }
   flush();
+  end_implicit_transaction(true);
 }
 
 void Database::ping() { query_int(*this, "SELECT 1"); }

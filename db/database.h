@@ -151,6 +151,9 @@ class Database {
   void commit();
   void rollback_quietly();
   bool should_retry(const DbError& error, int attempt);
+  // After a statement: with config().implicit_begin and outside transaction(), commits
+  // (ok) or rolls back what the statement opened; otherwise nothing.
+  void end_implicit_transaction(bool ok);
   sql::PreparedStatement& prepare(const std::string& sql_text);
   sql::Statement& plain_statement();  // for START TRANSACTION / COMMIT / ROLLBACK
 

@@ -29,9 +29,15 @@ struct SqlAccess {
       -> decltype(body(std::declval<sql::PreparedStatement&>())) {
     db.ensure_connected();
     try {
-      return body(db.prepare(sql_text));
+      // A query's rows are buffered (the connector's default result set type), so they are
+      // read after the commit of an implicit transaction too.
+      auto out = body(db.prepare(sql_text));
+      db.end_implicit_transaction(true);
+      return out;
     } catch (const sql::SQLException& e) {
-      throw db.translate(e, sql_text);
+      DbError error = db.translate(e, sql_text);
+      db.end_implicit_transaction(false);
+      throw error;
     }
   }
   static void execute_trusted_script(Database& db, const std::string& text) {

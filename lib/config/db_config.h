@@ -40,6 +40,13 @@ struct DbConfig {
   // the scheduler of another node has just sent takes output. Costs a round of the
   // cluster per read; one server: no effect.
   bool causal_reads = false;
+  // The session runs with autocommit off (set by a program, not read from config.xml): a
+  // transaction starts with its first statement, saving START TRANSACTION's round trip,
+  // and a statement outside a transaction is committed (or rolled back) at once, one
+  // round trip more, so that no transaction, and none of its metadata locks, stays open
+  // after it. For a program whose statements nearly all run in transactions: the
+  // scheduler, whose RPC is one.
+  bool implicit_begin = false;
 
   DbEndpoint endpoint() const { return DbEndpoint{host, port, socket}; }
 };

@@ -71,7 +71,10 @@ int main(int argc, char** argv) {
         }
         try {
           if (!db) {
-            db = Database::open(config->db);
+            // Every statement of an RPC runs in its one transaction: no START TRANSACTION.
+            DbConfig db_config = config->db;
+            db_config.implicit_begin = true;
+            db = Database::open(db_config);
             // This build's queries may need what an older schema lacks: answer as BOINC's
             // "down for maintenance" until upgrade_db has run (checked once per connection).
             if (std::string problem = schema_version_problem(*db, config->project_dir); !problem.empty()) {

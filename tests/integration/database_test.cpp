@@ -162,6 +162,73 @@ TEST(Database, ErrorResultReturnedFromTransactionRollsBackAndIsReturned) {
   EXPECT_TRUE(fetch_workunit_by_name(*db, "kept").has_value());
 }
 
+// implicit_begin (the scheduler's session: autocommit off): a transaction sends no START
+// TRANSACTION, commits once, and re-runs after a deadlock as before; a statement outside a
+// transaction is committed at once, or rolled back when it fails, so nothing it wrote or
+// locked stays held: another connection sees the write and locks the row at once.
+TEST(Database, ImplicitBeginSendsNoStartAndLeavesNoTransactionOpen) {
+  TestDatabase tdb;
+  DbConfig config = tdb.config();
+  config.implicit_begin = true;
+  auto db = Database::open(config);
+  auto other = tdb.open();
+  auto session = [&](const char* name) {
+    return query_int(*db,
+                     "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = ?",
+                     std::string(name));
+  };
+  int64_t begins = session("COM_BEGIN");
+  db->transaction([](Database& d) {
+    insert_workunit(d, sample_workunit("a"));
+    insert_workunit(d, sample_workunit("b"));
+  });
+  EXPECT_EQ(session("COM_BEGIN"), begins);
+  EXPECT_TRUE(fetch_workunit_by_name(*other, "a").has_value());
+  EXPECT_THROW(db->transaction([](Database& d) {
+    insert_workunit(d, sample_workunit("doomed"));
+    throw std::runtime_error("handler failed");
+  }),
+               std::runtime_error);
+  EXPECT_FALSE(fetch_workunit_by_name(*other, "doomed").has_value());
+
+  // Outside a transaction: a write is visible and its row free at once.
+  exec(*db, "UPDATE workunit SET batch = 7 WHERE name = 'a'");
+  EXPECT_EQ(query_int(*other, "SELECT batch FROM workunit WHERE name = 'a' FOR UPDATE NOWAIT"), 7);
+  // A statement that locks a row and then fails (duplicate name): rolled back, lock gone.
+  EXPECT_THROW(exec(*db, "UPDATE workunit SET name = 'b' WHERE name = 'a'"), DbError);
+  EXPECT_EQ(query_int(*other, "SELECT batch FROM workunit WHERE name = 'a' FOR UPDATE NOWAIT"), 7);
+  EXPECT_EQ(
+      query_int(*other, "SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = ?",
+                db->connection_id()),
+      0);
+  // A query's rows are read after its commit.
+  auto rows = query(*db, "SELECT name FROM workunit ORDER BY name");
+  std::vector<std::string> names;
+  while (rows->next()) names.push_back(rows->getString(1));
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "b"}));
+
+  // A deadlock victim is re-run whole, as without implicit_begin.
+  std::barrier both_hold_first_lock(2);
+  auto worker = [&](const char* first, const char* second) {
+    auto d = Database::open(config);
+    bool first_attempt = true;
+    d->transaction([&](Database& t) {
+      exec(t, "UPDATE workunit SET batch = batch + 1 WHERE name = ?", std::string(first));
+      if (first_attempt) {
+        first_attempt = false;
+        both_hold_first_lock.arrive_and_wait();
+      }
+      exec(t, "UPDATE workunit SET batch = batch + 1 WHERE name = ?", std::string(second));
+    });
+  };
+  std::thread t1(worker, "a", "b");
+  std::thread t2(worker, "b", "a");
+  t1.join();
+  t2.join();
+  EXPECT_EQ(query_int(*other, "SELECT batch FROM workunit WHERE name = 'a'"), 9);
+  EXPECT_EQ(query_int(*other, "SELECT batch FROM workunit WHERE name = 'b'"), 2);
+}
+
 TEST(Database, ModShardsAreDisjointAndCoverAllIds) {
   TestDatabase tdb;
   auto db = tdb.open();

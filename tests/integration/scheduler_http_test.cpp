@@ -331,6 +331,52 @@ TEST_F(SchedulerHttp, FastCgiProcessServesManyRpcsAndSurvivesHostileOnes) {
   EXPECT_EQ(fastcgi_processes(program), serving) << "the FastCGI process was replaced";
 }
 
+// A warm FastCGI process's report+get RPC (one reported, one sent) is one transaction of
+// eight prepared statements and its COMMIT, with no START TRANSACTION (the session's
+// autocommit is off) and no statement after the commit; and it leaves no transaction open
+// between requests: the rows it locked are free, its writes visible.
+TEST_F(SchedulerHttp, AReportAndGetRpcOverFastCgiIsOneTransactionOfNineStatementsLeftClosed) {
+  add_jobs(3, 10);
+  const std::string program = project_.config().project_dir + "/cgi-bin/fcgi";
+  auto reply = rpc(request("good_key_0123456789", 0, "", 1), "fcgi");
+  int64_t hostid = reply.child("scheduler_reply").child("hostid").text().as_llong();
+  std::string sent = reply.child("scheduler_reply").child("result").child_value("name");
+  ASSERT_FALSE(sent.empty());
+  auto counters = [&] {
+    std::map<std::string, int64_t> out;
+    auto rows = query(*db_,
+                      "SELECT VARIABLE_NAME, VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE "
+                      "VARIABLE_NAME IN ('COM_STMT_EXECUTE', 'COM_COMMIT', 'COM_BEGIN', 'COM_ROLLBACK')");
+    while (rows->next()) out[rows->getString(1)] = rows->getInt64(2);
+    return out;
+  };
+  for (int i = 0; i < 2; ++i) {  // the first report+get prepares its statements
+    auto before = counters();
+    reply = rpc(request("good_key_0123456789", hostid, success_report(sent), 1), "fcgi");
+    auto after = counters();
+    auto next = reply.child("scheduler_reply");
+    EXPECT_STREQ(next.child("result_ack").child_value("name"), sent.c_str());
+    EXPECT_EQ(fetch_result_by_name(*db_, sent)->server_state, ServerState::Over);
+    sent = next.child("result").child_value("name");
+    ASSERT_FALSE(sent.empty()) << "no work sent";
+    if (i == 0) continue;
+    EXPECT_EQ(after["COM_STMT_EXECUTE"] - before["COM_STMT_EXECUTE"] - 1, 8);  // less the counters' read
+    EXPECT_EQ(after["COM_COMMIT"] - before["COM_COMMIT"], 1);
+    EXPECT_EQ(after["COM_BEGIN"] - before["COM_BEGIN"], 0);
+    EXPECT_EQ(after["COM_ROLLBACK"] - before["COM_ROLLBACK"], 0);
+  }
+  EXPECT_EQ(fastcgi_processes(program).size(), 1u);
+  // Nothing held between requests: the host row and the sent result's workunit lock at once.
+  EXPECT_EQ(query_int(*db_, "SELECT id FROM host WHERE id = ? FOR UPDATE NOWAIT", hostid), hostid);
+  EXPECT_GT(query_int(*db_,
+                      "SELECT w.id FROM workunit w JOIN result r ON r.workunitid = w.id WHERE r.name = ? "
+                      "FOR UPDATE NOWAIT",
+                      sent),
+            0);
+  EXPECT_EQ(fetch_result_by_name(*db_, sent)->hostid, hostid);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM information_schema.INNODB_TRX"), 0);
+}
+
 // Two hosts asking at the same moment compete for the same best result; the one that
 // loses the claim must get the next one, not an empty reply, while work remains.
 TEST_F(SchedulerHttp, ConcurrentHostsOverFastCgiEachGetWorkEveryTime) {

@@ -1,6 +1,6 @@
 // Step 2 of a scheduler RPC (scheduler_rpc.h): the account a request speaks for.
-// Loads: the user by authenticator (one read, outside any transaction; not done for a
-// request refused by its rpc_seqno). Writes nothing. Decides (authenticate_plan.h): the
+// Loads: the user by authenticator (one read, the first of the RPC's transaction; not
+// done for a request refused by its rpc_seqno). Writes nothing. Decides (authenticate_plan.h): the
 // refusal, if any, and whether the reply carries the project's code signing key.
 #pragma once
 

@@ -96,19 +96,17 @@ NewWork claim_new_work(Database& db, const SchedulerRequest& req, const HostRow&
     update_host(db, host, now, claimed);
   }
   work.quota_reached = selection.quota_reached;
-  work.none_read = candidates.empty();
-  work.host_id = host.id;
-  work.apps_not_runnable = std::move(filter.apps_not_runnable);
+  // No candidate read means none won: asked here, inside the transaction, not after it.
+  work.only_unrunnable = !work.quota_reached && candidates.empty() &&
+                         only_unrunnable_work(db, host.id, filter.apps_not_runnable);
   return work;
 }
 
-void put_new_work(Database& db, const NewWork& work, const SchedulerRequest& req, ResultSender& sender,
+void put_new_work(const NewWork& work, const SchedulerRequest& req, ResultSender& sender,
                   SchedulerReply& reply) {
   if (!work.asked) return;
   if (!sender.add(work.won).empty()) return;
-  bool only_unrunnable =
-      !work.quota_reached && work.none_read && only_unrunnable_work(db, work.host_id, work.apps_not_runnable);
-  reply.messages.push_back(no_work_message(work.quota_reached, only_unrunnable, req.platform_name));
+  reply.messages.push_back(no_work_message(work.quota_reached, work.only_unrunnable, req.platform_name));
 }
 
 }  // namespace tharsis

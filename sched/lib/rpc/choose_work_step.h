@@ -7,7 +7,8 @@
 // round's claims, and the RPC's one write of the host row (host_plan.h: counting the
 // results claimed against its daily quota; not a new host's, inserted whole just before).
 // The results won go into the reply once the transaction commits (put_new_work), or why
-// there are none.
+// there are none (asked inside the transaction, only then: is the work left all for apps
+// the host cannot run?).
 #pragma once
 
 #include <cstdint>
@@ -27,11 +28,9 @@ struct NewWork {
   bool asked = false;
   std::vector<int64_t> won;  // in the order chosen (the reply's order)
   bool quota_reached = false;
-  // For the reply without work: whether the last read found no candidate, and the apps
-  // without a version for the host (is only their work left? asked after the commit).
-  bool none_read = false;
-  int64_t host_id = 0;
-  std::vector<int64_t> apps_not_runnable;
+  // For the reply without work: the last read found no candidate, and all the work left
+  // is for apps without a version for the host.
+  bool only_unrunnable = false;
 };
 
 // `in_progress`: the results in progress at the host (held_results_step.h).
@@ -39,9 +38,9 @@ NewWork claim_new_work(Database& db, const SchedulerRequest& req, const HostRow&
                        const std::vector<HostResultRow>& in_progress, int64_t now,
                        const SchedulerContext& ctx, HostVersions& versions);
 
-// After the commit: the results won into the reply, or the message saying why there are
-// none (reading, only then, whether the work left is all for apps the host cannot run).
-void put_new_work(Database& db, const NewWork& work, const SchedulerRequest& req, ResultSender& sender,
+// After the commit: the results won into the reply (sender.load read them), or the message
+// saying why there are none.
+void put_new_work(const NewWork& work, const SchedulerRequest& req, ResultSender& sender,
                   SchedulerReply& reply);
 
 }  // namespace tharsis

@@ -40,15 +40,19 @@ HeldResults take_held_results(Database& db, const SchedulerRequest& req, const H
   return held;
 }
 
+std::vector<int64_t> resent_ids(const HeldResults& held) {
+  std::vector<int64_t> ids;
+  for (const auto& resent : held.resent) ids.push_back(resent.first);
+  return ids;
+}
+
 void put_held_results(const HeldResults& held, ResultSender& sender, SchedulerReply& reply) {
   reply.result_aborts.insert(reply.result_aborts.end(), held.aborts.begin(), held.aborts.end());
   reply.result_aborts_if_not_started.insert(reply.result_aborts_if_not_started.end(),
                                             held.aborts_if_not_started.begin(),
                                             held.aborts_if_not_started.end());
-  std::vector<int64_t> ids;
-  for (const auto& resent : held.resent) ids.push_back(resent.first);
   std::set<int64_t> added;
-  for (int64_t id : sender.add(ids)) added.insert(id);
+  for (int64_t id : sender.add(resent_ids(held))) added.insert(id);
   for (const auto& [result_id, name] : held.resent) {
     if (added.count(result_id)) reply.messages.push_back({MessagePriority::Low, "Resent lost task " + name});
   }

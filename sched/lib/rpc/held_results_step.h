@@ -31,6 +31,9 @@ struct HeldResults {
 HeldResults take_held_results(Database& db, const SchedulerRequest& req, const HostRow& host,
                               bool asks_for_work, int64_t now);
 
+// The resent results' ids, for ResultSender::load (inside the transaction).
+std::vector<int64_t> resent_ids(const HeldResults& held);
+
 // After the commit: the aborts and the resent results (with a message each) into the reply.
 void put_held_results(const HeldResults& held, ResultSender& sender, SchedulerReply& reply);
 

@@ -17,12 +17,22 @@ const AppVersionCache::Choice& HostVersions::for_app(int64_t appid) {
   return it->second;
 }
 
+void ResultSender::load(const std::vector<int64_t>& result_ids) {
+  loaded_.clear();
+  for (auto& details : fetch_send_details(db_, result_ids)) {
+    versions_.for_app(details.appid);  // read now if due, not after the commit
+    int64_t id = details.result_id;
+    loaded_.emplace(id, std::move(details));
+  }
+}
+
 std::vector<int64_t> ResultSender::add(const std::vector<int64_t>& result_ids) {
   std::vector<int64_t> added;
-  for (const auto& details : fetch_send_details(db_, result_ids)) {
-    const auto& choice = versions_.for_app(details.appid);
-    if (choice.version && builder_.add_result(details, *choice.app, *choice.version))
-      added.push_back(details.result_id);
+  for (int64_t id : result_ids) {
+    auto it = loaded_.find(id);
+    if (it == loaded_.end()) continue;
+    const auto& choice = versions_.for_app(it->second.appid);
+    if (choice.version && builder_.add_result(it->second, *choice.app, *choice.version)) added.push_back(id);
   }
   return added;
 }

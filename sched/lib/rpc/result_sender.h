@@ -1,8 +1,9 @@
-// Putting results into the reply once their rows are this host's (claimed or resent): reads what the
-// reply needs of them (fetch_send_details, one read for a step's results) and the app version to run each
-// with (the process's AppVersionCache, or one for this request when the process keeps none; read again when
-// due, app_version_cache.h), then renders them (reply_step.h). Shared by the held results step (resends)
-// and the choose work step (new work), so one reply describes each app, version and file once.
+// Putting results into the reply once their rows are this host's (claimed or resent): inside the
+// RPC's transaction, reads what the reply needs of them (fetch_send_details, one read for all the
+// RPC's results) and the app version to run each with (the process's AppVersionCache, or one for this
+// request when the process keeps none; read again when due, app_version_cache.h); after the commit,
+// renders them (reply_step.h). Shared by the held results step (resends) and the choose work step (new
+// work), so one reply describes each app, version and file once.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "db/database.h"
+#include "db/send_store.h"
 #include "lib/protocol/scheduler_reply.h"
 #include "lib/protocol/scheduler_request.h"
 #include "sched/lib/app_version_cache.h"
@@ -46,9 +48,13 @@ class ResultSender {
         versions_(db, ctx.app_versions ? *ctx.app_versions : request_cache_, platforms_of(req), now),
         builder_(ctx, reply) {}
 
-  // After the results' rows changed for this host: read what the reply needs of them (one
-  // statement) and add each. Returns those that went in, in order: one is left out when it
-  // cannot be (gone, no version to run it with, unusable description).
+  // Inside the transaction, after the results' rows changed for this host: reads what the
+  // reply needs of them (one statement) and the app version of each. Replaces what an
+  // earlier call read (a re-run transaction's).
+  void load(const std::vector<int64_t>& result_ids);
+  // After the commit: adds each of `result_ids` that load read, no statement. Returns those
+  // that went in, in order: one is left out when it cannot be (gone, no version to run it
+  // with, unusable description).
   std::vector<int64_t> add(const std::vector<int64_t>& result_ids);
 
   HostVersions& versions() { return versions_; }
@@ -58,6 +64,7 @@ class ResultSender {
   AppVersionCache request_cache_;  // when the process keeps none
   HostVersions versions_;
   ReplyBuilder builder_;
+  std::map<int64_t, SendDetailsRow> loaded_;  // by result id
 };
 
 }  // namespace tharsis

@@ -21,34 +21,38 @@ SchedulerReply handle_scheduler_request(const std::string& body, Database& db, c
     return make_error_reply(project, "Malformed scheduler request: " + request.error(), 3600);
   }
   const SchedulerRequest& req = *request;
-  Authentication auth = authenticate(db, req, ctx.code_sign_public);
-  if (!auth.user) return make_error_reply(project, auth.refusal, 3600);
-  const UserRow& user = *auth.user;
-
   SchedulerReply reply = base_reply(ctx.config);
   bool wants_work = asks_for_work(req);
   ResultSender sender(db, ctx, req, now, reply);
-  // Steps 3 to 6 in one transaction, one commit per RPC: the host row is written once
-  // (host_plan.h), the reports, resends and claims with it. Nothing goes into the reply
-  // until it commits: a re-run after a deadlock starts from a clean slate.
+  // Steps 2 to 6 in one transaction, one commit per RPC and no statement after it: the
+  // host row is written once (host_plan.h), the reports, resends and claims with it, and
+  // what the reply needs of the results sent is read before the commit. Nothing goes into
+  // the reply until it commits: a re-run after a deadlock starts from a clean slate.
   struct Taken {
+    Authentication auth;
     RecordedHost host;
     HeldResults held;
     NewWork work;
   };
   Taken taken = db.transaction([&](Database& d) {
     Taken t;
-    t.host = find_or_create_host(d, req, user.id, now);
+    t.auth = authenticate(d, req, ctx.code_sign_public);
+    if (!t.auth.user) return t;
+    t.host = find_or_create_host(d, req, t.auth.user->id, now);
     take_reports(d, req, t.host, wants_work, now, ctx.config.daily_result_quota);
     t.held = take_held_results(d, req, t.host.row, wants_work, now);
     t.work =
         claim_new_work(d, req, t.host.row, t.host.created, t.held.in_progress, now, ctx, sender.versions());
+    std::vector<int64_t> sent = resent_ids(t.held);
+    sent.insert(sent.end(), t.work.won.begin(), t.work.won.end());
+    sender.load(sent);
     return t;
   });
-  add_host_and_account(reply, req, taken.host.row, user);
-  if (auth.send_code_sign_key) reply.code_sign_key = ctx.code_sign_public;
+  if (!taken.auth.user) return make_error_reply(project, taken.auth.refusal, 3600);
+  add_host_and_account(reply, req, taken.host.row, *taken.auth.user);
+  if (taken.auth.send_code_sign_key) reply.code_sign_key = ctx.code_sign_public;
   put_held_results(taken.held, sender, reply);
-  put_new_work(db, taken.work, req, sender, reply);
+  put_new_work(taken.work, req, sender, reply);
   return reply;
 }
 

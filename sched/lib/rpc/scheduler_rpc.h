@@ -16,11 +16,13 @@
 //   6. choose_work_step.h: claim new work (sched/lib/work_selection.h) for the app
 //      versions (from the process's AppVersionCache) and count it against the host's
 //      daily quota;
-//      (3 to 6 are one transaction; a deadlock re-runs them whole)
+//      (2 to 6 are one transaction, with the read of what the reply says of the results
+//      sent (result_sender.h); a deadlock re-runs them whole)
 //   7. reply_step.h: after the commit, the reply: aborts, resent and new results with
 //      their input and output file descriptions (outputs carry a signed upload certificate).
-// A report_get RPC (report one, get one) through FastCGI costs 11 statements in 1
-// transaction; docs/benchmarks.md ("Scheduler") lists them in order.
+// A report_get RPC (report one, get one) through FastCGI costs 9 statements in 1
+// transaction, none after its COMMIT (the scheduler's session has autocommit off:
+// DbConfig::implicit_begin); docs/benchmarks.md ("Scheduler") lists them in order.
 #pragma once
 
 #include <cstdint>
