@@ -38,6 +38,32 @@ WorkunitRow sample_workunit(const std::string& name) {
   return wu;
 }
 
+// Two connections each add 1 to the batch of workunits a and b, in opposite orders, each
+// holding its first row until the other holds its own: a deadlock, whose victim runs
+// again. Returns the retries of both.
+int64_t add_one_to_a_and_b_crosswise(const DbConfig& config) {
+  std::barrier both_hold_first_lock(2);
+  std::atomic<int64_t> retries{0};
+  auto worker = [&](const char* first, const char* second) {
+    auto db = Database::open(config);
+    bool first_attempt = true;
+    db->transaction([&](Database& d) {
+      exec(d, "UPDATE workunit SET batch = batch + 1 WHERE name = ?", std::string(first));
+      if (first_attempt) {
+        first_attempt = false;
+        both_hold_first_lock.arrive_and_wait();
+      }
+      exec(d, "UPDATE workunit SET batch = batch + 1 WHERE name = ?", std::string(second));
+    });
+    retries += db->retries();
+  };
+  std::thread t1(worker, "a", "b");
+  std::thread t2(worker, "b", "a");
+  t1.join();
+  t2.join();
+  return retries.load();
+}
+
 TEST(Database, SchemaLoadsAndWorkunitRoundTrips) {
   TestDatabase tdb;
   auto db = tdb.open();
@@ -108,29 +134,11 @@ TEST(Database, DeadlockIsRetriedAndBothTransactionsCommitOnce) {
     insert_workunit(*db, sample_workunit("a"));
     insert_workunit(*db, sample_workunit("b"));
   }
-  std::barrier both_hold_first_lock(2);
-  std::atomic<int64_t> retries{0};
-  auto worker = [&](const char* first, const char* second) {
-    auto db = tdb.open();
-    bool first_attempt = true;
-    db->transaction([&](Database& d) {
-      exec(d, "UPDATE workunit SET batch = batch + 1 WHERE name = ?", std::string(first));
-      if (first_attempt) {
-        first_attempt = false;
-        both_hold_first_lock.arrive_and_wait();
-      }
-      exec(d, "UPDATE workunit SET batch = batch + 1 WHERE name = ?", std::string(second));
-    });
-    retries += db->retries();
-  };
-  std::thread t1(worker, "a", "b");
-  std::thread t2(worker, "b", "a");
-  t1.join();
-  t2.join();
+  int64_t retries = add_one_to_a_and_b_crosswise(tdb.config());
   auto db = tdb.open();
   EXPECT_EQ(query_int(*db, "SELECT batch FROM workunit WHERE name = 'a'"), 2);
   EXPECT_EQ(query_int(*db, "SELECT batch FROM workunit WHERE name = 'b'"), 2);
-  EXPECT_GE(retries.load(), 1);  // one of them was the deadlock victim and ran again
+  EXPECT_GE(retries, 1);  // one of them was the deadlock victim and ran again
 }
 
 TEST(Database, ExceptionInsideTransactionRollsBack) {
@@ -208,23 +216,7 @@ TEST(Database, ImplicitBeginSendsNoStartAndLeavesNoTransactionOpen) {
   EXPECT_EQ(names, (std::vector<std::string>{"a", "b"}));
 
   // A deadlock victim is re-run whole, as without implicit_begin.
-  std::barrier both_hold_first_lock(2);
-  auto worker = [&](const char* first, const char* second) {
-    auto d = Database::open(config);
-    bool first_attempt = true;
-    d->transaction([&](Database& t) {
-      exec(t, "UPDATE workunit SET batch = batch + 1 WHERE name = ?", std::string(first));
-      if (first_attempt) {
-        first_attempt = false;
-        both_hold_first_lock.arrive_and_wait();
-      }
-      exec(t, "UPDATE workunit SET batch = batch + 1 WHERE name = ?", std::string(second));
-    });
-  };
-  std::thread t1(worker, "a", "b");
-  std::thread t2(worker, "b", "a");
-  t1.join();
-  t2.join();
+  EXPECT_GE(add_one_to_a_and_b_crosswise(config), 1);
   EXPECT_EQ(query_int(*other, "SELECT batch FROM workunit WHERE name = 'a'"), 9);
   EXPECT_EQ(query_int(*other, "SELECT batch FROM workunit WHERE name = 'b'"), 2);
 }
