@@ -16,26 +16,24 @@
 namespace tharsis {
 namespace {
 
-const std::string kColumns =
-    "id, create_time, workunitid, appid, name, server_state, outcome, client_state, "
-    "file_delete_state, validate_state, report_deadline, hostid, userid, sent_time, received_time, "
-    "app_version_id, exit_status, cpu_time, elapsed_time, xml_doc_in, xml_doc_out, stderr_out, "
-    "claimed_credit, granted_credit, random, priority";
-// kColumns with some of the client's texts read as '' (ResultText): read_row reads them all.
-const std::string kColumnsWithoutStderr =
-    "id, create_time, workunitid, appid, name, server_state, outcome, client_state, "
-    "file_delete_state, validate_state, report_deadline, hostid, userid, sent_time, received_time, "
-    "app_version_id, exit_status, cpu_time, elapsed_time, xml_doc_in, xml_doc_out, '' AS stderr_out, "
-    "claimed_credit, granted_credit, random, priority";
-const std::string kColumnsWithoutText =
-    "id, create_time, workunitid, appid, name, server_state, outcome, client_state, "
-    "file_delete_state, validate_state, report_deadline, hostid, userid, sent_time, received_time, "
-    "app_version_id, exit_status, cpu_time, elapsed_time, '' AS xml_doc_in, '' AS xml_doc_out, "
-    "'' AS stderr_out, claimed_credit, granted_credit, random, priority";
+// The result's columns in read_row's order; the client's texts a read leaves (ResultText)
+// are selected as '' under their own names.
+std::string result_columns(ResultText text) {
+  const char* texts = text == ResultText::All ? "xml_doc_in, xml_doc_out, stderr_out"
+                      : text == ResultText::FileLists
+                          ? "xml_doc_in, xml_doc_out, '' AS stderr_out"
+                          : "'' AS xml_doc_in, '' AS xml_doc_out, '' AS stderr_out";
+  return std::string(
+             "id, create_time, workunitid, appid, name, server_state, outcome, client_state, "
+             "file_delete_state, validate_state, report_deadline, hostid, userid, sent_time, "
+             "received_time, app_version_id, exit_status, cpu_time, elapsed_time, ") +
+         texts + ", claimed_credit, granted_credit, random, priority";
+}
+const std::string kColumns = result_columns(ResultText::All);
 const std::string& columns_for(ResultText text) {
-  return text == ResultText::All         ? kColumns
-         : text == ResultText::FileLists ? kColumnsWithoutStderr
-                                         : kColumnsWithoutText;
+  static const std::string file_lists = result_columns(ResultText::FileLists);
+  static const std::string none = result_columns(ResultText::None);
+  return text == ResultText::All ? kColumns : text == ResultText::FileLists ? file_lists : none;
 }
 
 ResultRow read_row(sql::ResultSet& r) {

@@ -194,21 +194,14 @@ int serve_fastcgi_on(int listen_fd, const StreamingHandler& handler, int64_t max
   return 0;
 }
 
-int serve_cgi_or_fastcgi(const RequestHandler& handler, size_t max_body, int64_t max_requests) {
-  return serve_cgi_or_fastcgi_streaming(
-      [&](const RequestHead& head, BodyReader& body) {
-        return handler(read_http_request(head, body, max_body));
-      },
-      max_requests);
+StreamingHandler whole_body(const RequestHandler& handler, size_t max_body) {
+  return [handler, max_body](const RequestHead& head, BodyReader& body) {
+    return handler(read_http_request(head, body, max_body));
+  };
 }
 
-int serve_fastcgi_on(int listen_fd, const RequestHandler& handler, size_t max_body, int64_t max_requests) {
-  return serve_fastcgi_on(
-      listen_fd,
-      [&](const RequestHead& head, BodyReader& body) {
-        return handler(read_http_request(head, body, max_body));
-      },
-      max_requests);
+int serve_cgi_or_fastcgi(const RequestHandler& handler, size_t max_body, int64_t max_requests) {
+  return serve_cgi_or_fastcgi_streaming(whole_body(handler, max_body), max_requests);
 }
 
 }  // namespace tharsis

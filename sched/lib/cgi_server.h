@@ -77,6 +77,8 @@ struct HttpResponse {
 using RequestHandler = std::function<HttpResponse(const HttpRequest&)>;
 using StreamingHandler = std::function<HttpResponse(const RequestHead&, BodyReader&)>;
 
+// A streaming handler that reads the whole body (read_http_request) and hands it to `handler`.
+StreamingHandler whole_body(const RequestHandler& handler, size_t max_body);
 // The whole-body request from a head and its body: at most max_body bytes are kept; a
 // declared or (without Content-Length) actual body over that is body_too_large.
 HttpRequest read_http_request(const RequestHead& head, BodyReader& body, size_t max_body);
@@ -98,6 +100,5 @@ int serve_cgi_or_fastcgi(const RequestHandler& handler, size_t max_body, int64_t
 // The FastCGI request loop on a listening socket of our own (a pool worker's, see
 // sched/lib/fastcgi_pool.h); FCGX_Init() must have run. Ends when the pool stops the worker.
 int serve_fastcgi_on(int listen_fd, const StreamingHandler& handler, int64_t max_requests = 0);
-int serve_fastcgi_on(int listen_fd, const RequestHandler& handler, size_t max_body, int64_t max_requests = 0);
 
 }  // namespace tharsis

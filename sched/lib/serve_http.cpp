@@ -46,12 +46,7 @@ int serve_http(int argc, char** argv, const ProjectConfig* config, const std::st
 
 int serve_http(int argc, char** argv, const ProjectConfig* config, const std::string& program,
                const RequestHandler& handler, size_t max_body) {
-  int exit_code = -1;
-  auto pool = pool_options(argc, argv, config, program, exit_code);
-  if (exit_code >= 0) return exit_code;
-  if (!pool) return serve_cgi_or_fastcgi(handler, max_body);
-  return run_fastcgi_pool(*pool,
-                          [&](int listen_fd) { return serve_fastcgi_on(listen_fd, handler, max_body); });
+  return serve_http(argc, argv, config, program, whole_body(handler, max_body));
 }
 
 }  // namespace tharsis
