@@ -56,7 +56,8 @@ int main(int argc, char** argv) {
         1 << 20);
   }
   AppVersionCache app_versions;  // a FastCGI process's, across its requests
-  SchedulerContext context{*config, *upload_key, code_sign, ProtocolLimits{}, &app_versions};
+  QueueHeadMemory queue_head;    // likewise
+  SchedulerContext context{*config, *upload_key, code_sign, ProtocolLimits{}, &app_versions, &queue_head};
   context.limits.max_request_bytes = static_cast<size_t>(config->max_request_size);
   std::unique_ptr<Database> db;
   std::string project = config->long_name.empty() ? config->name : config->long_name;

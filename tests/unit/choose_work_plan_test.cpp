@@ -130,6 +130,48 @@ TEST(ChooseWorkPlan, AFullFirstWindowThatDidNotCoverTheRequestIsWidenedOnce) {
   EXPECT_TRUE(next_round(view, limits, selection, 1, kCandidatesPerRequest, kCandidatesPerRequest).stop);
 }
 
+TEST(ChooseWorkPlan, ASmallFirstWindowThatDidNotCoverTheRequestGrowsToTheUsualOneFirst) {
+  HostForScheduling view;
+  view.work_request_seconds = 100;
+  Selection selection;
+  selection.chosen = {candidate(1, 1)};
+  SelectionLimits limits{10, 100};
+  NextRound next = next_round(view, limits, selection, 1, kFewestFirstCandidates, kFewestFirstCandidates);
+  EXPECT_FALSE(next.stop);
+  EXPECT_EQ(next.window, kFirstCandidates);
+  EXPECT_TRUE(
+      next_round(view, limits, selection, 1, kFewestFirstCandidates - 1, kFewestFirstCandidates).stop);
+}
+
+TEST(ChooseWorkPlan, TheQueueHeadsJobSizeIsTheMedianOfARead) {
+  EXPECT_EQ(head_job_fpops({}), 0);
+  EXPECT_EQ(head_job_fpops({candidate(1, 1, 5e9)}), 5e9);
+  EXPECT_EQ(head_job_fpops({candidate(1, 1, 9e12), candidate(2, 2, 1e9), candidate(3, 3, 4e9)}), 4e9);
+}
+
+// A 2-CPU host of 1e9 flops: a job of 1e10 fpops runs 10 s, 5 s of the request's seconds.
+TEST(ChooseWorkPlan, TheFirstWindowIsTwiceTheJobsTheRequestTakesWithinItsBounds) {
+  HostForScheduling view;
+  view.flops = 1e9;
+  view.ncpus = 2;
+  SelectionLimits limits{50, 1000};
+  view.work_request_seconds = 1;  // one job: the fewest
+  EXPECT_EQ(first_window(view, limits, 1e10), kFewestFirstCandidates);
+  view.work_request_seconds = 30;  // six jobs
+  EXPECT_EQ(first_window(view, limits, 1e10), 12);
+  view.work_request_seconds = 3600;  // many: the usual window, no more
+  EXPECT_EQ(first_window(view, limits, 1e10), kFirstCandidates);
+  view.work_request_seconds = 30;
+  EXPECT_EQ(first_window(view, SelectionLimits{2, 1000}, 1e10), kFewestFirstCandidates);  // the reply's room
+  EXPECT_EQ(first_window(view, SelectionLimits{3, 1000}, 1e10), 6);
+  // Nothing known of the queue head, or nonsense: the usual window.
+  EXPECT_EQ(first_window(view, limits, 0), kFirstCandidates);
+  EXPECT_EQ(first_window(view, limits, -1), kFirstCandidates);
+  EXPECT_EQ(first_window(view, limits, std::numeric_limits<double>::quiet_NaN()), kFirstCandidates);
+  view.flops = 0;  // unknown speed counts as 1e9
+  EXPECT_EQ(first_window(view, limits, 1e10), 12);
+}
+
 TEST(ChooseWorkPlan, TheAppsOnlyQueryKeepsTheHostAndAppsAndLiftsEveryOtherBound) {
   SendFilter filter = apps_only_filter(3, {7, 8});
   EXPECT_EQ(filter.host_id, 3);

@@ -2,6 +2,7 @@
 #include "sched/lib/rpc/choose_work_plan.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace tharsis {
@@ -90,7 +91,26 @@ NextRound next_round(const HostForScheduling& view, const SelectionLimits& limit
   if (lost_any) return {false, window};
   bool window_full = candidates_read == static_cast<size_t>(window);
   if (window == kCandidatesPerRequest || !window_full) return {true, window};
-  return {false, kCandidatesPerRequest};
+  return {false, window < kFirstCandidates ? kFirstCandidates : kCandidatesPerRequest};
+}
+
+double head_job_fpops(const std::vector<CandidateResult>& candidates) {
+  if (candidates.empty()) return 0;
+  std::vector<double> sizes;
+  for (const auto& c : candidates) sizes.push_back(c.rsc_fpops_est);
+  auto middle = sizes.begin() + static_cast<std::ptrdiff_t>(sizes.size() / 2);
+  std::nth_element(sizes.begin(), middle, sizes.end());
+  return *middle;
+}
+
+int first_window(const HostForScheduling& view, const SelectionLimits& limits, double head_job_fpops) {
+  if (!(head_job_fpops > 0)) return kFirstCandidates;
+  // choose_work counts a job as its run time spread over the host's CPUs.
+  double seconds_per_job = head_job_fpops / (view.flops > 0 ? view.flops : 1e9) / std::max(1, view.ncpus);
+  double jobs = std::ceil(std::max(view.work_request_seconds, 0.0) / seconds_per_job);
+  jobs = std::min({std::max(jobs, 1.0), static_cast<double>(std::max(limits.max_results_per_reply, 1)),
+                   static_cast<double>(kFirstCandidates)});
+  return std::clamp(2 * static_cast<int>(jobs), kFewestFirstCandidates, kFirstCandidates);
 }
 
 SendFilter apps_only_filter(int64_t host_id, const std::vector<int64_t>& apps_not_runnable) {

@@ -19,7 +19,9 @@
 namespace tharsis {
 
 // The best few candidates cover most requests; only when they do not is the wide window
-// read (reading it every time was most of an RPC's database work).
+// read (reading it every time was most of an RPC's database work). The first read takes
+// between kFewestFirstCandidates and kFirstCandidates (first_window).
+constexpr int kFewestFirstCandidates = 4;
 constexpr int kFirstCandidates = 16;
 constexpr int kCandidatesPerRequest = 200;
 constexpr int kClaimRounds = 16;  // each round drops the results lost to a concurrent request
@@ -56,9 +58,21 @@ std::vector<int64_t> settle_round(const std::vector<CandidateResult>& chosen, co
                                   const std::set<int64_t>& had, HostForScheduling& view,
                                   SelectionLimits& limits, std::set<int64_t>& gone);
 
+// The median rsc_fpops_est of a read's candidates (0 for none): the queue head's job size.
+double head_job_fpops(const std::vector<CandidateResult>& candidates);
+
+// The first read's window: twice the jobs of the queue head's size that the request can
+// still take (its seconds on its CPUs, the reply's room), at least kFewestFirstCandidates
+// and at most kFirstCandidates, which is also the window when the head's size is unknown
+// (`head_job_fpops` 0: a CGI, a FastCGI process's first request). Every candidate read is
+// locked until the commit, and every row locked is one the other hosts' reads walk past:
+// a host asking for one job locks a few rows, not sixteen.
+int first_window(const HostForScheduling& view, const SelectionLimits& limits, double head_job_fpops);
+
 // After a round: stop, or read candidates again (a lost claim means the list is stale:
 // others sent from it since it was read, many times over when this process was not
-// scheduled for a while), from a window widened when the first one held too little.
+// scheduled for a while), from a window widened when the first one held too little: a
+// small first window to kFirstCandidates, that one to kCandidatesPerRequest.
 struct NextRound {
   bool stop = false;
   int window = kFirstCandidates;  // of the next read

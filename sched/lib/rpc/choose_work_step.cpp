@@ -51,13 +51,14 @@ NewWork claim_new_work(Database& db, const SchedulerRequest& req, const HostRow&
   // Neither window holds a workunit the host already had a result of (the query passes
   // over them), so a host that holds results of the first thousand workunits still sees
   // the ones after.
-  int window = kFirstCandidates;
   std::vector<CandidateResult> candidates;
   SelectionLimits limits{ctx.config.max_wus_to_send, ctx.config.daily_result_quota};
+  int window = first_window(view, limits, ctx.queue_head ? ctx.queue_head->job_fpops : 0);
   Selection selection;
   std::set<int64_t> gone;  // chosen in an earlier round: not chosen again
   for (int round = 0; round < kClaimRounds; ++round) {
     candidates = lock_candidates(window);
+    if (ctx.queue_head && !candidates.empty()) ctx.queue_head->job_fpops = head_job_fpops(candidates);
     std::vector<CandidateResult> open;
     for (const auto& c : candidates) {
       if (!gone.count(c.result_id)) open.push_back(c);

@@ -1,8 +1,9 @@
 // Step 6 of a scheduler RPC (scheduler_rpc.h): new work for a request that asks for it.
 // Runs inside the RPC's transaction. Loads: the best unsent candidates the host may take,
 // read with locks that concurrent requests pass over (db/send_store.h
-// lock_send_candidates: kFirstCandidates, the wide window only when they do not cover the
-// request), read again after a round that lost claims; the app versions (result_sender.h).
+// lock_send_candidates): a first window sized to the request by the queue head's job size
+// (choose_work_plan.h first_window), wider ones only when it does not cover the request,
+// read again after a round that lost claims; the app versions (result_sender.h).
 // Decides: work_selection.h's choose_work, and choose_work_plan.h around it. Writes: each
 // round's claims, and the RPC's one write of the host row (host_plan.h: counting the
 // results claimed against its daily quota; not a new host's, inserted whole just before).

@@ -1,5 +1,6 @@
 // What every step of a scheduler RPC may use of the process: the project's configuration,
-// the keys, the request limits and the app version cache a FastCGI process keeps.
+// the keys, the request limits, and the app version cache and queue-head memory a FastCGI
+// process keeps.
 #pragma once
 
 #include <string>
@@ -11,6 +12,13 @@
 
 namespace tharsis {
 
+// What a FastCGI process remembers of the queue between its requests: the size of the jobs
+// its last candidate read found at the queue's head (0: none read yet; choose_work_plan.h
+// first_window).
+struct QueueHeadMemory {
+  double job_fpops = 0;
+};
+
 struct SchedulerContext {
   const ProjectConfig& config;
   RsaKey upload_private_key;     // signs upload certificates
@@ -18,6 +26,8 @@ struct SchedulerContext {
   ProtocolLimits limits;
   // Kept across the requests of a FastCGI process; null: apps and versions are read per request.
   AppVersionCache* app_versions = nullptr;
+  // Kept across the requests of a FastCGI process; null: every first read takes kFirstCandidates.
+  QueueHeadMemory* queue_head = nullptr;
 };
 
 }  // namespace tharsis
