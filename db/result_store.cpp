@@ -344,10 +344,13 @@ std::vector<int64_t> claim_unsent_results(Database& db, const std::vector<SendCl
   }
   json += "]";
   // The list drives the join (STRAIGHT_JOIN): each workunit row, then its result, locked
-  // in the list's order, as the one-claim statement does for one pair.
+  // in the list's order, as the one-claim statement does for one pair. exists_to_in off:
+  // the once-per-host guard stays a res_wu_host lookup per workunit; MariaDB would
+  // otherwise materialize all of the host's results, its whole history, for every round.
   int64_t matched = exec(
       db,
-      "UPDATE JSON_TABLE(?, '$[*]' COLUMNS (result_id BIGINT PATH '$[0]', workunit_id BIGINT PATH '$[1]', "
+      "SET STATEMENT optimizer_switch = 'exists_to_in=off' FOR UPDATE JSON_TABLE(?, '$[*]' COLUMNS "
+      "(result_id BIGINT PATH '$[0]', workunit_id BIGINT PATH '$[1]', "
       "deadline BIGINT PATH '$[2]', app_version_id BIGINT PATH '$[3]')) c "
       "STRAIGHT_JOIN workunit w FORCE INDEX (PRIMARY) ON w.id = c.workunit_id "
       "STRAIGHT_JOIN result r FORCE INDEX (PRIMARY) ON r.id = c.result_id AND r.workunitid = w.id "

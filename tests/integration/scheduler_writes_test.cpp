@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <iostream>
 #include <latch>
 #include <map>
 #include <stdexcept>
@@ -17,6 +18,7 @@
 #include "db/result_store.h"
 #include "db/sql.h"
 #include "sched/lib/result_acceptance.h"
+#include "tests/support/rows_read.h"
 #include "tests/support/test_database.h"
 
 namespace tharsis::scheduler_writes_test {
@@ -212,6 +214,36 @@ TEST_F(SchedulerWrites, RoundOfClaimsIsOneStatementAndKeepsEachClaimsGuards) {
                std::invalid_argument);
   EXPECT_EQ(fetch_result(*db_, more[0])->server_state, ServerState::Unsent);
   EXPECT_EQ(fetch_result(*db_, twin)->server_state, ServerState::Unsent);
+}
+
+// The round's once-per-host guard looks up each claimed workunit's rows for this host
+// (res_wu_host), never all of the host's results: a host with a long history (results
+// kept until purged) pays no more per claim than a new one.
+TEST_F(SchedulerWrites, RoundOfClaimsReadsNotTheHostsHistory) {
+  auto claims_for = [&](const std::vector<int64_t>& ids, int64_t host) {
+    std::vector<SendClaim> claims;
+    for (int64_t id : ids) claims.push_back({id, workunit_of(id), host, 1, kNow, 3600, 7});
+    return claims;
+  };
+  auto rows_to_claim = [&](int64_t host) {
+    std::vector<SendClaim> claims = claims_for(add_unsent(4), host);
+    return db_->transaction([&](Database& d) {
+      int64_t before = testing::rows_read(d);
+      int64_t overhead = testing::rows_read(d) - before;
+      before = testing::rows_read(d);
+      EXPECT_EQ(claim_unsent_results(d, claims).size(), 4u);
+      return testing::rows_read(d) - before - overhead;
+    });
+  };
+  int64_t fresh = rows_to_claim(5);
+  exec(*db_,
+       "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out, "
+       "stderr_out) SELECT 1, 1, CONCAT('old_', seq), 5, 1, 6, '', '', '' FROM seq_1_to_3000");
+  query(*db_, "ANALYZE TABLE result");
+  int64_t long_history = rows_to_claim(6);
+  std::cout << "rows read to claim 4: new host " << fresh << ", host of 3,000 results " << long_history
+            << "\n";
+  EXPECT_LE(long_history, fresh + 8) << "the claim read the host's history";
 }
 
 TEST_F(SchedulerWrites, ReportCountsOnceOnlyForItsHostWhileInProgress) {
