@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
   SchedulerContext context{*config, *upload_key, code_sign, ProtocolLimits{}, &app_versions, &queue_head};
   context.limits.max_request_bytes = static_cast<size_t>(config->max_request_size);
   std::unique_ptr<Database> db;
+  bool schema_checked = false;  // for db's connection
   std::string project = config->long_name.empty() ? config->name : config->long_name;
   return serve_http(
       argc, argv, &*config, "scheduler",
@@ -76,16 +77,27 @@ int main(int argc, char** argv) {
             DbConfig db_config = config->db;
             db_config.implicit_begin = true;
             db = Database::open(db_config);
-            // This build's queries may need what an older schema lacks: answer as BOINC's
-            // "down for maintenance" until upgrade_db has run (checked once per connection).
-            if (std::string problem = schema_version_problem(*db, config->project_dir); !problem.empty()) {
-              db.reset();
-              log_error("refusing requests: ", problem);
-              return xml(
-                  make_error_reply(project, "Project is down for maintenance (database upgrade)", 3600));
-            }
+            schema_checked = false;
           }
-          return xml(handle_scheduler_request(request.body, *db, context, std::time(nullptr)));
+          // This build's queries may need what an older schema lacks: answer as BOINC's
+          // "down for maintenance" until upgrade_db has run. Checked once per connection,
+          // inside its first RPC's transaction (no commit of its own, as CGI paid per run).
+          std::string problem;
+          ConnectionCheck check;
+          if (!schema_checked) {
+            check = [&](Database& d) {
+              problem = schema_version_problem(d, config->project_dir);
+              schema_checked = problem.empty();
+              return schema_checked;
+            };
+          }
+          SchedulerReply reply =
+              handle_scheduler_request(request.body, *db, context, std::time(nullptr), check);
+          if (!problem.empty()) {
+            db.reset();
+            log_error("refusing requests: ", problem);
+          }
+          return xml(reply);
         } catch (const std::exception& e) {
           db.reset();
           log_error("request failed: ", e.what());

@@ -335,7 +335,7 @@ TEST_F(SchedulerHttp, FastCgiProcessServesManyRpcsAndSurvivesHostileOnes) {
 // eight prepared statements and its COMMIT, with no START TRANSACTION (the session's
 // autocommit is off) and no statement after the commit; and it leaves no transaction open
 // between requests: the rows it locked are free, its writes visible.
-TEST_F(SchedulerHttp, AReportAndGetRpcOverFastCgiIsOneTransactionOfNineStatementsLeftClosed) {
+TEST_F(SchedulerHttp, AReportAndGetRpcIsOneTransactionOfNineStatementsOverFastCgiAndOneCommitAsCgi) {
   add_jobs(3, 10);
   const std::string program = project_.config().project_dir + "/cgi-bin/fcgi";
   auto reply = rpc(request("good_key_0123456789", 0, "", 1), "fcgi");
@@ -386,6 +386,7 @@ TEST_F(SchedulerHttp, AReportAndGetRpcOverFastCgiIsOneTransactionOfNineStatement
     EXPECT_EQ(after["rollback"] - before["rollback"], 0);
   }
   EXPECT_EQ(fastcgi_processes(program).size(), 1u);
+  const int64_t cgi_start = count("SELECT UNIX_TIMESTAMP()");
   // Nothing held between requests: the host row and the sent result's workunit lock at once.
   EXPECT_EQ(query_int(*db_, "SELECT id FROM host WHERE id = ? FOR UPDATE NOWAIT", hostid), hostid);
   EXPECT_GT(query_int(*db_,
@@ -399,6 +400,31 @@ TEST_F(SchedulerHttp, AReportAndGetRpcOverFastCgiIsOneTransactionOfNineStatement
       count("SELECT COUNT(*) FROM information_schema.INNODB_TRX t JOIN information_schema.PROCESSLIST p "
             "ON p.ID = t.trx_mysql_thread_id WHERE p.DB = DATABASE()"),
       0);
+
+  // As CGI each run is a fresh connection: its schema check is the first statement of the
+  // RPC's one transaction, not a transaction (and commit) of its own. (In this test: one
+  // test only turns the general log on and off.)
+  auto cgi_logged = [&](const std::string& condition) {
+    return count(
+        "SELECT COUNT(*) FROM mysql.general_log g WHERE g.thread_id IN (SELECT c.thread_id FROM "
+        "mysql.general_log c WHERE c.command_type = 'Connect' AND c.event_time >= FROM_UNIXTIME(" +
+        std::to_string(cgi_start) +
+        ") AND CONVERT(c.argument USING utf8mb4) LIKE CONCAT('% on ', DATABASE(), ' %')) AND " + condition);
+  };
+  exec(*db_, "SET GLOBAL general_log = 1");
+  reply = rpc(request("good_key_0123456789", hostid, success_report(sent), 1));
+  exec(*db_, "SET GLOBAL general_log = 0");
+  EXPECT_STREQ(reply.child("scheduler_reply").child("result_ack").child_value("name"), sent.c_str());
+  EXPECT_FALSE(std::string(reply.child("scheduler_reply").child("result").child_value("name")).empty());
+  EXPECT_EQ(cgi_logged("g.command_type = 'Connect'"), 1) << "not one CGI run's connection";
+  EXPECT_EQ(
+      cgi_logged("g.command_type = 'Query' AND UPPER(CONVERT(g.argument USING utf8mb4)) LIKE 'COMMIT%'"), 1);
+  EXPECT_EQ(
+      cgi_logged("g.command_type = 'Query' AND UPPER(CONVERT(g.argument USING utf8mb4)) LIKE 'ROLLBACK%'"),
+      0);
+  EXPECT_EQ(
+      cgi_logged("g.command_type = 'Execute' AND CONVERT(g.argument USING utf8mb4) LIKE '%schema_version%'"),
+      1);
 }
 
 // Two hosts asking at the same moment compete for the same best result; the one that

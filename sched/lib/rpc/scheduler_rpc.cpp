@@ -14,7 +14,7 @@
 namespace tharsis {
 
 SchedulerReply handle_scheduler_request(const std::string& body, Database& db, const SchedulerContext& ctx,
-                                        int64_t now) {
+                                        int64_t now, const ConnectionCheck& check) {
   std::string project = project_name(ctx.config);
   auto request = parse_scheduler_request(body, ctx.limits);
   if (!request.ok()) {
@@ -29,6 +29,7 @@ SchedulerReply handle_scheduler_request(const std::string& body, Database& db, c
   // what the reply needs of the results sent is read before the commit. Nothing goes into
   // the reply until it commits: a re-run after a deadlock starts from a clean slate.
   struct Taken {
+    bool down = false;  // the check refused the database
     Authentication auth;
     RecordedHost host;
     HeldResults held;
@@ -36,6 +37,10 @@ SchedulerReply handle_scheduler_request(const std::string& body, Database& db, c
   };
   Taken taken = db.transaction([&](Database& d) {
     Taken t;
+    if (check && !check(d)) {
+      t.down = true;
+      return t;
+    }
     t.auth = authenticate(d, req, ctx.code_sign_public);
     if (!t.auth.user) return t;
     t.host = find_or_create_host(d, req, t.auth.user->id, now);
@@ -48,6 +53,8 @@ SchedulerReply handle_scheduler_request(const std::string& body, Database& db, c
     sender.load(sent);
     return t;
   });
+  if (taken.down)
+    return make_error_reply(project, "Project is down for maintenance (database upgrade)", 3600);
   if (!taken.auth.user) return make_error_reply(project, taken.auth.refusal, 3600);
   add_host_and_account(reply, req, taken.host.row, *taken.auth.user);
   if (taken.auth.send_code_sign_key) reply.code_sign_key = ctx.code_sign_public;

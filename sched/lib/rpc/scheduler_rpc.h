@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "db/database.h"
@@ -34,8 +35,15 @@
 
 namespace tharsis {
 
-// Handles one request body at time `now`; always returns a well-formed reply.
+// Whether the database may serve this build (a fresh connection's schema check): run as
+// the first statement of the RPC's transaction, so it costs no commit of its own; false
+// answers "down for maintenance" before anything else is read or written.
+using ConnectionCheck = std::function<bool(Database&)>;
+
+// Handles one request body at time `now`; always returns a well-formed reply. With
+// `check` set, a well-formed request runs it first (a malformed one is refused before).
 SchedulerReply handle_scheduler_request(const std::string& body, Database& db,
-                                        const SchedulerContext& context, int64_t now);
+                                        const SchedulerContext& context, int64_t now,
+                                        const ConnectionCheck& check = nullptr);
 
 }  // namespace tharsis
