@@ -18,7 +18,8 @@
 # FLUSH_AT_COMMIT=1 runs MariaDB durable (log flushed at every commit, as production);
 # the default 2 (the test servers' setting) flushes it once a second.
 # STDERR_BYTES=B gives each reported result a client's stderr_out of B bytes (BOINC's
-# clients send up to 64 KB; default 0), which every read of the whole result row carries.
+# clients send up to 64 KB; default 0): in table result_stderr, or in the result row with
+# an OLD_BUILD_DIR whose schema still keeps it there (every read of the row carried it).
 # PRELOAD_RESULTS=M first fills the tables with about M long-settled results and their
 # workunits (bench/preload_settled.sh: a long-running project's history), so the stages
 # run against a big table; the bench's N workunits come after them, and the snapshots,
@@ -158,9 +159,15 @@ XML
   sql "UPDATE result SET server_state = 5, outcome = 1, client_state = 5, hostid = 1, sent_time = $now,
          report_deadline = $now + 86400, received_time = $now,
          xml_doc_out = CONCAT('<file_info><name>', name, '_0</name><nbytes>7</nbytes>',
-                              '<md5_cksum>ba05a5b4d1c90e69b6da7da8b50a5c26</md5_cksum></file_info>'),
-         stderr_out = REPEAT('e', $stderr_bytes)
+                              '<md5_cksum>ba05a5b4d1c90e69b6da7da8b50a5c26</md5_cksum></file_info>')
        WHERE id > $r0"
+  if [ "$(sql "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'bench'
+               AND TABLE_NAME = 'result' AND COLUMN_NAME = 'stderr_out'")" -eq 1 ]; then
+    sql "UPDATE result SET stderr_out = REPEAT('e', $stderr_bytes) WHERE id > $r0"
+  elif [ "$stderr_bytes" -gt 0 ]; then
+    sql "INSERT INTO result_stderr (resultid, stderr_out) SELECT id, REPEAT('e', $stderr_bytes) FROM result
+         WHERE id > $r0"
+  fi
   sql "UPDATE workunit SET transition_time = $now WHERE id > $wu0"
   sql "SELECT CONCAT(name, '_0') FROM result WHERE id > $r0" | python3 -c "
 import sys, hashlib, os

@@ -10,7 +10,8 @@
 # it needs no transition (transition_time 2^31 - 1). Its input is listed in
 # workunit_input, as create_work leaves it until db_purge. Names and XML are as long as
 # the project's own (a 36-byte workunit name; xml_doc, xml_doc_in, xml_doc_out and
-# stderr_out of 120-420 bytes); the results are spread over 20,000 host ids and 5,000
+# stderr_out of 120-420 bytes; stderr_out in table result_stderr, or in the result row
+# where the schema still has it there: an old build's database); the results are spread over 20,000 host ids and 5,000
 # user ids (no host or user rows: a bench's own hosts get ids from 1, and so an old
 # history each).
 # Set-based: INSERT .. SELECT over MariaDB's seq_ tables, CHUNK workunits (with their
@@ -34,6 +35,20 @@ sql() { mariadb --no-defaults -S "$sock" -uroot "$db" -N -e "$1"; }
 # w workunits have 2w + floor(w / 50) results.
 workunits=$((results * 50 / 101))
 [ "$workunits" -gt 0 ] || workunits=1
+# A client's stderr_out, for a result that ended in a client error or not ($1).
+stderr_text() {
+  echo "CONCAT('<core_client_version>8.0.2</core_client_version>\n<![CDATA[\n<stderr_txt>\n',
+               IF($1, 'process exited with code 195 (0xc3, -61)\n', 'called boinc_finish(0)\n'),
+               '</stderr_txt>\n]]>\n')"
+}
+in_row=$(sql "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()
+              AND TABLE_NAME = 'result' AND COLUMN_NAME = 'stderr_out'")
+stderr_column=""
+stderr_value=""
+if [ "$in_row" -eq 1 ]; then
+  stderr_column=", stderr_out"
+  stderr_value=", $(stderr_text w.error)"
+fi
 read -r wbase rbase < <(sql "SELECT (SELECT IFNULL(MAX(id), 0) FROM workunit), (SELECT IFNULL(MAX(id), 0) FROM result)")
 now=$(date +%s)
 start=$(date +%s.%N)
@@ -61,8 +76,8 @@ for ((first = 1; first <= workunits; first += chunk)); do
        FROM seq_${first}_to_${last}"
   sql "INSERT INTO result (id, create_time, workunitid, appid, name, server_state, outcome, client_state,
          file_delete_state, validate_state, report_deadline, hostid, userid, sent_time, received_time, app_version_id,
-         exit_status, cpu_time, elapsed_time, xml_doc_in, xml_doc_out, stderr_out, claimed_credit, granted_credit,
-         random, priority)
+         exit_status, cpu_time, elapsed_time, xml_doc_in, xml_doc_out, claimed_credit, granted_credit,
+         random, priority $stderr_column)
        SELECT $rbase + 2 * (w.id - $wbase - 1) + (w.id - $wbase - 1) DIV 50 + 1 + w.k, w.create_time + w.k * 3600, w.id,
          $appid, CONCAT(w.name, '_', w.k), 5, IF(w.error, 3, 1), IF(w.error, 3, 5), 2, IF(w.error, 0, 1),
          w.create_time + w.k * 3600 + 600 + 604800, 1 + (w.id * 2 + w.k) * 7919 % 20000,
@@ -75,14 +90,15 @@ for ((first = 1; first <= workunits; first += chunk)); do
                 '_0</file_name><open_name>out</open_name></file_ref></result>\n'),
          IF(w.error, '', CONCAT('<file_info><name>', w.name, '_', w.k, '_0</name><nbytes>', 100 + w.id % 900,
                                 '</nbytes><md5_cksum>', MD5(w.id), '</md5_cksum></file_info>\n')),
-         CONCAT('<core_client_version>8.0.2</core_client_version>\n<![CDATA[\n<stderr_txt>\n',
-                IF(w.error, 'process exited with code 195 (0xc3, -61)\n', 'called boinc_finish(0)\n'),
-                '</stderr_txt>\n]]>\n'),
          IF(w.error, 0, w.canonical_credit), IF(w.error, 0, w.canonical_credit), (w.id * 31 + w.k) % 2147483647, 0
+         $stderr_value
        FROM (SELECT w.id, w.create_time, w.name, w.canonical_credit, r.seq AS k,
                r.seq = 0 AND (w.id - $wbase) % 50 = 0 AS error
              FROM workunit w JOIN seq_0_to_2 r ON r.seq < 2 OR (w.id - $wbase) % 50 = 0
              WHERE w.id BETWEEN $wbase + $first AND $wbase + $last) w"
+  [ "$in_row" -eq 1 ] ||
+    sql "INSERT INTO result_stderr (resultid, stderr_out) SELECT id, $(stderr_text 'outcome = 3') FROM result
+         WHERE workunitid BETWEEN $wbase + $first AND $wbase + $last"
   sql "INSERT INTO workunit_input (workunitid, file_name)
        SELECT id, CONCAT('h', LPAD(id, 10, '0'), '_in') FROM workunit WHERE id BETWEEN $wbase + $first AND $wbase + $last;
        INSERT INTO assimilation (workunitid, time, canonical_resultid)

@@ -18,7 +18,8 @@
 #   bench/scheduler_rpc.sh BUILD_DIR [N_RESULTS] [SECONDS_PER_CASE] [BASELINE_BUILD_DIR]
 # With BASELINE_BUILD_DIR (e.g. an older commit built elsewhere), its `scheduler` is installed
 # beside BUILD_DIR's as cgi-bin/base_cgi and base.fcgi, each case runs against both in turn
-# in the same run (same DB, same load), and a table of ratios new/baseline follows.
+# in the same run (same DB, same load), and a table of ratios new/baseline follows (the
+# result table then also has the stderr_out column a baseline before result_stderr writes).
 # Durability: FLUSH_AT_COMMIT=1 (the default) is MariaDB's durable setting, the log flushed
 # to disk at every commit, as a production server runs; FLUSH_AT_COMMIT=2 (the test
 # servers' setting) writes it at commit and flushes about once a second. The output
@@ -90,9 +91,9 @@ sql "INSERT INTO workunit (create_time, appid, name, xml_doc, batch, rsc_fpops_e
 sql "INSERT INTO workunit_input (workunitid, file_name) SELECT w.id, i.file_name
      FROM workunit w JOIN workunit_input i ON i.workunitid = 1 WHERE w.id > 1"
 sql "INSERT INTO result (create_time, workunitid, appid, name, server_state, xml_doc_in, xml_doc_out,
-       stderr_out, random, priority)
+       random, priority)
      SELECT r.create_time, w.id, r.appid, REPLACE(r.name, 'w_0000001', w.name), r.server_state,
-       REPLACE(r.xml_doc_in, 'w_0000001', w.name), '', '', RAND() * 2147483647, r.priority
+       REPLACE(r.xml_doc_in, 'w_0000001', w.name), '', RAND() * 2147483647, r.priority
      FROM result r JOIN workunit w ON w.id > 1 WHERE r.id = 1"
 sql "INSERT INTO user (create_time, name, authenticator) VALUES
      (UNIX_TIMESTAMP(), 'loop1', 'bench_key_loop1'), (UNIX_TIMESTAMP(), 'loop2', 'bench_key_loop2')"
@@ -110,6 +111,9 @@ if [ -n "$baseline" ]; then
   cp "$baseline/scheduler" "$p/cgi-bin/base.fcgi"  # FastCGI by its name (make_project's Apache config)
   cgi_programs="base_cgi cgi"
   fcgi_programs="base.fcgi fcgi"
+  # A baseline from before table result_stderr writes each report's stderr into the result
+  # row: give it that column (empty, as the loops report no stderr; this build never reads it).
+  sql "ALTER TABLE result ADD COLUMN IF NOT EXISTS stderr_out MEDIUMTEXT NOT NULL DEFAULT ''"
 fi
 if [ "$(id -u)" -eq 0 ]; then chmod 755 "$base" && chown -R www-data: "$p"; fi
 "$here/scripts/private_apache.sh" start "$base/apache" "$port" "$p/bench.httpd.conf"

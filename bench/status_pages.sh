@@ -47,9 +47,9 @@ sql "INSERT INTO workunit (create_time, appid, name, xml_doc, transition_time, n
 # Two results per workunit in the states a busy project has: unsent, in progress, over with
 # each outcome.
 sql "INSERT INTO result (create_time, workunitid, appid, name, server_state, outcome, hostid, userid,
-       xml_doc_in, xml_doc_out, stderr_out, granted_credit)
+       xml_doc_in, xml_doc_out, granted_credit)
      SELECT $now, 1 + (seq - 1) DIV 2, 1, CONCAT('r', seq), ELT(1 + seq % 5, 2, 4, 5, 5, 5),
-            IF(seq % 5 >= 2, 1 + seq % 7, 0), 1 + seq % 50000, 1 + seq % 20000, '', '', '', seq % 50
+            IF(seq % 5 >= 2, 1 + seq % 7, 0), 1 + seq % 50000, 1 + seq % 20000, '', '', seq % 50
      FROM seq_1_to_$results"
 # Graphs: 200 of 100 operands (levels of 10, each operand reading two of the level before)
 # and one of 300; operands use the first workunits as their jobs.

@@ -39,9 +39,9 @@ struct LockedWorkunit {
 
 class LockedWorkunits {
  public:
-  // `text`: whether the results come with the client's texts (ResultText in
+  // `text`: whether the results come with their file lists (ResultText in
   // db/result_store.h); a daemon whose rules never read them leaves them.
-  explicit LockedWorkunits(ResultText text = ResultText::All) : text_(text) {}
+  explicit LockedWorkunits(ResultText text = ResultText::FileLists) : text_(text) {}
   // Forgets earlier rows, then locks these workunits and their results, then has every
   // also_lock() companion read its rows. On a DbError nothing is kept (load() reads per
   // workunit, and so must each companion's reader) and the error propagates.

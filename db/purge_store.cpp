@@ -28,6 +28,7 @@ std::vector<PurgeCandidate> fetch_purge_candidates(Database& db, int64_t cutoff,
 int64_t delete_purged(Database& db, const std::vector<int64_t>& wu_ids) {
   int64_t deleted = 0;
   for (int64_t id : wu_ids) {
+    exec(db, "DELETE s FROM result r JOIN result_stderr s ON s.resultid = r.id WHERE r.workunitid = ?", id);
     exec(db, "DELETE FROM result WHERE workunitid = ?", id);
     exec(db, "DELETE FROM workunit_input WHERE workunitid = ?", id);
     exec(db, "DELETE FROM assimilation WHERE workunitid = ?", id);

@@ -20,7 +20,7 @@ struct PurgeCandidate {
 // `cutoff`, whose results are all OVER and none still has files waiting for deletion.
 std::vector<PurgeCandidate> fetch_purge_candidates(Database& db, int64_t cutoff, int limit);
 
-// Deletes the workunits, their results, inputs and assimilation records (one transaction
+// Deletes the workunits, their results (with their stderr), inputs and assimilation records (one transaction
 // from the caller). Returns the number of workunits deleted.
 int64_t delete_purged(Database& db, const std::vector<int64_t>& wu_ids);
 

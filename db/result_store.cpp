@@ -16,24 +16,21 @@
 namespace tharsis {
 namespace {
 
-// The result's columns in read_row's order; the client's texts a read leaves (ResultText)
+// The result's columns in read_row's order; the file lists a read leaves (ResultText::None)
 // are selected as '' under their own names.
 std::string result_columns(ResultText text) {
-  const char* texts = text == ResultText::All ? "xml_doc_in, xml_doc_out, stderr_out"
-                      : text == ResultText::FileLists
-                          ? "xml_doc_in, xml_doc_out, '' AS stderr_out"
-                          : "'' AS xml_doc_in, '' AS xml_doc_out, '' AS stderr_out";
+  const char* texts =
+      text == ResultText::FileLists ? "xml_doc_in, xml_doc_out" : "'' AS xml_doc_in, '' AS xml_doc_out";
   return std::string(
              "id, create_time, workunitid, appid, name, server_state, outcome, client_state, "
              "file_delete_state, validate_state, report_deadline, hostid, userid, sent_time, "
              "received_time, app_version_id, exit_status, cpu_time, elapsed_time, ") +
          texts + ", claimed_credit, granted_credit, random, priority";
 }
-const std::string kColumns = result_columns(ResultText::All);
+const std::string kColumns = result_columns(ResultText::FileLists);
 const std::string& columns_for(ResultText text) {
-  static const std::string file_lists = result_columns(ResultText::FileLists);
   static const std::string none = result_columns(ResultText::None);
-  return text == ResultText::All ? kColumns : text == ResultText::FileLists ? file_lists : none;
+  return text == ResultText::FileLists ? kColumns : none;
 }
 
 ResultRow read_row(sql::ResultSet& r) {
@@ -59,7 +56,6 @@ ResultRow read_row(sql::ResultSet& r) {
   x.elapsed_time = r.getDouble("elapsed_time");
   x.xml_doc_in = r.getString("xml_doc_in");
   x.xml_doc_out = r.getString("xml_doc_out");
-  x.stderr_out = r.getString("stderr_out");
   x.claimed_credit = r.getDouble("claimed_credit");
   x.granted_credit = r.getDouble("granted_credit");
   x.random = r.getInt("random");
@@ -76,9 +72,9 @@ std::vector<ResultRow> read_all(std::unique_ptr<sql::ResultSet> rows) {
 const std::string kInsertHead =
     "INSERT INTO result (create_time, workunitid, appid, name, server_state, outcome, client_state, "
     "file_delete_state, validate_state, report_deadline, hostid, userid, sent_time, received_time, "
-    "app_version_id, exit_status, cpu_time, elapsed_time, xml_doc_in, xml_doc_out, stderr_out, "
-    "claimed_credit, granted_credit, random, priority) VALUES ";
-constexpr int kInsertFields = 25;
+    "app_version_id, exit_status, cpu_time, elapsed_time, xml_doc_in, xml_doc_out, claimed_credit, "
+    "granted_credit, random, priority) VALUES ";
+constexpr int kInsertFields = 24;
 
 void bind_insert(sql::PreparedStatement& st, int& index, const ResultRow& x) {
   st.setInt64(index++, x.create_time);
@@ -101,7 +97,6 @@ void bind_insert(sql::PreparedStatement& st, int& index, const ResultRow& x) {
   st.setDouble(index++, x.elapsed_time);
   st.setString(index++, x.xml_doc_in);
   st.setString(index++, x.xml_doc_out);
-  st.setString(index++, x.stderr_out);
   st.setDouble(index++, x.claimed_credit);
   st.setDouble(index++, x.granted_credit);
   st.setInt(index++, x.random);
@@ -118,9 +113,8 @@ int64_t insert_result(Database& db, const ResultRow& x) {
 void insert_result_row(Database& db, const ResultRow& x) { insert_result_rows(db, {x}); }
 
 void insert_result_rows(Database& db, const std::vector<ResultRow>& rows) {
-  insert_rows(db, kInsertHead, kInsertFields, rows, bind_insert, [](const ResultRow& r) {
-    return r.name.size() + r.xml_doc_in.size() + r.xml_doc_out.size() + r.stderr_out.size();
-  });
+  insert_rows(db, kInsertHead, kInsertFields, rows, bind_insert,
+              [](const ResultRow& r) { return r.name.size() + r.xml_doc_in.size() + r.xml_doc_out.size(); });
 }
 
 std::optional<ResultRow> fetch_result(Database& db, int64_t id, bool for_update) {
@@ -165,7 +159,7 @@ std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard
   // A graph operand's canonical output is its successors' input: it stays until the
   // operand is FREED, FATAL or CANCELLED (docs/operand_graphs.md), whatever file_delete_state says.
   return read_all(query(db,
-                        "SELECT " + columns_for(ResultText::FileLists) +
+                        "SELECT " + kColumns +
                             " FROM result WHERE file_delete_state = ? AND id % ? = ? AND NOT EXISTS ("
                             "SELECT 1 FROM operand o JOIN workunit w ON w.id = o.workunitid "
                             "WHERE o.workunitid = result.workunitid AND w.canonical_resultid = result.id "
@@ -173,6 +167,11 @@ std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard
                             "WHERE f.owner = ? AND f.id = result.id AND f.next_time > ?) LIMIT ?",
                         FileDeleteState::Ready, shard.n, shard.id, OperandState::Freed, OperandState::Fatal,
                         OperandState::Cancelled, FileOwner::Result, now, limit));
+}
+
+std::string fetch_result_stderr(Database& db, int64_t result_id) {
+  auto rows = query(db, "SELECT stderr_out FROM result_stderr WHERE resultid = ?", result_id);
+  return rows->next() ? std::string(rows->getString(1)) : std::string();
 }
 
 bool update_result_guarded(Database& db, const ResultUpdate& u) {
@@ -257,10 +256,11 @@ int64_t lock_workunit_of_reportable(Database& db, int64_t result_id, int64_t hos
 }
 
 // The report write itself, the workunit already locked: result -> OVER with the client's
-// outcome and the workunit's transition_time = now, in one statement. The result comes
-// first here: a multi-table UPDATE changes its first table in place and the others through
-// a temporary table, which for the result's MEDIUMTEXT columns would be one on disk per
-// report; the workunit's one BIGINT stays in memory.
+// outcome and the workunit's transition_time = now, in one statement (its stderr is
+// store_stderr's). The result comes first here: a multi-table UPDATE changes its first
+// table in place and the others through a temporary table, which for the result's
+// MEDIUMTEXT column would be one on disk per report; the workunit's one BIGINT stays in
+// memory.
 // Which results take the report is sched/lib/result_acceptance.h's rule, written out in
 // the WHERE clause so that it is decided on the rows as they are now, under the lock (a
 // transitioner that timed the result out while this request waited has been seen through):
@@ -280,12 +280,12 @@ bool write_report(Database& db, int64_t wu_id, const std::string& key_column, co
   const std::string sql =
       "UPDATE result r STRAIGHT_JOIN workunit w ON w.id = r.workunitid SET r.server_state = ?, "
       "r.outcome = ?, r.client_state = ?, r.exit_status = ?, r.cpu_time = ?, r.elapsed_time = ?, "
-      "r.claimed_credit = ?, r.xml_doc_out = ?, r.stderr_out = ?, r.received_time = ?, "
+      "r.claimed_credit = ?, r.xml_doc_out = ?, r.received_time = ?, "
       "w.transition_time = ? WHERE w.id = ? AND r." +
       key_column + " = ? AND r.hostid = ? AND " + kTakesReport;
   return exec(db, sql, ServerState::Over, rp.outcome, rp.client_state, rp.exit_status, rp.cpu_time,
-              rp.elapsed_time, rp.claimed_credit, rp.xml_doc_out, rp.stderr_out, now, now, wu_id, key,
-              host_id, ServerState::InProgress, ServerState::Over, Outcome::NoReply, Outcome::ClientDetached,
+              rp.elapsed_time, rp.claimed_credit, rp.xml_doc_out, now, now, wu_id, key, host_id,
+              ServerState::InProgress, ServerState::Over, Outcome::NoReply, Outcome::ClientDetached,
               ValidateState::Init, FileDeleteState::Init, AssimilateState::Init) > 0;
 }
 
@@ -400,7 +400,15 @@ bool refresh_sent_result(Database& db, int64_t result_id, int64_t workunit_id, i
 bool mark_result_reported(Database& db, int64_t result_id, int64_t host_id, int64_t now,
                           const ResultReport& rp) {
   int64_t wu_id = lock_workunit_of_reportable(db, result_id, host_id);
-  return wu_id != 0 && write_report(db, wu_id, "id", result_id, host_id, now, rp);
+  if (wu_id == 0 || !write_report(db, wu_id, "id", result_id, host_id, now, rp)) return false;
+  if (!rp.stderr_out.empty()) {
+    exec(
+        db,
+        "INSERT INTO result_stderr (resultid, stderr_out) VALUES (?, ?) ON DUPLICATE KEY UPDATE stderr_out = "
+        "VALUES(stderr_out)",
+        result_id, rp.stderr_out);
+  }
+  return true;
 }
 
 bool mark_result_reported_by_name(Database& db, const std::string& name, int64_t host_id, int64_t now,
@@ -419,15 +427,15 @@ std::string case_by_name(size_t n) {
 
 // The reports of `reports` (their workunits locked) written as one statement: write_report's
 // statement with each per-report value chosen by name (CASE; bound parameters, not JSON, so
-// stderr's bytes go in as they are). The result is the join's first table, changed in place:
-// a later table's values pass through a temporary table, which with the result's MEDIUMTEXT
-// columns would be one on disk per statement (measured: 0.6 ms more per report).
+// the client's bytes go in as they are). The result is the join's first table, changed in
+// place: a later table's values pass through a temporary table, which with the result's
+// MEDIUMTEXT column would be one on disk per statement (measured: 0.6 ms more per report).
 // Returns the rows matched (a result and its workunit each per report taken).
 int64_t write_reports(Database& db, const std::vector<const NamedReport*>& reports, int64_t host_id,
                       int64_t now) {
   const size_t n = reports.size();
   static const char* const kPerReport[] = {"outcome",      "client_state",   "exit_status", "cpu_time",
-                                           "elapsed_time", "claimed_credit", "xml_doc_out", "stderr_out"};
+                                           "elapsed_time", "claimed_credit", "xml_doc_out"};
   std::string sql = "UPDATE result r STRAIGHT_JOIN workunit w ON w.id = r.workunitid SET r.server_state = ?";
   for (const char* column : kPerReport) sql += std::string(", r.") + column + " =" + case_by_name(n);
   sql += ", r.received_time = ?, w.transition_time = ? WHERE r.name IN (?";
@@ -449,7 +457,6 @@ int64_t write_reports(Database& db, const std::vector<const NamedReport*>& repor
     each([](const ResultReport& rp) { return rp.elapsed_time; });
     each([](const ResultReport& rp) { return rp.claimed_credit; });
     each([](const ResultReport& rp) -> const std::string& { return rp.xml_doc_out; });
-    each([](const ResultReport& rp) -> const std::string& { return rp.stderr_out; });
     sql_bind::bind_all(st, i, now, now);
     i += 2;
     for (const NamedReport* r : reports) sql_bind::bind(st, i++, r->name);
@@ -457,6 +464,45 @@ int64_t write_reports(Database& db, const std::vector<const NamedReport*>& repor
                        Outcome::ClientDetached, ValidateState::Init, FileDeleteState::Init,
                        AssimilateState::Init);
   });
+}
+
+// The stderr of the reports taken (`taken`, each accepted by the guarded write) into
+// result_stderr, the result ids read by name in the same statement; none for a report
+// without stderr, so a request whose reports carry none runs no statement here. One
+// statement for the request unless it is over kMaxRowsPerStatement reports or
+// kMaxBytesPerStatement of text (then one per such share). Its row count is padded to a
+// power of two with the first name again (its second WHEN never matches; its '' costs no
+// bytes) so that a connection caches a handful of statement texts.
+void store_stderr(Database& db, const std::vector<const NamedReport*>& taken) {
+  std::vector<const NamedReport*> with;
+  for (const NamedReport* r : taken) {
+    if (!r->report.stderr_out.empty()) with.push_back(r);
+  }
+  for (size_t first = 0; first < with.size();) {
+    size_t n = 0;
+    size_t bytes = 0;
+    while (first + n < with.size() && n < kMaxRowsPerStatement) {
+      bytes += with[first + n]->report.stderr_out.size() + 2 * with[first + n]->name.size();
+      if (n > 0 && bytes > kMaxBytesPerStatement) break;
+      ++n;
+    }
+    size_t padded = 1;
+    while (padded < n) padded *= 2;
+    std::string sql = "INSERT INTO result_stderr (resultid, stderr_out) SELECT r.id," + case_by_name(padded) +
+                      " FROM result r WHERE r.name IN (?";
+    for (size_t i = 1; i < padded; ++i) sql += ", ?";
+    sql += ") ON DUPLICATE KEY UPDATE stderr_out = VALUES(stderr_out)";
+    exec_bound(db, sql, [&](sql::PreparedStatement& st) {
+      int i = 1;
+      for (size_t k = 0; k < padded; ++k) {
+        const NamedReport* r = with[first + (k < n ? k : 0)];
+        sql_bind::bind(st, i++, r->name);
+        sql_bind::bind(st, i++, k < n ? r->report.stderr_out : std::string());
+      }
+      for (size_t k = 0; k < padded; ++k) sql_bind::bind(st, i++, with[first + (k < n ? k : 0)]->name);
+    });
+    first += n;
+  }
 }
 
 }  // namespace
@@ -487,11 +533,11 @@ std::vector<std::string> write_locked_reports(Database& db, const std::vector<Na
       throw std::invalid_argument("mark_results_reported_by_name: " + r.name + " reported twice");
     if (locked.count(r.name)) writes.push_back(&r);
   }
-  std::vector<std::string> taken;
+  std::vector<const NamedReport*> taken;
   for (size_t first = 0; first < writes.size();) {
     size_t rows = next_statement_rows(writes.size() - first, [&](size_t i) {
       const auto& rp = writes[first + i]->report;
-      return rp.xml_doc_out.size() + rp.stderr_out.size() + writes[first + i]->name.size();
+      return rp.xml_doc_out.size() + writes[first + i]->name.size();
     });
     std::vector<const NamedReport*> chunk(writes.begin() + static_cast<std::ptrdiff_t>(first),
                                           writes.begin() + static_cast<std::ptrdiff_t>(first + rows));
@@ -500,7 +546,7 @@ std::vector<std::string> write_locked_reports(Database& db, const std::vector<Na
     std::set<int64_t> workunits;
     for (const NamedReport* r : chunk) workunits.insert(locked.at(r->name));
     if (workunits.size() == chunk.size() && matched == 2 * static_cast<int64_t>(chunk.size())) {
-      for (const NamedReport* r : chunk) taken.push_back(r->name);
+      taken.insert(taken.end(), chunk.begin(), chunk.end());
       continue;
     }
     // Some result changed between the lock's read and the write (the guard refused it):
@@ -516,10 +562,13 @@ std::vector<std::string> write_locked_reports(Database& db, const std::vector<Na
     std::set<std::string> now_over;
     while (over->next()) now_over.insert(over->getString(1));
     for (const NamedReport* r : chunk) {
-      if (now_over.count(r->name)) taken.push_back(r->name);
+      if (now_over.count(r->name)) taken.push_back(r);
     }
   }
-  return taken;
+  store_stderr(db, taken);
+  std::vector<std::string> names;
+  for (const NamedReport* r : taken) names.push_back(r->name);
+  return names;
 }
 
 std::vector<std::string> mark_results_reported_by_name(Database& db, const std::vector<NamedReport>& reports,

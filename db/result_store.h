@@ -23,22 +23,25 @@ void insert_result_row(Database& db, const ResultRow& result);  // the same, one
 void insert_result_rows(Database& db, const std::vector<ResultRow>& results);
 std::optional<ResultRow> fetch_result(Database& db, int64_t id, bool for_update = false);
 std::optional<ResultRow> fetch_result_by_name(Database& db, const std::string& name, bool for_update = false);
-// Which of the client's texts a result read fills; the others are left empty. stderr_out
-// can be a client's 64 KB and no daemon reads it; the file lists (xml_doc_in, xml_doc_out:
-// the files a result has, which the validator, assimilator and file deleter read) are
-// small; deciding a state change (the transitioner's rules) reads neither. The guarded
-// writes never write any of them.
-enum class ResultText { All, FileLists, None };
+// Whether a result read fills the file lists (xml_doc_in, xml_doc_out: the files a result
+// has, which the validator, assimilator and file deleter read) or leaves them empty:
+// deciding a state change (the transitioner's rules) reads neither. The guarded writes
+// never write them. (A client's stderr is not in the result row: fetch_result_stderr.)
+enum class ResultText { FileLists, None };
 std::vector<ResultRow> fetch_results_of_workunit(Database& db, int64_t wu_id, bool for_update = false,
-                                                 ResultText text = ResultText::All);
+                                                 ResultText text = ResultText::FileLists);
 // The results of these workunits, by workunit then id, in one statement.
 std::vector<ResultRow> fetch_results_of_workunits(Database& db, const std::vector<int64_t>& wu_ids,
-                                                  bool for_update = false, ResultText text = ResultText::All);
+                                                  bool for_update = false,
+                                                  ResultText text = ResultText::FileLists);
 // Results with file_delete_state READY, except the canonical result of a graph operand's
 // current workunit while the operand may still need its output (not FREED/FATAL/CANCELLED),
 // and except results whose deletion failed and waits in file_delete_retry until after `now`.
-// Their stderr_out is left empty (ResultText::FileLists): the deleter needs the file lists only.
 std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit, int64_t now);
+
+// The stderr_out its client reported with the result (table result_stderr, apart from the
+// result row that every daemon reads); "" when there is none or no such result.
+std::string fetch_result_stderr(Database& db, int64_t result_id);
 
 bool update_result_guarded(Database& db, const ResultUpdate& update);
 // The same for a set of updates (distinct rows) in one statement: each row is written
@@ -102,7 +105,9 @@ bool refresh_sent_result(Database& db, int64_t result_id, int64_t workunit_id, i
 // Report: a result sent to that host and still taking its report (sched/lib/
 // result_acceptance.h: IN_PROGRESS, or timed out while its workunit is open — a late
 // result, which BOINC also keeps) -> OVER with the client's outcome, received_time and
-// transition_time = now. Two statements (lock the workunit; the guarded write). False
+// transition_time = now; a non-empty stderr_out goes into result_stderr (replacing any
+// there) only when the report is taken. Two statements (lock the workunit; the guarded
+// write), a third for stderr. False
 // (nothing changed) for an unknown result, another host's, a duplicate report, or one the
 // server no longer needs (its workunit has a canonical result, failed or is assimilated).
 struct ResultReport {
@@ -122,7 +127,8 @@ bool mark_result_reported_by_name(Database& db, const std::string& name, int64_t
 // The reports of one request: each as mark_result_reported_by_name, with the same guard,
 // in two statements for the whole list: one locks the workunits of the results that take a
 // report (lock_workunits_of_reportable), one writes those results and their workunits
-// (write_locked_reports). Names must be distinct (std::invalid_argument otherwise). Returns
+// (write_locked_reports), and a third for the stderr of those taken when any carries one.
+// Names must be distinct (std::invalid_argument otherwise). Returns
 // the names taken, in the list's order.
 struct NamedReport {
   std::string name;
@@ -141,7 +147,10 @@ ReportLocks lock_workunits_of_reportable(Database& db, const std::vector<std::st
 // The reports whose workunits `locked` holds, written in one statement (up to
 // kMaxRowsPerStatement, fewer when large: db/multi_row_insert.h), each under the one-report
 // guard, decided on the rows as they are now. A read-back of which were taken only when
-// the guard refused some (a result that changed after the lock's read).
+// the guard refused some (a result that changed after the lock's read). Then the stderr of
+// the reports taken, in one multi-row statement (none when none carries stderr; more only
+// past kMaxRowsPerStatement reports or kMaxBytesPerStatement of text): a report refused
+// (another host's, a duplicate, a stale one) leaves the stderr stored before it.
 std::vector<std::string> write_locked_reports(Database& db, const std::vector<NamedReport>& reports,
                                               const ReportLocks& locked, int64_t host_id, int64_t now);
 }  // namespace tharsis

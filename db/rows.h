@@ -68,7 +68,7 @@ struct ResultRow {
   double elapsed_time = 0;
   std::string xml_doc_in;   // output file templates sent to the client
   std::string xml_doc_out;  // output file descriptions the client reported
-  std::string stderr_out;
+  // (The client's stderr_out is in table result_stderr: fetch_result_stderr.)
   double claimed_credit = 0;
   double granted_credit = 0;
   int random = 0;  // spreads sends over workunits

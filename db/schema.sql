@@ -166,7 +166,6 @@ CREATE TABLE IF NOT EXISTS result (
   elapsed_time  DOUBLE NOT NULL DEFAULT 0,
   xml_doc_in    MEDIUMTEXT NOT NULL,
   xml_doc_out   MEDIUMTEXT NOT NULL,
-  stderr_out    MEDIUMTEXT NOT NULL,
   claimed_credit DOUBLE NOT NULL DEFAULT 0,
   granted_credit DOUBLE NOT NULL DEFAULT 0,
   random        INT NOT NULL DEFAULT 0,
@@ -179,6 +178,15 @@ CREATE TABLE IF NOT EXISTS result (
   KEY res_file_delete (file_delete_state),
   KEY res_user (userid),
   KEY res_state_outcome (server_state, outcome)  -- status pages: results by state, from the index alone
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- The stderr_out a client reported with a result (up to 64 KB: lib/protocol/protocol_limits.h),
+-- kept out of the result row, which every daemon reads and locks: a wide row would make
+-- each of those reads touch more pages. A row only for a result whose accepted report
+-- carried stderr; deleted with its result (db_purge).
+CREATE TABLE IF NOT EXISTS result_stderr (
+  resultid      INT NOT NULL PRIMARY KEY,    -- result.id
+  stderr_out    MEDIUMTEXT NOT NULL
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- A workunit's inputs (owner 0) or a result's outputs (owner 1) the file deleter could

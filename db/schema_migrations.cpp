@@ -50,7 +50,15 @@ std::vector<Migration> build_migrations() {
                  {add_column("graph", "user_id", "INT NOT NULL DEFAULT 0"),
                   add_index("graph", "graph_user", "(user_id)"),
                   add_column("cluster_task", "user_id", "INT NOT NULL DEFAULT 0")}});
-  // Next: {9, "...", {create_table("..."), add_index("workunit", "...", "(...)")}},
+  all.push_back({9,
+                 "result.stderr_out moved to table result_stderr (the daemons' result reads stay narrow)",
+                 {create_table("result_stderr"),
+                  copy_while_column_exists("result", "stderr_out",
+                                           "INSERT INTO result_stderr (resultid, stderr_out) SELECT id, "
+                                           "stderr_out FROM result WHERE stderr_out <> '' ON DUPLICATE KEY "
+                                           "UPDATE stderr_out = VALUES(stderr_out)"),
+                  drop_column("result", "stderr_out")}});
+  // Next: {10, "...", {create_table("..."), add_index("workunit", "...", "(...)")}},
   return all;
 }
 
@@ -60,6 +68,13 @@ const std::string& checked_identifier(const std::string& name) {
   for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
   if (!ok) throw std::runtime_error("schema migration: bad identifier '" + name + "'");
   return name;
+}
+
+bool column_exists(Database& db, const std::string& table, const std::string& column) {
+  return query_int(db,
+                   "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND "
+                   "TABLE_NAME = ? AND COLUMN_NAME = ?",
+                   table, column) > 0;
 }
 
 bool table_exists(Database& db, const std::string& table) {
@@ -152,13 +167,29 @@ MigrationStep add_column(const std::string& table, const std::string& column, co
   checked_identifier(column);
   return {table + ": add column " + column,
           [=](Database& db) {
-            bool has =
-                query_int(db,
-                          "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() "
-                          "AND TABLE_NAME = ? AND COLUMN_NAME = ?",
-                          table, column) > 0;
-            return has ? std::string()
+            return column_exists(db, table, column)
+                       ? std::string()
                        : "ALTER TABLE `" + table + "` ADD COLUMN `" + column + "` " + definition;
+          },
+          table};
+}
+
+MigrationStep copy_while_column_exists(const std::string& table, const std::string& column,
+                                       const std::string& statement) {
+  checked_identifier(table);
+  checked_identifier(column);
+  return {table + ": copy " + column + " before it goes",
+          [=](Database& db) { return column_exists(db, table, column) ? statement : std::string(); }, table};
+}
+
+MigrationStep drop_column(const std::string& table, const std::string& column) {
+  checked_identifier(table);
+  checked_identifier(column);
+  return {table + ": drop column " + column,
+          [=](Database& db) {
+            return column_exists(db, table, column)
+                       ? "ALTER TABLE `" + table + "` DROP COLUMN `" + column + "`"
+                       : std::string();
           },
           table};
 }

@@ -7,7 +7,10 @@
 // tests/fixtures/schema_v1.sql); each later version is one Migration below, a list of steps.
 // Each step checks information_schema first and runs its statement only when the database
 // lacks what it adds, so a migration interrupted half-way, or run twice, finishes without
-// error or change. No step ever drops a table or a column.
+// error or change. No step drops a table; a column is dropped only after an earlier step of
+// the same migration copied what it held (copy_while_column_exists, which runs while the
+// column is there, so that a run killed between the two copies again: the copy must be
+// idempotent, e.g. INSERT .. ON DUPLICATE KEY UPDATE).
 //
 // A new database gets db/schema.sql (which is always the latest schema) and the latest
 // version at once (schema_loader.h). So schema.sql and the migrations must agree: the
@@ -64,6 +67,11 @@ MigrationStep create_table(const std::string& table);
 MigrationStep add_column(const std::string& table, const std::string& column, const std::string& definition);
 MigrationStep add_index(const std::string& table, const std::string& index, const std::string& columns);
 MigrationStep convert_to_utf8mb4(const std::string& table);
+// `statement` (trusted text, e.g. an INSERT .. SELECT moving the column's values to another
+// table) while `table`.`column` exists; then drop_column drops it.
+MigrationStep copy_while_column_exists(const std::string& table, const std::string& column,
+                                       const std::string& statement);
+MigrationStep drop_column(const std::string& table, const std::string& column);
 
 struct UpgradePlan {
   int from_version = 0;

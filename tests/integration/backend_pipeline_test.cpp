@@ -67,13 +67,15 @@ class BackendPipeline : public ::testing::Test {
   std::vector<ResultRow> results_of(int64_t wu_id) { return fetch_results_of_workunit(*db_, wu_id); }
 
   // The scheduler's part: send a result to `host`, then report it with `output` uploaded
-  // (or an error when output is empty).
+  // (or an error when output is empty) and the client's `stderr_text`.
   void send(const ResultRow& r, int64_t host) {
     ASSERT_TRUE(
         db_->transaction([&](Database& d) { return mark_result_sent(d, r.id, host, 1, now_, 1000, 1); }));
   }
-  void report(const ResultRow& r, int64_t host, const std::string& output) {
+  void report(const ResultRow& r, int64_t host, const std::string& output,
+              const std::string& stderr_text = "") {
     ResultReport rp;
+    rp.stderr_out = stderr_text;
     if (output.empty()) {
       rp.outcome = Outcome::ClientError;
       rp.client_state = ClientState::ComputeError;
@@ -220,9 +222,10 @@ TEST_F(BackendPipeline, DbPurgeArchivesFinishedWorkunitsOnlyAfterTheirAge) {
   run_daemons();
   auto r = results_of(finished)[0];
   send(r, 11);
-  report(r, 11, "done\n");
+  report(r, 11, "done\n", "took 1 s\n");
   run_daemons();
   ASSERT_EQ(fetch_workunit(*db_, finished)->file_delete_state, FileDeleteState::Done);
+  ASSERT_EQ(fetch_result_stderr(*db_, r.id), "took 1 s\n");
 
   PurgeOptions options;
   options.archive_dir = project_.config().project_dir + "/archives";
@@ -238,6 +241,8 @@ TEST_F(BackendPipeline, DbPurgeArchivesFinishedWorkunitsOnlyAfterTheirAge) {
   EXPECT_FALSE(fetch_workunit(*db_, finished).has_value());
   EXPECT_TRUE(fetch_workunit(*db_, pending).has_value()) << "an unfinished workunit was purged";
   EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM result WHERE workunitid = ?", finished), 0);
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM result_stderr WHERE resultid = ?", r.id), 0)
+      << "a purged result's stderr stayed";
   std::string archive;
   for (auto& day : std::filesystem::directory_iterator(options.archive_dir)) {
     for (auto& file : std::filesystem::directory_iterator(day.path())) {

@@ -36,7 +36,7 @@ class Census : public ::testing::Test {
     for (int i = 0; i < n; ++i) {
       exec(*db_,
            "INSERT INTO result (create_time, workunitid, appid, name, server_state, outcome, xml_doc_in, "
-           "xml_doc_out, stderr_out) VALUES (?,?,?,?,?,?,'','','')",
+           "xml_doc_out) VALUES (?,?,?,?,?,?,'','')",
            kNow - 100, wu, project_.appid(), "r" + std::to_string(++names_), server_state, outcome);
     }
   }

@@ -92,12 +92,12 @@ TEST(Database, ResultRoundTripsAndGuardedUpdateRefusesStaleState) {
   r.workunitid = wu_id;
   r.appid = 1;
   r.name = "wu_r_0";
-  r.stderr_out = "<stderr_txt>it's \"quoted\" & <tagged></stderr_txt>";
+  r.xml_doc_out = "<file_info><name>it's \"quoted\" & <tagged></name></file_info>";
   r.id = insert_result(*db, r);
   auto loaded = fetch_result(*db, r.id);
   ASSERT_TRUE(loaded.has_value());
   EXPECT_EQ(loaded->server_state, ServerState::Unsent);
-  EXPECT_EQ(loaded->stderr_out, r.stderr_out);
+  EXPECT_EQ(loaded->xml_doc_out, r.xml_doc_out);
 
   ResultUpdate send{*loaded, *loaded};
   send.after.server_state = ServerState::InProgress;

@@ -270,8 +270,8 @@ class GaleraScheduler : public Galera {
          "VALUES (?, 1, CONCAT('wu', ?), '', 3600, 0)",
          wu, wu);
     exec(*one_,
-         "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out, stderr_out) "
-         "SELECT ?, 1, CONCAT('wu', ?, '_', seq), ?, '', '', '' FROM seq_1_to_" +
+         "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out) "
+         "SELECT ?, 1, CONCAT('wu', ?, '_', seq), ?, '', '' FROM seq_1_to_" +
              std::to_string(n),
          wu, wu, ServerState::Unsent);
     std::vector<int64_t> ids;

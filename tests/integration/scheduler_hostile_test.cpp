@@ -177,11 +177,11 @@ TEST_F(SchedulerHttpHostile, TextThatIsNotUtf8IsStoredReplacedAndTheHostGoesOn) 
     auto over = fetch_result_by_name(*db_, name);
     EXPECT_EQ(over->server_state, ServerState::Over) << program;
     EXPECT_EQ(over->outcome, Outcome::Success) << program;
-    EXPECT_TRUE(is_valid_utf8(over->stderr_out));
-    EXPECT_NE(
-        over->stderr_out.find("stderr " + R + R + R + "(" + R + R + R + (nul.empty() ? "" : R) + " end"),
-        std::string::npos)
-        << over->stderr_out;
+    std::string stderr_text = fetch_result_stderr(*db_, over->id);
+    EXPECT_TRUE(is_valid_utf8(stderr_text));
+    EXPECT_NE(stderr_text.find("stderr " + R + R + R + "(" + R + R + R + (nul.empty() ? "" : R) + " end"),
+              std::string::npos)
+        << stderr_text;
     std::string next = reply.child("result").child_value("name");
     EXPECT_FALSE(next.empty()) << program << ": no work after the report:\n" << last_body_;
     auto host = fetch_host(*db_, hostid);
@@ -378,13 +378,13 @@ TEST_F(SchedulerHttpHostile, LateSuccessIsNotTakenOnceItsWorkunitHasACanonicalRe
   Request late;
   late.hostid = hostid;
   late.rpc_seqno = 2;
-  late.extra = report_xml(name);
+  late.extra = report_xml(name, "late stderr");
   auto reply = rpc(late);
   EXPECT_STREQ(reply.child("result_ack").child_value("name"), name.c_str()) << "not acknowledged";
   auto after = fetch_result_by_name(*db_, name);
   EXPECT_EQ(after->outcome, Outcome::NoReply);
   EXPECT_EQ(after->received_time, before->received_time);
-  EXPECT_EQ(after->stderr_out, before->stderr_out);
+  EXPECT_EQ(fetch_result_stderr(*db_, after->id), "") << "a refused report stored its stderr";
 }
 
 // Item 12, the numbers: target_nresults 3, the host holds one result of each of the

@@ -41,8 +41,8 @@ class SchedulerWrites : public ::testing::Test {
              std::to_string(n),
          first_wu);
     exec(*db_,
-         "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out, stderr_out) "
-         "SELECT id, 1, CONCAT(name, '_0'), 2, '', '', '' FROM workunit WHERE id >= ? ORDER BY id",
+         "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out) "
+         "SELECT id, 1, CONCAT(name, '_0'), 2, '', '' FROM workunit WHERE id >= ? ORDER BY id",
          first_wu);
     std::vector<int64_t> ids;
     auto rows = query(*db_, "SELECT id FROM result WHERE workunitid >= ? ORDER BY workunitid", first_wu);
@@ -140,8 +140,8 @@ TEST_F(SchedulerWrites, ClaimRefusesASecondResultOfAWorkunitToTheSameHost) {
   std::vector<int64_t> ids = add_unsent(1);
   int64_t wu = workunit_of(ids[0]);
   exec(*db_,
-       "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out, stderr_out) "
-       "VALUES (?, 1, 'second', 2, '', '', '')",
+       "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out) "
+       "VALUES (?, 1, 'second', 2, '', '')",
        wu);
   int64_t second = query_int(*db_, "SELECT id FROM result WHERE name = 'second'");
   ASSERT_TRUE(claim(*db_, ids[0], 5));
@@ -190,8 +190,8 @@ TEST_F(SchedulerWrites, RoundOfClaimsIsOneStatementAndKeepsEachClaimsGuards) {
   std::vector<int64_t> ids = add_unsent(4);
   ASSERT_TRUE(claim(*db_, ids[1], 9));  // sent elsewhere first
   exec(*db_,
-       "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out, "
-       "stderr_out) VALUES (?, 1, 'had_before', 5, 1, 5, '', '', '')",
+       "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out) "
+       "VALUES (?, 1, 'had_before', 5, 1, 5, '', '')",
        workunit_of(ids[2]));
   won = db_->transaction([&](Database& d) { return claim_unsent_results(d, claims_for(ids, 5)); });
   EXPECT_EQ(won, (std::vector<int64_t>{ids[0], ids[3]}));
@@ -204,8 +204,8 @@ TEST_F(SchedulerWrites, RoundOfClaimsIsOneStatementAndKeepsEachClaimsGuards) {
   // Two claims of one workunit would both pass the once-per-host guard: refused outright.
   std::vector<int64_t> more = add_unsent(1);
   exec(*db_,
-       "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out, stderr_out) "
-       "VALUES (?, 1, 'twin', 2, '', '', '')",
+       "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out) "
+       "VALUES (?, 1, 'twin', 2, '', '')",
        workunit_of(more[0]));
   int64_t twin = query_int(*db_, "SELECT id FROM result WHERE name = 'twin'");
   std::vector<SendClaim> twins = claims_for({more[0]}, 6);
@@ -237,8 +237,8 @@ TEST_F(SchedulerWrites, RoundOfClaimsReadsNotTheHostsHistory) {
   };
   int64_t fresh = rows_to_claim(5);
   exec(*db_,
-       "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out, "
-       "stderr_out) SELECT 1, 1, CONCAT('old_', seq), 5, 1, 6, '', '', '' FROM seq_1_to_3000");
+       "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out) "
+       "SELECT 1, 1, CONCAT('old_', seq), 5, 1, 6, '', '' FROM seq_1_to_3000");
   query(*db_, "ANALYZE TABLE result");
   int64_t long_history = rows_to_claim(6);
   std::cout << "rows read to claim 4: new host " << fresh << ", host of 3,000 results " << long_history
@@ -366,11 +366,12 @@ TEST_F(SchedulerWrites, ReportAndClaimMakeNoTemporaryTableOnDisk) {
 }
 
 // A request's reports are two statements however many (the workunits' lock, the write),
-// and each keeps the one-report guards: another host's, an unknown, a reported and a late
-// result whose workunit is done change nothing (the last one locked, then refused by the
-// write: a read-back tells which were taken), the others each get their own values, and
-// large bytes go in as they are, with no temporary table on disk.
-TEST_F(SchedulerWrites, ReportsOfARequestAreTwoStatementsAndKeepEachReportsGuards) {
+// and one more for their stderr (table result_stderr), none when no report carries one;
+// each keeps the one-report guards: another host's, an unknown, a reported and a late
+// result whose workunit is done change nothing, their stderr included (the last one
+// locked, then refused by the write: a read-back tells which were taken), the others each
+// get their own values, and large bytes go in as they are, with no temporary table on disk.
+TEST_F(SchedulerWrites, ReportsOfARequestAreTwoStatementsAndOneForStderrAndKeepEachReportsGuards) {
   auto counter = [](Database& d, const std::string& name) {
     return query_int(
         d, "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = ?", name);
@@ -401,7 +402,7 @@ TEST_F(SchedulerWrites, ReportsOfARequestAreTwoStatementsAndKeepEachReportsGuard
     return out;
   });
   EXPECT_EQ(taken, names);
-  EXPECT_EQ(statements, 2) << "four reports took " << statements << " statements";
+  EXPECT_EQ(statements, 3) << "four reports with stderr took " << statements << " statements";
   EXPECT_EQ(disk_tables, 0);
   for (size_t i = 0; i < ids.size(); ++i) {
     auto row = fetch_result(*db_, ids[i]);
@@ -411,7 +412,8 @@ TEST_F(SchedulerWrites, ReportsOfARequestAreTwoStatementsAndKeepEachReportsGuard
     EXPECT_EQ(row->cpu_time, reports[i].report.cpu_time);
     EXPECT_EQ(row->received_time, kNow + 7);
     EXPECT_EQ(row->xml_doc_out, reports[i].report.xml_doc_out);
-    EXPECT_EQ(row->stderr_out, reports[i].report.stderr_out) << "stderr of report " << i << " changed";
+    EXPECT_EQ(fetch_result_stderr(*db_, ids[i]), reports[i].report.stderr_out)
+        << "stderr of report " << i << " changed";
     EXPECT_EQ(query_int(*db_, "SELECT transition_time FROM workunit WHERE id = ?", workunit_of(ids[i])),
               kNow + 7);
   }
@@ -424,11 +426,33 @@ TEST_F(SchedulerWrites, ReportsOfARequestAreTwoStatementsAndKeepEachReportsGuard
   exec(*db_, "UPDATE workunit SET canonical_resultid = 99 WHERE id = ?", workunit_of(more[2]));
   ASSERT_TRUE(claim(*db_, more[3], 5));
   std::vector<NamedReport> mixed;
-  for (int64_t id : more) mixed.push_back({fetch_result(*db_, id)->name, ResultReport{}});
-  mixed.push_back({"no_such_result", ResultReport{}});
-  mixed.push_back({reports[0].name, ResultReport{}});  // reported above
+  ResultReport refused_stderr;
+  refused_stderr.stderr_out = "not stored";
+  for (int64_t id : more) mixed.push_back({fetch_result(*db_, id)->name, refused_stderr});
+  mixed[0].report.stderr_out = "";  // taken, no stderr
+  mixed[3].report.stderr_out = "taken";
+  mixed.push_back({"no_such_result", refused_stderr});
+  mixed.push_back({reports[0].name, refused_stderr});  // reported above
   taken = db_->transaction([&](Database& d) { return mark_results_reported_by_name(d, mixed, 5, kNow + 8); });
   EXPECT_EQ(taken, (std::vector<std::string>{mixed[0].name, mixed[3].name}));
+  EXPECT_EQ(fetch_result_stderr(*db_, ids[0]), reports[0].report.stderr_out) << "a duplicate's stderr stored";
+  EXPECT_EQ(fetch_result_stderr(*db_, more[3]), "taken");
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM result_stderr"), 5) << "a refused report's stderr stored";
+
+  // Taken reports without stderr: the two statements alone.
+  std::vector<int64_t> plain = add_unsent(4);
+  std::vector<NamedReport> without;
+  for (int64_t id : plain) {
+    ASSERT_TRUE(claim(*db_, id, 5));
+    without.push_back({fetch_result(*db_, id)->name, ResultReport{}});
+  }
+  db_->transaction([&](Database& d) {
+    int64_t before = counter(d, "COM_STMT_EXECUTE");
+    EXPECT_EQ(mark_results_reported_by_name(d, without, 5, kNow + 9).size(), 4u);
+    statements = counter(d, "COM_STMT_EXECUTE") - before - 1;
+  });
+  EXPECT_EQ(statements, 2) << "four reports without stderr took " << statements << " statements";
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM result_stderr"), 5);
   EXPECT_EQ(fetch_result(*db_, more[1])->server_state, ServerState::InProgress);
   EXPECT_EQ(fetch_result(*db_, more[2])->received_time, 0);
   EXPECT_EQ(fetch_result(*db_, ids[0])->received_time, kNow + 7);

@@ -233,19 +233,62 @@ TEST(SchemaUpgrade, AnInterruptedUpgradeResumes) {
   EXPECT_TRUE(done.migrations[1].statements.empty()) << "version 3 ran again";
 }
 
-// No tool drops a table or a column: the only DROP in db/ and tools/ is the test
-// databases' DROP DATABASE (db/schema_loader.h, drop_database).
-TEST(SchemaUpgrade, NoMigrationDropsAnything) {
+// Version 9 moves each non-empty result.stderr_out into result_stderr, once, also when the
+// upgrade was killed between the copy and the column's drop (the copy runs again).
+TEST(SchemaUpgrade, StderrMovesToItsTableOnceAlsoAfterAnInterruption) {
   OldDatabase old;
   auto db = Database::open(old.config());
+  const std::string text = std::string("client said \"done\"\n") + std::string(1, '\0') + " after a NUL";
+  exec(*db, "INSERT INTO workunit (appid, name, xml_doc) VALUES (1, 'wu', '')");
+  exec(*db,
+       "INSERT INTO result (workunitid, appid, name, xml_doc_in, xml_doc_out, stderr_out) VALUES "
+       "(1, 1, 'r0', '', '', ''), (1, 1, 'r1', '', '', ?)",
+       text);
   for (const auto& m : schema_migrations()) {
+    for (const auto& step : m.steps) {
+      if (m.version == 9 && step.description.find("drop column") != std::string::npos) break;
+      std::string statement = step.pending(*db);
+      if (!statement.empty()) execute_trusted_script(*db, statement);
+    }
+  }
+  EXPECT_EQ(query_int(*db, "SELECT COUNT(*) FROM result_stderr"), 1) << "copied before the interruption";
+  auto upgraded = upgrade_schema(*db, kStart);
+  ASSERT_TRUE(upgraded.ok()) << upgraded.error();
+  EXPECT_EQ(current_schema_version(*db), latest_schema_version());
+  EXPECT_EQ(query_int(*db, "SELECT COUNT(*) FROM result_stderr"), 1) << "only the non-empty stderr";
+  int64_t r1 = query_int(*db, "SELECT id FROM result WHERE name = 'r1'");
+  EXPECT_EQ(fetch_result_stderr(*db, r1), text);
+  EXPECT_EQ(fetch_result_stderr(*db, query_int(*db, "SELECT id FROM result WHERE name = 'r0'")), "");
+  EXPECT_EQ(fetch_result(*db, r1)->name, "r1") << "the result row reads without the column";
+}
+
+// No migration drops a table, nor a column before it copied what the column held: the
+// only DROP in a step is a column's, after a copy_while_column_exists step of the same
+// migration for it (the other DROP in db/ and tools/ is the test databases' DROP DATABASE,
+// db/schema_loader.h).
+TEST(SchemaUpgrade, NoMigrationDropsATableOrAnUncopiedColumn) {
+  OldDatabase old;
+  auto db = Database::open(old.config());
+  int drops = 0;
+  for (const auto& m : schema_migrations()) {
+    std::set<std::string> copied;
     for (const auto& step : m.steps) {
       std::string statement = step.pending(*db);
       std::string upper = statement;
       for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      EXPECT_EQ(upper.find("DROP"), std::string::npos) << statement;
+      if (upper.find("DROP") == std::string::npos) {
+        if (step.description.find(": copy ") != std::string::npos) copied.insert(step.description);
+        continue;
+      }
+      ++drops;
+      const std::string head = "ALTER TABLE `" + step.table + "` DROP COLUMN `";
+      ASSERT_EQ(statement.rfind(head, 0), 0u) << statement;
+      std::string column = statement.substr(head.size(), statement.size() - head.size() - 1);
+      EXPECT_EQ(copied.count(step.table + ": copy " + column + " before it goes"), 1u)
+          << "version " << m.version << " drops " << step.table << "." << column << " without a copy";
     }
   }
+  EXPECT_EQ(drops, 1) << "version 9: result.stderr_out";
 }
 
 // make_project --force on an existing project upgrades its database in place (the rows
@@ -421,7 +464,10 @@ class OldProjectUpgrade : public ::testing::Test {
     for (const char* table : kTablesWithAnOwnerSinceVersion8) {
       exec(*db_, std::string("ALTER TABLE ") + table + " ADD COLUMN user_id INT NOT NULL DEFAULT 0");
     }
+    // And it leaves out result.stderr_out (moved to result_stderr in version 9).
+    exec(*db_, "ALTER TABLE result ALTER COLUMN stderr_out SET DEFAULT ''");
     fill_rows();
+    exec(*db_, "ALTER TABLE result ALTER COLUMN stderr_out DROP DEFAULT");
     for (const char* table : kTablesWithAnOwnerSinceVersion8) {
       exec(*db_, std::string("ALTER TABLE ") + table + " DROP COLUMN user_id");
     }
@@ -519,6 +565,17 @@ TEST_F(OldProjectUpgrade, EveryRowKeptThenRunsToSettled) {
   // Text a client could send, stored in the latin1 tables, survives the conversion.
   exec(*db_, "UPDATE host SET domain_name = ? WHERE id > 0", std::string("caf\xC3\xA9"));
   exec(*db_, "INSERT INTO host (userid, domain_name) VALUES (1, ?)", std::string("caf\xC3\xA9 na\xC3\xAFve"));
+  // The clients' stderr of the reported results (one a full 64 KB with a NUL), in the
+  // result row as version 1 kept it.
+  exec(*db_, "UPDATE result SET stderr_out = CONCAT('stderr of ', name) WHERE server_state = ?",
+       ServerState::Over);
+  std::string full_stderr(64 << 10, 'e');
+  full_stderr[10] = '\0';
+  const int64_t with_full_stderr =
+      query_int(*db_, "SELECT MIN(id) FROM result WHERE server_state = ?", ServerState::Over);
+  exec(*db_, "UPDATE result SET stderr_out = ? WHERE id = ?", full_stderr, with_full_stderr);
+  const int64_t with_stderr = query_int(*db_, "SELECT COUNT(*) FROM result WHERE stderr_out <> ''");
+  EXPECT_GT(with_stderr, 3);
   Counts before = table_row_counts(*db_);
   int64_t before_rows = 0;
   for (const auto& [table, count] : before) before_rows += count;
@@ -579,6 +636,17 @@ TEST_F(OldProjectUpgrade, EveryRowKeptThenRunsToSettled) {
 
   auto after = as_map(table_row_counts(*db_));
   for (const auto& [table, count] : before) EXPECT_EQ(after[table], count) << "table " << table;
+  // Each non-empty stderr is in result_stderr, exactly; the result row has none.
+  EXPECT_EQ(after["result_stderr"], with_stderr);
+  EXPECT_EQ(query_int(*db_,
+                      "SELECT COUNT(*) FROM result r JOIN result_stderr s ON s.resultid = r.id WHERE "
+                      "s.stderr_out = CONCAT('stderr of ', r.name)"),
+            with_stderr - 1);
+  EXPECT_EQ(fetch_result_stderr(*db_, with_full_stderr), full_stderr);
+  EXPECT_EQ(query_int(*db_,
+                      "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND "
+                      "TABLE_NAME = 'result' AND COLUMN_NAME = 'stderr_out'"),
+            0);
   EXPECT_EQ(query_int(*db_,
                       "SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() "
                       "AND TABLE_NAME = 'result' AND INDEX_NAME = 'res_wu_host'"),

@@ -31,8 +31,8 @@ class SendStore : public ::testing::Test {
              std::to_string(kQueue));
     // Result i for workunit i; priority 5 for every 1000th: those first, then the rest by id.
     exec(*db_,
-         "INSERT INTO result (workunitid, appid, name, xml_doc_in, xml_doc_out, stderr_out, priority) "
-         "SELECT id, 1, CONCAT(name, '_0'), '', '', '', IF(id % 1000 = 0, 5, 0) FROM workunit ORDER BY id");
+         "INSERT INTO result (workunitid, appid, name, xml_doc_in, xml_doc_out, priority) "
+         "SELECT id, 1, CONCAT(name, '_0'), '', '', IF(id % 1000 = 0, 5, 0) FROM workunit ORDER BY id");
     query(*db_, "ANALYZE TABLE result, workunit, operand");  // (it returns rows: query, not exec)
   }
 
@@ -85,8 +85,8 @@ TEST_F(SendStore, FetchReadsAboutLimitRowsNotTheWholeUnsentQueue) {
 TEST_F(SendStore, CandidatesPassOverWorkunitsTheHostHadAResultOfReadingOnlyWhatTheySkip) {
   constexpr int kHeld = 1000;  // host 7 had a result (now over) of each of workunits 1..1000
   exec(*db_,
-       "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out, "
-       "stderr_out) SELECT id, 1, CONCAT(name, '_1'), 5, 1, 7, '', '', '' FROM workunit WHERE id <= ?",
+       "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out) "
+       "SELECT id, 1, CONCAT(name, '_1'), 5, 1, 7, '', '' FROM workunit WHERE id <= ?",
        kHeld);
   query(*db_, "ANALYZE TABLE result");
   auto candidates = fetch_send_candidates(*db_, 7, 16);
@@ -130,8 +130,8 @@ TEST_F(SendStore, CandidatesPassOverWorkunitsTheHostHadAResultOfReadingOnlyWhatT
   EXPECT_LT(skipping, 3 * kHeld) << "the query reads more than the rows it skips";
   // The host's own results are looked up, not read whole: 1000 more of them change nothing.
   exec(*db_,
-       "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out, "
-       "stderr_out) SELECT id, 1, CONCAT(name, '_2'), 5, 1, 8, '', '', '' FROM workunit WHERE id > 2000");
+       "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out) "
+       "SELECT id, 1, CONCAT(name, '_2'), 5, 1, 8, '', '' FROM workunit WHERE id > 2000");
   query(*db_, "ANALYZE TABLE result");
   EXPECT_LT(rows_read_by_fetch(16, 8), 200) << "a host's history is read whole";
   EXPECT_LT(fresh, 200) << "the common path reads the whole queue";

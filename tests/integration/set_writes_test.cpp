@@ -255,34 +255,31 @@ TEST(SetWritesTransitioner, ABatchOfWorkunitsGetsItsResultsInAFewStatementsAndAR
   EXPECT_EQ(pass.transition_batch(*db, ids, kNow, 50), 40);
   EXPECT_EQ(query_int(*db, "SELECT COUNT(*) FROM result"), 80);
 
-  // The pass reads none of the results' texts (ResultText::None) and writes none: the
-  // output list and a client's 64 KB stderr of two reported results survive the change to
-  // need_validate, and the locked rows it plans on carry the states without the texts.
-  const std::string stderr_text(64 << 10, 'e'), output = "<file_info><name>out</name></file_info>";
+  // The pass reads neither of the results' file lists (ResultText::None) and writes none:
+  // the output list of two reported results survives the change to need_validate, and the
+  // locked rows it plans on carry the states without the texts.
+  const std::string output = "<file_info><name>out</name></file_info>";
   exec(*db,
        "UPDATE result SET server_state = ?, outcome = ?, client_state = 5, received_time = ?, "
-       "xml_doc_out = ?, stderr_out = ? WHERE workunitid = ?",
-       ServerState::Over, Outcome::Success, kNow, output, stderr_text, ids[7]);
+       "xml_doc_out = ? WHERE workunitid = ?",
+       ServerState::Over, Outcome::Success, kNow, output, ids[7]);
   exec(*db, "UPDATE workunit SET transition_time = ? WHERE id = ?", kNow, ids[7]);
   LockedWorkunits lean(ResultText::None);
   lean.lock(*db, {ids[7]});
   auto locked = lean.load(*db, ids[7]);
   ASSERT_EQ(locked.results.size(), 2u);
   EXPECT_EQ(locked.results[0].server_state, ServerState::Over);
-  EXPECT_EQ(locked.results[0].stderr_out, "");
   EXPECT_EQ(locked.results[0].xml_doc_out, "");
-  // The validator's, assimilator's and file deleter's reads keep the file lists, not stderr.
+  // The validator's, assimilator's and file deleter's reads keep the file lists.
   LockedWorkunits files(ResultText::FileLists);
   files.lock(*db, {ids[7]});
   auto with_files = files.load(*db, ids[7]);
   ASSERT_EQ(with_files.results.size(), 2u);
   EXPECT_EQ(with_files.results[1].xml_doc_out, output);
   EXPECT_NE(with_files.results[1].xml_doc_in.find("<file_info>"), std::string::npos);
-  EXPECT_EQ(with_files.results[1].stderr_out, "");
   EXPECT_EQ(pass.transition_batch(*db, {ids[7]}, kNow, 50), 1);
   EXPECT_TRUE(fetch_workunit(*db, ids[7])->need_validate);
   for (const auto& r : fetch_results_of_workunit(*db, ids[7])) {
-    EXPECT_EQ(r.stderr_out, stderr_text);
     EXPECT_EQ(r.xml_doc_out, output);
     EXPECT_NE(r.xml_doc_in.find("<file_info>"), std::string::npos);
   }

@@ -76,8 +76,8 @@ class StatusPagesBrowser : public ::testing::Test {
     for (const auto& pair : pairs) {
       for (int i = 0; i < pair[2]; ++i) {
         exec(db,
-             "INSERT INTO result (workunitid, appid, name, server_state, outcome, xml_doc_in, xml_doc_out, "
-             "stderr_out) VALUES (?,?,?,?,?,'','','')",
+             "INSERT INTO result (workunitid, appid, name, server_state, outcome, xml_doc_in, xml_doc_out) "
+             "VALUES (?,?,?,?,?,'','')",
              plain, app, "r" + std::to_string(++n), pair[0], pair[1]);
       }
     }
@@ -207,8 +207,8 @@ TEST_F(StatusPagesBrowser, ServerStatusShowsTheCensusSnapshotWithItsTime) {
   CensusPass(60).take_snapshot(*db_, taken_at);
   record_heartbeat(*db_, HeartbeatRow{"census", Shard{}, "h", 1, taken_at, taken_at, 1});
   exec(*db_,
-       "INSERT INTO result (workunitid, appid, name, server_state, outcome, xml_doc_in, xml_doc_out, "
-       "stderr_out) VALUES (1, ?, 'after_census', 2, 0, '', '', '')",
+       "INSERT INTO result (workunitid, appid, name, server_state, outcome, xml_doc_in, xml_doc_out) "
+       "VALUES (1, ?, 'after_census', 2, 0, '', '')",
        project_.appid());
 
   // The page shows the snapshot's numbers and time, read with the read-only account.

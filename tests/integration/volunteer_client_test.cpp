@@ -115,7 +115,9 @@ TEST(VolunteerClient, ExecutableWithoutTheProjectsSignatureIsNeverRun) {
   }
   client->signal(SIGTERM);
   EXPECT_EQ(client->wait(20), 0);
-  auto failed = query(live.db(), "SELECT stderr_out FROM result WHERE outcome = 3");
+  auto failed = query(live.db(),
+                      "SELECT s.stderr_out FROM result r JOIN result_stderr s ON s.resultid = r.id WHERE "
+                      "r.outcome = 3");
   ASSERT_TRUE(failed->next()) << "the client did not report the tampered app as an error";
   EXPECT_NE(failed->getString(1).find("code signature does not verify"), std::string::npos)
       << failed->getString(1);

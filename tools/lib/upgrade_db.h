@@ -4,8 +4,9 @@
 //
 // It refuses while a daemon of the project runs (its pid file names a live process): a
 // daemon of the old build would keep writing the old way. It counts the rows of every
-// table before and after and fails loudly if any table has fewer (migrations only add
-// tables, columns and indexes and convert character sets; nothing is ever dropped).
+// table before and after and fails loudly if any table has fewer (migrations add tables,
+// columns and indexes, convert character sets, and drop a column only after copying what
+// it held: no table is ever dropped).
 // A dry run reads only: it prints the statements an upgrade would run now.
 #pragma once
 

@@ -65,9 +65,8 @@ class AssimilatorPass final : public DaemonWork {
   bool plan_in_transaction(Database& d, int64_t wu_id, int64_t now, PlannedWrites& writes);
   const ProjectConfig& config_;
   AssimilationHandler handler_;
-  LockedWorkunits locked_{
-      ResultText::FileLists};  // the open batch's rows (the canonical result among them); no stderr_out
-  BatchProgress batches_;      // remote-submission batches' counts, written at each commit
+  LockedWorkunits locked_;  // the open batch's rows (the canonical result among them)
+  BatchProgress batches_;   // remote-submission batches' counts, written at each commit
 };
 
 }  // namespace tharsis

@@ -31,8 +31,8 @@ class TransitionerPass final : public DaemonWork {
   const std::string& output_template(const std::string& file);
   const ProjectConfig& config_;
   std::map<std::string, std::string> templates_;
-  // The open batch's rows; its rules decide on states alone, so the results' texts
-  // (stderr_out can be a client's 64 KB) are not read.
+  // The open batch's rows; its rules decide on states alone, so the results' file lists
+  // are not read.
   LockedWorkunits locked_{ResultText::None};
 };
 

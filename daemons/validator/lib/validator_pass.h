@@ -36,7 +36,7 @@ class ValidatorPass final : public DaemonWork {
   ResultComparator& comparator_for(Database& db, int64_t appid);
   const ProjectConfig& config_;
   std::map<int64_t, std::unique_ptr<ResultComparator>> comparators_;
-  LockedWorkunits locked_{ResultText::FileLists};  // the open batch's rows; no stderr_out
+  LockedWorkunits locked_;  // the open batch's rows, with their file lists
 };
 
 }  // namespace tharsis

@@ -149,7 +149,7 @@ Result<std::string> query_completed_job_operation(SubmitDocument& doc, SubmitSes
     add_field(out, "exit_status", shown->exit_status);
     add_field(out, "elapsed_time", shown->elapsed_time);
     add_field(out, "cpu_time", shown->cpu_time);
-    add_field(out, "stderr_out", shown->stderr_out);
+    add_field(out, "stderr_out", fetch_result_stderr(s.db, shown->id));
   }
   out += "</completed_job>\n";
   return out;
