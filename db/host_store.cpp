@@ -4,6 +4,7 @@
 #include "db/id_list.h"
 #include "db/reportable_result.h"
 #include "db/sql.h"
+#include "db/user_columns.h"
 
 namespace tharsis {
 namespace {
@@ -78,37 +79,83 @@ std::optional<HostRow> fetch_host(Database& db, int64_t id, bool for_update) {
       query(db, "SELECT " + kColumns + " FROM host WHERE id = ?" + (for_update ? " FOR UPDATE" : ""), id));
 }
 
+namespace {
+
+// "t.a AS pa, t.b AS pb, ..." for a column list "a, b, ...".
+std::string qualified(const std::string& list, const std::string& table, const std::string& label_prefix) {
+  std::string out;
+  for (size_t start = 0; start < list.size();) {
+    size_t comma = list.find(',', start);
+    if (comma == std::string::npos) comma = list.size();
+    std::string column = list.substr(start, comma - start);
+    out += (out.empty() ? "" : ", ") + table + "." + column +
+           (label_prefix.empty() ? "" : " AS " + label_prefix + column);
+    start = list.find_first_not_of(' ', comma + 1);
+    if (start == std::string::npos) break;
+  }
+  return out;
+}
+
+// After the host row (a primary-key read, first), for each name its result's workunit by
+// its primary key (eq_ref), NULL where none takes a report; a row per name (one, NULL,
+// for none). The list's placeholder, then the states' (bind_reportable_states).
+const std::string kReportedWorkunits = ", wanted.wanted_name AS locked_name, w.id AS locked_workunit FROM " +
+                                       std::string("%HOST%") + " LEFT JOIN " + kNameListTable +
+                                       " ON h.id IS NOT NULL LEFT JOIN workunit w ON w.id = " +
+                                       reportable_result_workunit("x.name = wanted.wanted_name", "h.id");
+
+std::string with_host(const std::string& host_from) {
+  std::string sql = kReportedWorkunits;
+  sql.replace(sql.find("%HOST%"), 6, host_from);
+  return sql;
+}
+
+void read_locks(sql::ResultSet& rows, LockedHost& out) {
+  if (rows.isNull("id")) return;  // no host row
+  if (!out.host) out.host = read_row(rows);
+  if (!rows.isNull("locked_workunit"))
+    out.reports.emplace(rows.getString("locked_name"), rows.getInt64("locked_workunit"));
+}
+
+}  // namespace
+
 LockedHost lock_host_and_reported_workunits(Database& db, int64_t id, const std::vector<std::string>& names) {
   LockedHost out;
   if (names.empty()) {
     out.host = fetch_host(db, id, /*for_update=*/true);
     return out;
   }
-  // The host row (a primary-key read, first), then for each name its result's workunit by
-  // its primary key (eq_ref), NULL where none takes a report; a row per name.
-  std::string columns;
-  for (size_t start = 0; start < kColumns.size();) {
-    size_t comma = kColumns.find(',', start);
-    if (comma == std::string::npos) comma = kColumns.size();
-    columns += (columns.empty() ? "h." : ", h.") + kColumns.substr(start, comma - start);
-    start = kColumns.find_first_not_of(' ', comma + 1);
-    if (start == std::string::npos) break;
-  }
-  const std::string sql =
-      "SELECT " + columns +
-      ", wanted.wanted_name AS locked_name, w.id AS locked_workunit FROM host h LEFT JOIN " + kNameListTable +
-      " ON TRUE LEFT JOIN workunit w ON w.id = " +
-      reportable_result_workunit("x.name = wanted.wanted_name", "h.id") + " WHERE h.id = ? FOR UPDATE";
+  static const std::string sql =
+      "SELECT " + qualified(kColumns, "h", "") + with_host("host h") + " WHERE h.id = ? FOR UPDATE";
   auto rows = SqlAccess::run(db, sql, [&](sql::PreparedStatement& st) {
     sql_bind::bind(st, 1, name_list_json(names));
     bind_reportable_states(st, 2);
     sql_bind::bind(st, 6, id);
     return std::unique_ptr<sql::ResultSet>(st.executeQuery());
   });
+  while (rows->next()) read_locks(*rows, out);
+  return out;
+}
+
+AccountAndHost lock_account_host_and_reported_workunits(Database& db, const std::string& authenticator,
+                                                        int64_t id, const std::vector<std::string>& names) {
+  // The account first, by its unique authenticator, in a derived table the FOR UPDATE
+  // does not reach (a consistent read); the host joined to it, so an unknown account
+  // reads and locks no host.
+  static const std::string sql =
+      "SELECT " + qualified(kUserColumns, "u", "u_") + ", " + qualified(kColumns, "h", "") +
+      with_host("(SELECT " + kUserColumns +
+                " FROM user WHERE authenticator = ?) u LEFT JOIN host h ON h.id = ?") +
+      " FOR UPDATE";
+  auto rows = SqlAccess::run(db, sql, [&](sql::PreparedStatement& st) {
+    sql_bind::bind_all(st, 1, authenticator, id, name_list_json(names));
+    bind_reportable_states(st, 4);
+    return std::unique_ptr<sql::ResultSet>(st.executeQuery());
+  });
+  AccountAndHost out;
   while (rows->next()) {
-    if (!out.host) out.host = read_row(*rows);
-    if (!rows->isNull("locked_workunit"))
-      out.reports.emplace(rows->getString("locked_name"), rows->getInt64("locked_workunit"));
+    if (!out.user) out.user = read_user_row(*rows, "u_");
+    read_locks(*rows, out.locked);
   }
   return out;
 }

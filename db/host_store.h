@@ -26,6 +26,15 @@ struct LockedHost {
   ReportLocks reports;
 };
 LockedHost lock_host_and_reported_workunits(Database& db, int64_t id, const std::vector<std::string>& names);
+// The same, and in the same statement the account of `authenticator` (read, not locked):
+// a request that names its host reads its account and its host in one round trip. No
+// such account: no user, and no host read or locked.
+struct AccountAndHost {
+  std::optional<UserRow> user;
+  LockedHost locked;
+};
+AccountAndHost lock_account_host_and_reported_workunits(Database& db, const std::string& authenticator,
+                                                        int64_t id, const std::vector<std::string>& names);
 // The newest host of `userid` with this host_cpid (a client that lost its host id);
 // for_update as for fetch_host.
 std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const std::string& host_cpid,

@@ -2,31 +2,14 @@
 #include "db/user_store.h"
 
 #include "db/sql.h"
+#include "db/user_columns.h"
 
 namespace tharsis {
 namespace {
 
-const std::string kColumns =
-    "id, create_time, email_addr, name, authenticator, cross_project_id, total_credit, "
-    "expavg_credit, expavg_time";
-
-UserRow read_row(sql::ResultSet& r) {
-  UserRow u;
-  u.id = r.getInt64("id");
-  u.create_time = r.getInt64("create_time");
-  u.email_addr = r.getString("email_addr");
-  u.name = r.getString("name");
-  u.authenticator = r.getString("authenticator");
-  u.cross_project_id = r.getString("cross_project_id");
-  u.total_credit = r.getDouble("total_credit");
-  u.expavg_credit = r.getDouble("expavg_credit");
-  u.expavg_time = r.getDouble("expavg_time");
-  return u;
-}
-
 std::optional<UserRow> read_one(std::unique_ptr<sql::ResultSet> rows) {
   if (!rows->next()) return std::nullopt;
-  return read_row(*rows);
+  return read_user_row(*rows);
 }
 
 }  // namespace
@@ -41,11 +24,11 @@ int64_t insert_user(Database& db, const UserRow& u) {
 }
 
 std::optional<UserRow> fetch_user(Database& db, int64_t id) {
-  return read_one(query(db, "SELECT " + kColumns + " FROM user WHERE id = ?", id));
+  return read_one(query(db, "SELECT " + kUserColumns + " FROM user WHERE id = ?", id));
 }
 
 std::optional<UserRow> fetch_user_by_authenticator(Database& db, const std::string& authenticator) {
-  return read_one(query(db, "SELECT " + kColumns + " FROM user WHERE authenticator = ?", authenticator));
+  return read_one(query(db, "SELECT " + kUserColumns + " FROM user WHERE authenticator = ?", authenticator));
 }
 
 void update_user(Database& db, const UserRow& u) {

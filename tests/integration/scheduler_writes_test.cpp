@@ -17,6 +17,7 @@
 #include "db/host_store.h"
 #include "db/result_store.h"
 #include "db/sql.h"
+#include "db/user_store.h"
 #include "sched/lib/result_acceptance.h"
 #include "tests/support/rows_read.h"
 #include "tests/support/test_database.h"
@@ -507,6 +508,62 @@ TEST_F(SchedulerWrites, HostReadLocksTheReportedWorkunitsInTheSameStatement) {
       db_->transaction([&](Database& d) { return lock_host_and_reported_workunits(d, host + 9, names); });
   EXPECT_FALSE(none.host);
   EXPECT_TRUE(none.reports.empty());
+}
+
+// A request naming its host reads its account in the host's statement: the account read,
+// not locked (another host of the account is not held up); the host and the reports'
+// workunits locked as above; an unknown account reads and locks no host.
+TEST_F(SchedulerWrites, AccountIsReadUnlockedInTheHostsStatement) {
+  UserRow u;
+  u.name = "volunteer";
+  u.authenticator = "key_0123";
+  u.total_credit = 12.5;
+  int64_t user = insert_user(*db_, u);
+  HostRow h;
+  h.userid = user;
+  h.host_cpid = "cpid";
+  int64_t host = insert_host(*db_, h);
+  std::vector<int64_t> ids = add_unsent(2);
+  ASSERT_TRUE(claim(*db_, ids[0], host));
+  ASSERT_TRUE(claim(*db_, ids[1], host + 1));  // another host's
+  std::vector<std::string> names{fetch_result(*db_, ids[0])->name, fetch_result(*db_, ids[1])->name};
+  auto executions = [](Database& d) {
+    return query_int(d,
+                     "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = "
+                     "'COM_STMT_EXECUTE'");
+  };
+  db_->transaction([&](Database& d) {
+    int64_t before = executions(d);
+    AccountAndHost read = lock_account_host_and_reported_workunits(d, "key_0123", host, names);
+    EXPECT_EQ(executions(d) - before - 1, 1);
+    EXPECT_TRUE(read.user && read.user->id == user && read.user->name == "volunteer" &&
+                read.user->authenticator == "key_0123" && read.user->total_credit == 12.5);
+    EXPECT_TRUE(read.locked.host && read.locked.host->id == host && read.locked.host->host_cpid == "cpid");
+    EXPECT_EQ(read.locked.reports, (ReportLocks{{names[0], workunit_of(ids[0])}}));
+    EXPECT_FALSE(locked("user", user)) << "the account's row was locked";
+    EXPECT_TRUE(locked("host", host));
+    EXPECT_TRUE(locked("workunit", workunit_of(ids[0])));
+    EXPECT_FALSE(locked("workunit", workunit_of(ids[1])));
+    EXPECT_FALSE(locked("result", ids[0]));
+    return 0;
+  });
+  db_->transaction([&](Database& d) {
+    AccountAndHost read = lock_account_host_and_reported_workunits(d, "key_0123", host, {});
+    EXPECT_TRUE(read.user && read.locked.host && read.locked.reports.empty());
+    EXPECT_TRUE(locked("host", host));
+    AccountAndHost other = lock_account_host_and_reported_workunits(d, "key_0123", host + 9, names);
+    EXPECT_TRUE(other.user && !other.locked.host && other.locked.reports.empty());
+    return 0;
+  });
+  db_->transaction([&](Database& d) {
+    AccountAndHost read = lock_account_host_and_reported_workunits(d, "wrong_key", host, names);
+    EXPECT_FALSE(read.user);
+    EXPECT_FALSE(read.locked.host);
+    EXPECT_TRUE(read.locked.reports.empty());
+    EXPECT_FALSE(locked("host", host)) << "an unknown account locked the host it named";
+    EXPECT_FALSE(locked("workunit", workunit_of(ids[0])));
+    return 0;
+  });
 }
 
 TEST_F(SchedulerWrites, ResendRefreshesOnlyAResultStillInProgressAtThatHost) {

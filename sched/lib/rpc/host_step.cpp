@@ -4,21 +4,20 @@
 #include "db/host_store.h"
 #include "lib/log.h"
 #include "sched/lib/rpc/host_plan.h"
-#include "sched/lib/rpc/report_plan.h"
 
 namespace tharsis {
 
 // A request naming this account's host with a lower rpc_seqno than stored comes from a
 // copy of that host's client state (host_identity.h): it gets a new record, and the named
 // host is neither written nor credited with its reports.
-RecordedHost find_or_create_host(Database& db, const SchedulerRequest& req, int64_t user_id, int64_t now) {
+RecordedHost find_or_create_host(Database& db, const SchedulerRequest& req, int64_t user_id, int64_t now,
+                                 LockedHost named_host) {
   std::optional<HostRow> host;
   std::optional<ReportLocks> report_locks;
   NamedHost named = NamedHost::NotThisAccount;
   if (req.hostid > 0) {
-    LockedHost locked = lock_host_and_reported_workunits(db, req.hostid, distinct_report_names(req));
-    host = std::move(locked.host);
-    report_locks = std::move(locked.reports);
+    host = std::move(named_host.host);
+    report_locks = std::move(named_host.reports);
     named = judge_named_host(host, user_id, req.rpc_seqno);
     if (named == NamedHost::CopiedState) {
       log_info("host ", host->id, ": rpc_seqno ", req.rpc_seqno, " below the stored ", host->rpc_seqno,

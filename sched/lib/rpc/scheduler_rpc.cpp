@@ -43,7 +43,8 @@ SchedulerReply handle_scheduler_request(const std::string& body, Database& db, c
     }
     t.auth = authenticate(d, req, ctx.code_sign_public);
     if (!t.auth.user) return t;
-    t.host = find_or_create_host(d, req, t.auth.user->id, now);
+    t.host = find_or_create_host(d, req, t.auth.user->id, now,
+                                 std::move(t.auth.named_host).value_or(LockedHost{}));
     take_reports(d, req, t.host, wants_work, now, ctx.config.daily_result_quota);
     t.held = take_held_results(d, req, t.host.row, wants_work, now);
     t.work =

@@ -1,7 +1,8 @@
 // The scheduler RPC (docs/protocol.md): one walk down the steps of sched/lib/rpc/, each of
 // which loads what it needs (db/), asks a pure planner (*_plan.h) and writes the plan:
 //   1. parse the request (lib/protocol), bounded; malformed -> error reply;
-//   2. authenticate.h: the account by authenticator; unknown -> error reply, nothing
+//   2. authenticate.h: the account by authenticator (with the host it names, host_step.h,
+//      in one statement); unknown -> error reply, nothing
 //      changed; whether the client needs our code signing key;
 //   3. host_step.h: find or create the host (id from the request if it belongs to this
 //      user, else the user's host with the same cpid, else a new one) and record its
@@ -20,7 +21,7 @@
 //      sent (result_sender.h); a deadlock re-runs them whole)
 //   7. reply_step.h: after the commit, the reply: aborts, resent and new results with
 //      their input and output file descriptions (outputs carry a signed upload certificate).
-// A report_get RPC (report one, get one) through FastCGI costs 9 statements in 1
+// A report_get RPC (report one, get one) through FastCGI costs 8 statements in 1
 // transaction, none after its COMMIT (the scheduler's session has autocommit off:
 // DbConfig::implicit_begin); docs/benchmarks.md ("Scheduler") lists them in order.
 #pragma once
