@@ -226,25 +226,28 @@ TEST_F(SchedulerWrites, RoundOfClaimsReadsNotTheHostsHistory) {
     for (int64_t id : ids) claims.push_back({id, workunit_of(id), host, 1, kNow, 3600, 7});
     return claims;
   };
-  auto rows_to_claim = [&](int64_t host) {
-    std::vector<SendClaim> claims = claims_for(add_unsent(4), host);
+  auto rows_to_claim = [&](int64_t host, int n) {  // a round of n (one: the one-claim statement)
+    std::vector<SendClaim> claims = claims_for(add_unsent(n), host);
     return db_->transaction([&](Database& d) {
       int64_t before = testing::rows_read(d);
       int64_t overhead = testing::rows_read(d) - before;
       before = testing::rows_read(d);
-      EXPECT_EQ(claim_unsent_results(d, claims).size(), 4u);
+      EXPECT_EQ(claim_unsent_results(d, claims).size(), static_cast<size_t>(n));
       return testing::rows_read(d) - before - overhead;
     });
   };
-  int64_t fresh = rows_to_claim(5);
+  int64_t fresh = rows_to_claim(5, 4);
+  int64_t fresh_one = rows_to_claim(5, 1);
   exec(*db_,
        "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out) "
        "SELECT 1, 1, CONCAT('old_', seq), 5, 1, 6, '', '' FROM seq_1_to_3000");
   query(*db_, "ANALYZE TABLE result");
-  int64_t long_history = rows_to_claim(6);
-  std::cout << "rows read to claim 4: new host " << fresh << ", host of 3,000 results " << long_history
-            << "\n";
+  int64_t long_history = rows_to_claim(6, 4);
+  int64_t long_history_one = rows_to_claim(6, 1);
+  std::cout << "rows read to claim 4 (1): new host " << fresh << " (" << fresh_one
+            << "), host of 3,000 results " << long_history << " (" << long_history_one << ")\n";
   EXPECT_LE(long_history, fresh + 8) << "the claim read the host's history";
+  EXPECT_LE(long_history_one, fresh_one + 2) << "the one-claim statement read the host's history";
 }
 
 TEST_F(SchedulerWrites, ReportCountsOnceOnlyForItsHostWhileInProgress) {
