@@ -116,21 +116,9 @@ TEST(ChooseWorkPlan, ALostClaimRereadsTheSameWindow) {
   EXPECT_EQ(next.window, kFirstCandidates);
 }
 
-TEST(ChooseWorkPlan, AFullFirstWindowThatDidNotCoverTheRequestIsWidenedOnce) {
-  HostForScheduling view;
-  view.work_request_seconds = 100;
-  Selection selection;
-  selection.chosen = {candidate(1, 1)};
-  SelectionLimits limits{10, 100};
-  NextRound next = next_round(view, limits, selection, 1, kFirstCandidates, kFirstCandidates);
-  EXPECT_FALSE(next.stop);
-  EXPECT_EQ(next.window, kCandidatesPerRequest);
-  // A window that was not full held all there is; the wide one is not widened again.
-  EXPECT_TRUE(next_round(view, limits, selection, 1, kFirstCandidates - 1, kFirstCandidates).stop);
-  EXPECT_TRUE(next_round(view, limits, selection, 1, kCandidatesPerRequest, kCandidatesPerRequest).stop);
-}
-
-TEST(ChooseWorkPlan, ASmallFirstWindowThatDidNotCoverTheRequestGrowsToTheUsualOneFirst) {
+// A full window that did not cover the request widens one step: a small first window to
+// the usual one, that to the wide one, the wide one never.
+TEST(ChooseWorkPlan, AFullWindowThatDidNotCoverTheRequestWidensOneStep) {
   HostForScheduling view;
   view.work_request_seconds = 100;
   Selection selection;
@@ -139,8 +127,14 @@ TEST(ChooseWorkPlan, ASmallFirstWindowThatDidNotCoverTheRequestGrowsToTheUsualOn
   NextRound next = next_round(view, limits, selection, 1, kFewestFirstCandidates, kFewestFirstCandidates);
   EXPECT_FALSE(next.stop);
   EXPECT_EQ(next.window, kFirstCandidates);
+  next = next_round(view, limits, selection, 1, kFirstCandidates, kFirstCandidates);
+  EXPECT_FALSE(next.stop);
+  EXPECT_EQ(next.window, kCandidatesPerRequest);
+  EXPECT_TRUE(next_round(view, limits, selection, 1, kCandidatesPerRequest, kCandidatesPerRequest).stop);
+  // A window that was not full held all there is.
   EXPECT_TRUE(
       next_round(view, limits, selection, 1, kFewestFirstCandidates - 1, kFewestFirstCandidates).stop);
+  EXPECT_TRUE(next_round(view, limits, selection, 1, kFirstCandidates - 1, kFirstCandidates).stop);
 }
 
 TEST(ChooseWorkPlan, TheQueueHeadsJobSizeIsTheMedianOfARead) {
