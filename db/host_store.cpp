@@ -96,18 +96,14 @@ std::string qualified(const std::string& list, const std::string& table, const s
   return out;
 }
 
-// After the host row (a primary-key read, first), for each name its result's workunit by
-// its primary key (eq_ref), NULL where none takes a report; a row per name (one, NULL,
-// for none). The list's placeholder, then the states' (bind_reportable_states).
-const std::string kReportedWorkunits = ", wanted.wanted_name AS locked_name, w.id AS locked_workunit FROM " +
-                                       std::string("%HOST%") + " LEFT JOIN " + kNameListTable +
-                                       " ON h.id IS NOT NULL LEFT JOIN workunit w ON w.id = " +
-                                       reportable_result_workunit("x.name = wanted.wanted_name", "h.id");
-
+// After the host row (`host_from`, naming it h: a primary-key read, first), for each name
+// its result's workunit by its primary key (eq_ref), NULL where none takes a report; a row
+// per name (one, NULL, for none). The list's placeholder, then the states'
+// (bind_reportable_states).
 std::string with_host(const std::string& host_from) {
-  std::string sql = kReportedWorkunits;
-  sql.replace(sql.find("%HOST%"), 6, host_from);
-  return sql;
+  return ", wanted.wanted_name AS locked_name, w.id AS locked_workunit FROM " + host_from + " LEFT JOIN " +
+         kNameListTable + " ON h.id IS NOT NULL LEFT JOIN workunit w ON w.id = " +
+         reportable_result_workunit("x.name = wanted.wanted_name", "h.id");
 }
 
 void read_locks(sql::ResultSet& rows, LockedHost& out) {

@@ -21,11 +21,11 @@ inline constexpr size_t kMaxBytesPerStatement = 4u << 20;
 // "<head>(?,..,?),(?,..,?)": `head` ends with "VALUES ", each row has `fields` placeholders.
 std::string multi_row_insert(const std::string& head, int fields, size_t rows);
 
-// The rows of the next statement: at most `left`, kMaxRowsPerStatement and, when
-// `row_bytes(i)` (the text bound for row i of what is left) is given, as many as fit in
-// kMaxBytesPerStatement (at least one) — rounded down to a power of two below the maximum.
+// How many of the `left` rows fit one statement: at most kMaxRowsPerStatement, and as
+// many as fit in kMaxBytesPerStatement by `row_bytes(i)` (the text bound for row i of
+// what is left), at least one.
 template <class RowBytes>
-size_t next_statement_rows(size_t left, const RowBytes& row_bytes) {
+size_t rows_that_fit(size_t left, const RowBytes& row_bytes) {
   size_t fit = 0;
   size_t bytes = 0;
   while (fit < left && fit < kMaxRowsPerStatement) {
@@ -33,6 +33,14 @@ size_t next_statement_rows(size_t left, const RowBytes& row_bytes) {
     if (fit > 0 && bytes > kMaxBytesPerStatement) break;
     ++fit;
   }
+  return fit;
+}
+
+// The rows of the next statement: rows_that_fit, rounded down to a power of two below the
+// maximum (so that a connection caches a handful of statement texts).
+template <class RowBytes>
+size_t next_statement_rows(size_t left, const RowBytes& row_bytes) {
+  const size_t fit = rows_that_fit(left, row_bytes);
   if (fit == kMaxRowsPerStatement) return fit;
   size_t rows = 1;
   while (rows * 2 <= fit) rows *= 2;

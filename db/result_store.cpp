@@ -255,6 +255,9 @@ int64_t lock_workunit_of_reportable(Database& db, int64_t result_id, int64_t hos
   return rows->next() ? rows->getInt64(1) : 0;
 }
 
+// A report taken replaces the stderr a result may have from an earlier taken report.
+const std::string kReplaceStderr = " ON DUPLICATE KEY UPDATE stderr_out = VALUES(stderr_out)";
+
 // The report write itself, the workunit already locked: result -> OVER with the client's
 // outcome and the workunit's transition_time = now, in one statement (its stderr is
 // store_stderr's). The result comes first here: a multi-table UPDATE changes its first
@@ -402,11 +405,8 @@ bool mark_result_reported(Database& db, int64_t result_id, int64_t host_id, int6
   int64_t wu_id = lock_workunit_of_reportable(db, result_id, host_id);
   if (wu_id == 0 || !write_report(db, wu_id, "id", result_id, host_id, now, rp)) return false;
   if (!rp.stderr_out.empty()) {
-    exec(
-        db,
-        "INSERT INTO result_stderr (resultid, stderr_out) VALUES (?, ?) ON DUPLICATE KEY UPDATE stderr_out = "
-        "VALUES(stderr_out)",
-        result_id, rp.stderr_out);
+    exec(db, "INSERT INTO result_stderr (resultid, stderr_out) VALUES (?, ?)" + kReplaceStderr, result_id,
+         rp.stderr_out);
   }
   return true;
 }
@@ -479,19 +479,15 @@ void store_stderr(Database& db, const std::vector<const NamedReport*>& taken) {
     if (!r->report.stderr_out.empty()) with.push_back(r);
   }
   for (size_t first = 0; first < with.size();) {
-    size_t n = 0;
-    size_t bytes = 0;
-    while (first + n < with.size() && n < kMaxRowsPerStatement) {
-      bytes += with[first + n]->report.stderr_out.size() + 2 * with[first + n]->name.size();
-      if (n > 0 && bytes > kMaxBytesPerStatement) break;
-      ++n;
-    }
+    const size_t n = rows_that_fit(with.size() - first, [&](size_t i) {
+      return with[first + i]->report.stderr_out.size() + 2 * with[first + i]->name.size();
+    });
     size_t padded = 1;
     while (padded < n) padded *= 2;
     std::string sql = "INSERT INTO result_stderr (resultid, stderr_out) SELECT r.id," + case_by_name(padded) +
                       " FROM result r WHERE r.name IN (?";
     for (size_t i = 1; i < padded; ++i) sql += ", ?";
-    sql += ") ON DUPLICATE KEY UPDATE stderr_out = VALUES(stderr_out)";
+    sql += ")" + kReplaceStderr;
     exec_bound(db, sql, [&](sql::PreparedStatement& st) {
       int i = 1;
       for (size_t k = 0; k < padded; ++k) {
