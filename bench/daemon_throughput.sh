@@ -26,7 +26,13 @@
 # bare writes and volunteers' SQL touch only those (`check --settled` is skipped: the
 # preloaded rows have no files). Give the server a production-sized buffer pool for it,
 # e.g. THARSIS_MARIADB_ARGS="--innodb-buffer-pool-size=2G --innodb-log-file-size=512M".
-#   [FLUSH_AT_COMMIT=1|2] [PRELOAD_RESULTS=M] [STDERR_BYTES=B] bench/daemon_throughput.sh BUILD_DIR [N] [OLD_BUILD_DIR]
+# THREADS=T (1..16, default 1) runs each stage on T database connections at once
+# (`<daemon> --threads T`: T workers, each its own connection and sub-shard of the rows)
+# and its bare writes on T clients at once, the transactions dealt round-robin to them,
+# timed from before the first starts to after the last ends. A build whose daemons lack
+# --threads (an OLD_BUILD_DIR from before it) runs its stages on one connection, saying so;
+# its bare writes still run on T clients.
+#   [FLUSH_AT_COMMIT=1|2] [PRELOAD_RESULTS=M] [STDERR_BYTES=B] [THREADS=T] bench/daemon_throughput.sh BUILD_DIR [N] [OLD_BUILD_DIR]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 new_build="$(cd "${1:?usage: daemon_throughput.sh BUILD_DIR [N] [OLD_BUILD_DIR]}" && pwd)"
@@ -39,6 +45,8 @@ stderr_bytes="${STDERR_BYTES:-0}"
 [[ "$stderr_bytes" =~ ^[0-9]+$ ]] && [ "$stderr_bytes" -le 65536 ] ||
   { echo "daemon_throughput: STDERR_BYTES: 0 to 65536" >&2; exit 2; }
 [[ "$preload" =~ ^[0-9]+$ ]] || { echo "daemon_throughput: PRELOAD_RESULTS must be a number" >&2; exit 2; }
+threads="${THREADS:-1}"
+[[ "$threads" =~ ^([1-9]|1[0-6])$ ]] || { echo "daemon_throughput: THREADS: 1 to 16" >&2; exit 2; }
 export THARSIS_MARIADB_ARGS="${THARSIS_MARIADB_ARGS:-} --innodb-flush-log-at-trx-commit=$flush_at_commit"
 per_commit=50
 pipeline() {  # pipeline BUILD_DIR: every stage on a fresh private server
@@ -50,6 +58,16 @@ pipeline() {  # pipeline BUILD_DIR: every stage on a fresh private server
   "$build/make_project" --project_dir "$base/p" --name bench --url_base http://127.0.0.1:1/ \
     --db_socket "$sock" --db_user root --db_name bench --key_bits 512 --uldl_dir_fanout 256 >/dev/null
   sql() { mariadb --no-defaults -S "$sock" -uroot bench -N -e "$1"; }
+  # The stages' connections: --threads T when this build's daemons have it.
+  daemon_threads=()
+  if [ "$threads" -gt 1 ]; then
+    help="$("$build/transitioner" --help 2>&1 || true)"
+    if grep -q -- --threads <<<"$help"; then
+      daemon_threads=(--threads "$threads")
+    else
+      echo "$build's daemons have no --threads: its stages run on 1 connection (bare writes on $threads)"
+    fi
+  fi
 
   cat > "$base/p/templates/out.xml" <<'XML'
 <file_info><name><OUTFILE_0/></name><generated_locally/><upload_when_present/><max_nbytes>65536</max_nbytes><url><UPLOAD_URL/></url></file_info>
@@ -120,11 +138,28 @@ XML
                        'COMMIT;')
          FROM (SELECT DISTINCT grp FROM g) grps LEFT JOIN ins USING (grp) LEFT JOIN upr USING (grp)
            LEFT JOIN upw USING (grp) ORDER BY grps.grp" --raw > "$base/bare.sql"
-    cpu0=$(server_cpu)
-    start=$(date +%s.%N)
-    mariadb --no-defaults -S "$sock" -uroot bench < "$base/bare.sql"
-    end=$(date +%s.%N)
-    cpu1=$(server_cpu)
+    if [ "$threads" -eq 1 ]; then
+      cpu0=$(server_cpu)
+      start=$(date +%s.%N)
+      mariadb --no-defaults -S "$sock" -uroot bench < "$base/bare.sql"
+      end=$(date +%s.%N)
+      cpu1=$(server_cpu)
+    else
+      # The transactions dealt round-robin to $threads files, one client each, all at once.
+      local i pids=() failed=0
+      for ((i = 0; i < threads; i++)); do : > "$base/bare.$i.sql"; done
+      awk -v t="$threads" -v b="$base" '{ print > (b "/bare." (NR - 1) % t ".sql") }' "$base/bare.sql"
+      cpu0=$(server_cpu)
+      start=$(date +%s.%N)
+      for ((i = 0; i < threads; i++)); do
+        mariadb --no-defaults -S "$sock" -uroot bench < "$base/bare.$i.sql" &
+        pids+=($!)
+      done
+      for i in "${pids[@]}"; do wait "$i" || failed=1; done
+      end=$(date +%s.%N)
+      cpu1=$(server_cpu)
+      [ "$failed" -eq 0 ] || { echo "daemon_throughput: a bare-writes client failed" >&2; exit 1; }
+    fi
     awk -v n="$n" -v s="$start" -v e="$end" -v c0="$cpu0" -v c1="$cpu1" -v hz="$(getconf CLK_TCK)" \
       'BEGIN { printf "%d %.0f", n / (e - s), (c1 - c0) / hz * 1e6 / n }'
   }
@@ -136,7 +171,7 @@ XML
     start=$(date +%s.%N)
     /usr/bin/time -o "$base/time" -f "%U %S %M" \
       "$build/$2" --project_dir "$base/p" --one_pass --batch 1000 --units_per_commit "$per_commit" \
-      --log_level warning
+      --log_level warning ${daemon_threads[@]+"${daemon_threads[@]}"}
     end=$(date +%s.%N)
     cpu1=$(server_cpu)
     after=$(counters)
@@ -193,7 +228,7 @@ for line in sys.stdin:
   echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
-echo "innodb_flush_log_at_trx_commit=$flush_at_commit, N=$n, $per_commit units per commit, preloaded results $preload, stderr_out $stderr_bytes bytes," \
+echo "innodb_flush_log_at_trx_commit=$flush_at_commit, N=$n, $per_commit units per commit, preloaded results $preload, stderr_out $stderr_bytes bytes, threads $threads," \
   "server options: ${THARSIS_MARIADB_ARGS# }"
 echo "== $new_build"
 pipeline "$new_build"
