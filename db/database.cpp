@@ -99,7 +99,8 @@ void Database::connect() {
   options["CLIENT_FOUND_ROWS"] = true;
   options["OPT_CHARSET_NAME"] = sql::SQLString("utf8mb4");
   try {
-    sql::mysql::MySQL_Driver* driver = sql::mysql::get_mysql_driver_instance();
+    // Initialised once, thread-safely: a daemon's workers (--threads) connect at once.
+    static sql::mysql::MySQL_Driver* const driver = sql::mysql::get_mysql_driver_instance();
     // The client library keeps per-thread state; initialise it once per thread.
     thread_local bool thread_ready = false;
     if (!thread_ready) {

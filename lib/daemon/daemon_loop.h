@@ -4,6 +4,12 @@
 // stop cleanly between passes on SIGTERM/SIGINT or the stop trigger; on a lost database,
 // log once per attempt and retry with back-off (1 s .. 30 s) without exiting. On connecting,
 // a database whose schema version is older than this build's makes it exit (code 2).
+// With --threads N the process runs N such loops at once, each with its own connection,
+// its own DaemonWork (the factory is called N times) and its own part of the shard's rows
+// (worker t: id % (mod * N) == mod_id + mod * t), so no row is in two workers and a
+// transaction of one waits on another's only through rows they share (a host's credit,
+// say), which the batch's own retry handles; worker 0 writes the heartbeat (the units of
+// all); the first worker to fail stops the others and gives the exit code.
 // A daemon's main.cpp is a call to run_daemon.
 #pragma once
 

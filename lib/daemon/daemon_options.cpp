@@ -21,6 +21,7 @@ Result<DaemonOptions> parse_daemon_options(const std::string& program, int argc,
       "mod_id", po::value(&o.shard.id)->default_value(0), "this instance's shard, 0..mod-1")(
       "batch", po::value(&o.batch)->default_value(DaemonOptions{}.batch), "rows per pass")(
       "units_per_commit", po::value(&o.units_per_commit)->default_value(50), "units of work per transaction")(
+      "threads", po::value(&o.threads)->default_value(1), "workers, each its own connection and rows")(
       "log_level", po::value(&log_level)->default_value("info"), "debug|info|warning|error")(
       "db_node", po::value(&o.db_node), "database node 1..N of config.xml's <db_nodes>");
   std::vector<std::string> extra_values(extra_options.size());
@@ -55,6 +56,10 @@ Result<DaemonOptions> parse_daemon_options(const std::string& program, int argc,
   if (o.units_per_commit < 1 || o.units_per_commit > 1000) {
     return make_error(program + ": --units_per_commit expected 1..1000, found " +
                       std::to_string(o.units_per_commit));
+  }
+  if (o.threads < 1 || o.threads > kMaxDaemonThreads) {
+    return make_error(program + ": --threads expected 1.." + std::to_string(kMaxDaemonThreads) + ", found " +
+                      std::to_string(o.threads));
   }
   if (vm.count("db_node") && o.db_node < 1) {
     return make_error(program + ": --db_node expected a node number >= 1, found " +

@@ -6,6 +6,9 @@
 //   --batch ROWS        rows fetched per pass (default 1000)
 //   --units_per_commit N  units of work sharing one transaction (default 50; 1 = one
 //                       transaction per unit), for daemons that batch (batch_commit.h)
+//   --threads N         workers in this process (1..16, default 1), each with its own
+//                       database connection and its own part of the shard's rows
+//                       (daemon_loop.h): the daemon's own CPU and the server's overlap
 //   --log_level LEVEL   debug, info, warning or error
 //   --db_node I         use node I (1-based) of config.xml's <db_nodes>, the others as
 //                       fall-backs (default: THARSIS_DB_NODE, else node 1)
@@ -20,6 +23,10 @@
 
 namespace tharsis {
 
+// Each worker holds a connection: the server's max_connections is shared with every
+// scheduler process and tool.
+inline constexpr int kMaxDaemonThreads = 16;
+
 struct DaemonOptions {
   std::string project_dir = ".";
   bool one_pass = false;
@@ -30,6 +37,7 @@ struct DaemonOptions {
   // Rows are still written --units_per_commit at a time, so row locks are held no longer.
   int batch = 1000;
   int units_per_commit = 50;  // up to 50 units, a few ms of row locks, per commit
+  int threads = 1;
   LogLevel log_level = LogLevel::Info;
   int db_node = 0;    // --db_node: 0 = not given
   bool help = false;  // --help given: print help_text and exit 0

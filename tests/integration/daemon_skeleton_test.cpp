@@ -2,8 +2,9 @@
 // daemon run in a forked child through run_daemon itself: --one_pass drains the due rows
 // and exits 0, SIGTERM and the stop trigger stop it cleanly after the unit in hand, the
 // heartbeat row appears and advances, --mod 2 instances split the rows without overlap,
-// and a lost database is waited out with back-off. The toy "processes" a due workunit by
-// setting its transition_time to never, in one transaction, and lists the ids it did.
+// as do the workers of one instance with --threads, and a lost database is waited out with back-off. The toy
+// "processes" a due workunit by setting its transition_time to never, in one transaction, and lists the ids
+// it did.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -54,6 +55,7 @@ class ToyWork final : public DaemonWork {
       });
       if (did) {
         note("done", due_id);
+        note(("shard" + std::to_string(context.shard.id)).c_str(), due_id);
         ++done;
       }
     }
@@ -292,6 +294,33 @@ TEST_F(DaemonSkeleton, Daemon_TwoShardsProcessDisjointSetsThatCoverEveryRow) {
   EXPECT_EQ(all, std::multiset<int64_t>(ids.begin(), ids.end())) << "every row once, by one shard";
   EXPECT_FALSE(done0.empty());
   EXPECT_FALSE(done1.empty());
+}
+
+TEST_F(DaemonSkeleton, Daemon_ThreadsSplitTheirShardAndDoEveryRowOnce) {
+  auto ids = insert_due_workunits(*db_, project_.appid(), 61, std::time(nullptr));
+  // Shard 1 of 2, on three workers: worker t owns id % 6 == 1 + 2t.
+  ToyDaemon toy(journal(),
+                args({"--mod", "2", "--mod_id", "1", "--threads", "3", "--one_pass", "--batch", "4"}), log());
+  ASSERT_EQ(toy.wait(30), kDaemonExitOk) << text_of(log());
+  auto done = journal_ids(journal(), "done");
+  std::multiset<int64_t> expected;
+  for (int64_t id : ids) {
+    if (id % 2 == 1) expected.insert(id);
+  }
+  EXPECT_EQ(done, expected) << "every row of the shard once, none of the other shard's";
+  size_t by_workers = 0;
+  for (int worker_shard : {1, 3, 5}) {
+    auto mine = journal_ids(journal(), "shard" + std::to_string(worker_shard));
+    for (int64_t id : mine) EXPECT_EQ(id % 6, worker_shard) << "worker of shard " << worker_shard;
+    EXPECT_FALSE(mine.empty()) << "worker of shard " << worker_shard << " did nothing";
+    by_workers += mine.size();
+  }
+  EXPECT_EQ(by_workers, done.size());
+  auto beat = heartbeat_of(*db_, "toy", 1);
+  ASSERT_TRUE(beat);
+  EXPECT_EQ(beat->shard.n, 2) << "one heartbeat row for the process's shard";
+  EXPECT_EQ(beat->units_done, static_cast<int64_t>(done.size())) << "the workers' units together";
+  EXPECT_FALSE(heartbeat_of(*db_, "toy", 3)) << "no row of a worker's own";
 }
 
 TEST(DaemonSkeletonDeadDatabase, Daemon_WaitsOutALostDatabaseWithBackoffAndStopsPromptlyDuringIt) {

@@ -57,6 +57,19 @@ TEST(DaemonOptions, RejectsBadShardsWithClearMessages) {
       << negative_id.error();
 }
 
+TEST(DaemonOptions, ThreadsFromOneToSixteenWithAClearMessageOtherwise) {
+  EXPECT_EQ(parse({})->threads, 1);
+  EXPECT_EQ(parse({"--threads", "4"})->threads, 4);
+  EXPECT_EQ(parse({"--threads", "16"})->threads, 16);
+  auto none = parse({"--threads", "0"});
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.error().find("--threads expected 1..16, found 0"), std::string::npos) << none.error();
+  auto too_many = parse({"--threads", "17"});
+  ASSERT_FALSE(too_many.ok());
+  EXPECT_NE(too_many.error().find("--threads expected 1..16, found 17"), std::string::npos)
+      << too_many.error();
+}
+
 TEST(DaemonOptions, DefaultsAreBoincLike) {
   auto o = parse({});
   ASSERT_TRUE(o.ok()) << o.error();
