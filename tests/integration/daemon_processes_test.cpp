@@ -1,6 +1,6 @@
 // The daemons as real processes on a real project: a clean stop on SIGTERM and on the
-// stop trigger, sharding with --mod 2 (the census refuses it), the census's one pass, and
-// a SIGKILL storm — each daemon killed at random instants and restarted many times while
+// stop trigger, sharding with --mod 2, also with two --threads each (the census refuses both), the census's
+// one pass, and a SIGKILL storm — each daemon killed at random instants and restarted many times while
 // volunteers (simulated here through the scheduler's DB writes) work — after which
 // tools/check finds nothing repeated or lost. The graph scheduler and the clusterer are in
 // the storm and the sharded run too, with operand graphs and clustered tasks to move.
@@ -43,6 +43,7 @@ using testing::ChildProcess;
 class DaemonProcesses : public ::testing::Test {
  protected:
   void SetUp() override { db_ = project_.open(); }
+  void share_the_backlog(int threads);
 
   void create_backlog(int n, int quorum) {
     for (int i = 0; i < n; ++i) {
@@ -290,9 +291,13 @@ TEST_F(DaemonProcesses, Census_OnePassStoresTheLiveCountsAndRefusesMod) {
   auto log = read_text_file(project_.config().log_dir + "/census.log");
   ASSERT_TRUE(log.ok());
   EXPECT_NE(log->find("run one instance"), std::string::npos) << *log;
+  auto threaded = start("census", {"--threads", "2"});
+  EXPECT_EQ(threaded->wait(10), 2);
 }
 
-TEST_F(DaemonProcesses, Daemon_TwoInstancesOfEachDaemonShareTheBacklogWithNoRowTouchedTwice) {
+// Two instances of each sharded daemon (--mod 2), each with `threads` workers, drain one
+// backlog while volunteers report: every row settled, nothing done twice.
+void DaemonProcesses::share_the_backlog(int threads) {
   const int kWorkunits = 80, kGraphs = 4, kTasks = 20;
   create_backlog(kWorkunits, 2);
   create_graphs_and_tasks(kGraphs, kTasks);
@@ -301,7 +306,8 @@ TEST_F(DaemonProcesses, Daemon_TwoInstancesOfEachDaemonShareTheBacklogWithNoRowT
   std::vector<std::unique_ptr<ChildProcess>> daemons;
   for (const auto& name : names) {
     for (int shard = 0; shard < 2; ++shard) {
-      daemons.push_back(start(name, {"--mod", "2", "--mod_id", std::to_string(shard)}));
+      daemons.push_back(start(
+          name, {"--mod", "2", "--mod_id", std::to_string(shard), "--threads", std::to_string(threads)}));
     }
   }
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
@@ -331,6 +337,15 @@ TEST_F(DaemonProcesses, Daemon_TwoInstancesOfEachDaemonShareTheBacklogWithNoRowT
       EXPECT_EQ(beat.units_done, beat.shard.id == 0 ? even : workunits - even);
     }
   }
+}
+
+TEST_F(DaemonProcesses, Daemon_TwoInstancesOfEachDaemonShareTheBacklogWithNoRowTouchedTwice) {
+  share_the_backlog(1);
+}
+
+// The same with two workers in each instance (--threads 2): four connections per daemon.
+TEST_F(DaemonProcesses, Daemon_TwoInstancesOfTwoThreadsEachShareTheBacklogWithNoRowTouchedTwice) {
+  share_the_backlog(2);
 }
 
 TEST(DaemonWithDeadDatabase, KeepsRunningWithBackoffAndResumesWhenTheServerReturns) {
