@@ -115,24 +115,6 @@ void read_locks(sql::ResultSet& rows, LockedHost& out) {
 
 }  // namespace
 
-LockedHost lock_host_and_reported_workunits(Database& db, int64_t id, const std::vector<std::string>& names) {
-  LockedHost out;
-  if (names.empty()) {
-    out.host = fetch_host(db, id, /*for_update=*/true);
-    return out;
-  }
-  static const std::string sql =
-      "SELECT " + qualified(kColumns, "h", "") + with_host("host h") + " WHERE h.id = ? FOR UPDATE";
-  auto rows = SqlAccess::run(db, sql, [&](sql::PreparedStatement& st) {
-    sql_bind::bind(st, 1, name_list_json(names));
-    bind_reportable_states(st, 2);
-    sql_bind::bind(st, 6, id);
-    return std::unique_ptr<sql::ResultSet>(st.executeQuery());
-  });
-  while (rows->next()) read_locks(*rows, out);
-  return out;
-}
-
 AccountAndHost lock_account_host_and_reported_workunits(Database& db, const std::string& authenticator,
                                                         int64_t id, const std::vector<std::string>& names) {
   // The account first, by its unique authenticator, in a derived table the FOR UPDATE

@@ -17,18 +17,18 @@ namespace tharsis {
 int64_t insert_host(Database& db, const HostRow& host);  // returns the new id
 // for_update: lock the row (SELECT .. FOR UPDATE) inside a transaction.
 std::optional<HostRow> fetch_host(Database& db, int64_t id, bool for_update = false);
-// fetch_host(id, for_update = true) that in the same statement also locks, after the host
-// row, the workunits of those of `names` (distinct) whose results are sent to this host
-// and still take a report: lock_workunits_of_reportable (db/result_store.h) without a
-// statement of its own. nullopt host (and nothing locked) when there is no such host.
+// What the scheduler's first statement locks: the host row, and the workunits of those of
+// the request's report names (distinct) whose results are sent to this host and still take
+// a report (lock_workunits_of_reportable, db/result_store.h, without a statement of its
+// own). nullopt host (and nothing locked) when there is no such host.
 struct LockedHost {
   std::optional<HostRow> host;
   ReportLocks reports;
 };
-LockedHost lock_host_and_reported_workunits(Database& db, int64_t id, const std::vector<std::string>& names);
-// The same, and in the same statement the account of `authenticator` (read, not locked):
-// a request that names its host reads its account and its host in one round trip. No
-// such account: no user, and no host read or locked.
+// In one statement: the account of `authenticator` (read, not locked), then as LockedHost
+// its host `id` (locked, FOR UPDATE) and the reports' workunits: a request that names its
+// host reads its account and its host in one round trip. No such account: no user, and no
+// host read or locked.
 struct AccountAndHost {
   std::optional<UserRow> user;
   LockedHost locked;

@@ -140,7 +140,7 @@ std::vector<std::string> mark_results_reported_by_name(Database& db, const std::
 using ReportLocks = std::map<std::string, int64_t>;
 // Locks, in the list's order, the workunit of each of `names` whose result is sent to
 // `host_id` and still takes a report (workunit before result, as the daemons lock them;
-// the result rows are not locked), in one statement. lock_host_and_reported_workunits
+// the result rows are not locked), in one statement. lock_account_host_and_reported_workunits
 // (db/host_store.h) does the same with the host row's lock.
 ReportLocks lock_workunits_of_reportable(Database& db, const std::vector<std::string>& names,
                                          int64_t host_id);

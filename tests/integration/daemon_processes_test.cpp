@@ -1,9 +1,10 @@
 // The daemons as real processes on a real project: a clean stop on SIGTERM and on the
-// stop trigger, sharding with --mod 2, also with two --threads each (the census refuses both), the census's
-// one pass, and a SIGKILL storm — each daemon killed at random instants and restarted many times while
-// volunteers (simulated here through the scheduler's DB writes) work — after which
-// tools/check finds nothing repeated or lost. The graph scheduler and the clusterer are in
-// the storm and the sharded run too, with operand graphs and clustered tasks to move.
+// stop trigger, sharding with --mod 2, also with two --threads each (the census refuses
+// both), the census's one pass, and a SIGKILL storm — each daemon killed at random
+// instants and restarted many times while volunteers (simulated here through the
+// scheduler's DB writes) work — after which tools/check finds nothing repeated or lost.
+// The graph scheduler and the clusterer are in the storm and the sharded run too, with
+// operand graphs and clustered tasks to move.
 #include <gtest/gtest.h>
 #include <signal.h>
 

@@ -472,8 +472,11 @@ TEST_F(SchedulerWrites, ReportsOfARequestAreTwoStatementsAndOneForStderrAndKeepE
 // host row, then each workunit whose result is this host's and takes a report, the result
 // rows left unlocked (locked only by the write, after their workunits).
 TEST_F(SchedulerWrites, HostReadLocksTheReportedWorkunitsInTheSameStatement) {
+  UserRow u;
+  u.name = "volunteer";
+  u.authenticator = "key_host_read";
   HostRow h;
-  h.userid = 1;
+  h.userid = insert_user(*db_, u);
   h.host_cpid = "cpid";
   int64_t host = insert_host(*db_, h);
   std::vector<int64_t> ids = add_unsent(3);
@@ -490,7 +493,7 @@ TEST_F(SchedulerWrites, HostReadLocksTheReportedWorkunitsInTheSameStatement) {
     int64_t before = query_int(d,
                                "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE "
                                "VARIABLE_NAME = 'COM_STMT_EXECUTE'");
-    LockedHost held = lock_host_and_reported_workunits(d, host, names);
+    LockedHost held = lock_account_host_and_reported_workunits(d, u.authenticator, host, names).locked;
     statements = query_int(d,
                            "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE "
                            "VARIABLE_NAME = 'COM_STMT_EXECUTE'") -
@@ -507,8 +510,9 @@ TEST_F(SchedulerWrites, HostReadLocksTheReportedWorkunitsInTheSameStatement) {
   EXPECT_EQ(statements, 1);
   EXPECT_EQ(taken, (std::vector<std::string>{names[0], names[1]}));
   EXPECT_EQ(fetch_result(*db_, ids[2])->server_state, ServerState::InProgress);
-  LockedHost none =
-      db_->transaction([&](Database& d) { return lock_host_and_reported_workunits(d, host + 9, names); });
+  LockedHost none = db_->transaction([&](Database& d) {
+    return lock_account_host_and_reported_workunits(d, u.authenticator, host + 9, names).locked;
+  });
   EXPECT_FALSE(none.host);
   EXPECT_TRUE(none.reports.empty());
 }
