@@ -1,12 +1,16 @@
 // Implementation of lib/crypto/md5.h over OpenSSL's EVP digest API (MD5() itself is
-// deprecated in OpenSSL 3).
+// deprecated in OpenSSL 3). The daemons hash a name or a small file per unit, so the
+// digest is fetched from the provider once per process and each thread reuses one context
+// (an implicit fetch per digest costs locks and lookups), and files are read with plain
+// open/read: no stream, no locale.
 #include "lib/crypto/md5.h"
 
+#include <fcntl.h>
 #include <openssl/evp.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <stdexcept>
 
@@ -18,13 +22,34 @@ struct DigestContextFree {
 };
 using DigestContext = std::unique_ptr<EVP_MD_CTX, DigestContextFree>;
 
-DigestContext new_md5_context() {
-  DigestContext ctx(EVP_MD_CTX_new());
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_md5(), nullptr) != 1) {
+struct DigestFree {
+  void operator()(EVP_MD* md) const { EVP_MD_free(md); }
+};
+
+// MD5 from the default provider, fetched once.
+const EVP_MD* md5_algorithm() {
+  static const std::unique_ptr<EVP_MD, DigestFree> md(EVP_MD_fetch(nullptr, "MD5", nullptr));
+  if (!md) throw std::runtime_error("OpenSSL: no MD5 digest");
+  return md.get();
+}
+
+// This thread's context, started afresh for a new digest.
+EVP_MD_CTX* new_md5_context() {
+  thread_local DigestContext ctx(EVP_MD_CTX_new());
+  if (!ctx || EVP_DigestInit_ex(ctx.get(), md5_algorithm(), nullptr) != 1) {
     throw std::runtime_error("OpenSSL: cannot initialise an MD5 digest");
   }
-  return ctx;
+  return ctx.get();
 }
+
+struct FileCloser {
+  int fd;
+  ~FileCloser() {
+    const int error = errno;  // a read error's errno outlives the close
+    ::close(fd);
+    errno = error;
+  }
+};
 
 std::string finish_hex(EVP_MD_CTX* ctx) {
   unsigned char digest[EVP_MAX_MD_SIZE];
@@ -44,28 +69,46 @@ std::string finish_hex(EVP_MD_CTX* ctx) {
 
 }  // namespace
 
+Md5Digest md5_bytes(std::string_view data) {
+  EVP_MD_CTX* ctx = new_md5_context();
+  Md5Digest digest{};
+  unsigned int length = 0;
+  if (EVP_DigestUpdate(ctx, data.data(), data.size()) != 1 ||
+      EVP_DigestFinal_ex(ctx, digest.data(), &length) != 1 || length != digest.size()) {
+    throw std::runtime_error("OpenSSL: MD5 digest failed");
+  }
+  return digest;
+}
+
 std::string md5_hex(std::string_view data) {
-  DigestContext ctx = new_md5_context();
-  if (EVP_DigestUpdate(ctx.get(), data.data(), data.size()) != 1) {
+  EVP_MD_CTX* ctx = new_md5_context();
+  if (EVP_DigestUpdate(ctx, data.data(), data.size()) != 1) {
     throw std::runtime_error("OpenSSL: MD5 update failed");
   }
-  return finish_hex(ctx.get());
+  return finish_hex(ctx);
 }
 
 Result<std::string> md5_file_hex(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error("md5 of " + path + ": cannot open file: " + std::strerror(errno));
-  DigestContext ctx = new_md5_context();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return make_error("md5 of " + path + ": cannot open file: " + std::strerror(errno));
+  FileCloser closer{fd};
+  EVP_MD_CTX* ctx = new_md5_context();
   char buffer[64 * 1024];
-  while (in) {
-    in.read(buffer, sizeof buffer);
-    std::streamsize got = in.gcount();
-    if (got > 0 && EVP_DigestUpdate(ctx.get(), buffer, static_cast<size_t>(got)) != 1) {
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got == 0) break;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      const int error = errno;
+      Result<std::string> failed = make_error("md5 of " + path + ": read error");
+      errno = error;  // for callers that classify the failure (lib/work/output_check.cpp)
+      return failed;
+    }
+    if (EVP_DigestUpdate(ctx, buffer, static_cast<size_t>(got)) != 1) {
       throw std::runtime_error("OpenSSL: MD5 update failed");
     }
   }
-  if (in.bad()) return make_error("md5 of " + path + ": read error");
-  return finish_hex(ctx.get());
+  return finish_hex(ctx);
 }
 
 }  // namespace tharsis

@@ -3,12 +3,18 @@
 // the fan-out directory of a file name (lib/work/fanout.h).
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
 
 #include "lib/result.h"
 
 namespace tharsis {
+
+using Md5Digest = std::array<unsigned char, 16>;
+
+// MD5 of `data`, the 16 bytes themselves (what md5_hex writes out in hex).
+Md5Digest md5_bytes(std::string_view data);
 
 // MD5 of `data` as 32 lowercase hex digits. md5_hex("") == "d41d8cd98f00b204e9800998ecf8427e".
 std::string md5_hex(std::string_view data);

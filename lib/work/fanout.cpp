@@ -4,7 +4,7 @@
 #include <sys/stat.h>
 
 #include <cerrno>
-#include <cstdio>
+#include <charconv>
 #include <cstring>
 
 #include "lib/crypto/md5.h"
@@ -26,16 +26,19 @@ Status make_dir(const std::string& path) {
 
 std::string hex_no_padding(unsigned long value) {
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%lx", value);
-  return buffer;
+  const auto written = std::to_chars(buffer, buffer + sizeof buffer, value, 16);
+  return std::string(buffer, written.ptr);
 }
 
 }  // namespace
 
 std::string fanout_dir(std::string_view name, int fanout) {
   if (fanout <= 0) return "";
-  std::string digest = md5_hex(name);
-  unsigned long value = std::stoul(digest.substr(1, 7), nullptr, 16);
+  // Hex digits 1..7 of the digest: the low half of its first byte, then three bytes.
+  const Md5Digest digest = md5_bytes(name);
+  const unsigned long value = (static_cast<unsigned long>(digest[0] & 0x0f) << 24) |
+                              (static_cast<unsigned long>(digest[1]) << 16) |
+                              (static_cast<unsigned long>(digest[2]) << 8) | digest[3];
   return hex_no_padding(value % static_cast<unsigned long>(fanout));
 }
 

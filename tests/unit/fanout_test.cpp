@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -17,6 +18,18 @@ TEST(Md5, KnownDigests) {
   EXPECT_EQ(md5_hex(""), "d41d8cd98f00b204e9800998ecf8427e");
   EXPECT_EQ(md5_hex("abc"), "900150983cd24fb0d6963f7d28e17f72");
   EXPECT_EQ(md5_hex("The quick brown fox jumps over the lazy dog"), "9e107d9d372bb6826bd81d3542a419d6");
+}
+
+TEST(Md5, BytesAreTheHexDigits) {
+  for (const char* text : {"", "abc", "wu17_0_0"}) {
+    const Md5Digest digest = md5_bytes(text);
+    std::string hex;
+    for (unsigned char byte : digest) {
+      hex.push_back("0123456789abcdef"[byte >> 4]);
+      hex.push_back("0123456789abcdef"[byte & 0x0f]);
+    }
+    EXPECT_EQ(hex, md5_hex(text)) << text;
+  }
 }
 
 TEST(Md5, FileDigestEqualsDigestOfContent) {
@@ -38,6 +51,12 @@ TEST(Fanout, DirIsDigits1To7OfMd5ModFanoutInHex) {
   // md5 = 9|e107d9d|...: 0xe107d9d % 1024 = 0x19d.
   EXPECT_EQ(fanout_dir("The quick brown fox jumps over the lazy dog", 1024), "19d");
   EXPECT_EQ(fanout_dir("x", 7), "4");  // single digit, no zero padding
+  EXPECT_EQ(fanout_dir("abc", 1), "0");
+  // md5("wu17_0_0") hex digits 1..7, read as the scheduler and BOINC read them.
+  const std::string hex = md5_hex("wu17_0_0");
+  char expected[16];
+  std::snprintf(expected, sizeof expected, "%lx", std::stoul(hex.substr(1, 7), nullptr, 16) % 4096);
+  EXPECT_EQ(fanout_dir("wu17_0_0", 4096), expected);
 }
 
 TEST(Fanout, ZeroFanoutIsFlat) {
