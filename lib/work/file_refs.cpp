@@ -1,6 +1,8 @@
 // Implementation of lib/work/file_refs.h.
 #include "lib/work/file_refs.h"
 
+#include <cstring>
+
 namespace tharsis {
 
 Status for_each_file_info(const std::string& xml, const std::string& what,
@@ -11,7 +13,18 @@ Status for_each_file_info(const std::string& xml, const std::string& what,
     return make_error(what + ": malformed XML at offset " + std::to_string(parsed.offset) + ": " +
                       parsed.description());
   }
-  for (auto info : doc.select_nodes("//file_info")) visit(info.node());
+  // What the XPath //file_info selects — every element named file_info, nested ones
+  // included, in document order — found by pugixml's own tree walk (an XPath query would
+  // be compiled per call, a walk through xml_node calls costs more).
+  struct FileInfoWalker final : pugi::xml_tree_walker {
+    explicit FileInfoWalker(const std::function<void(pugi::xml_node)>& f) : visit_(f) {}
+    bool for_each(pugi::xml_node& node) override {
+      if (node.type() == pugi::node_element && std::strcmp(node.name(), "file_info") == 0) visit_(node);
+      return true;
+    }
+    const std::function<void(pugi::xml_node)>& visit_;
+  } walker(visit);
+  doc.traverse(walker);
   return Status::success();
 }
 

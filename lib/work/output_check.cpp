@@ -10,6 +10,7 @@
 #include <cstring>
 #include <pugixml.hpp>
 #include <sstream>
+#include <string_view>
 
 #include "lib/crypto/md5.h"
 #include "lib/protocol/xml_text.h"
@@ -19,11 +20,13 @@
 namespace tharsis {
 namespace {
 
-std::string trimmed_lower(const char* text) {
+// `text` without white space, in lower case (ASCII: the daemons run in the C locale).
+std::string trimmed_lower(std::string_view text) {
   std::string out;
-  for (const char* p = text; *p; ++p) {
-    if (!std::isspace(static_cast<unsigned char>(*p)))
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(*p)));
+  out.reserve(text.size());
+  for (char c : text) {
+    if (c == ' ' || (c >= '\t' && c <= '\r')) continue;
+    out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
   }
   return out;
 }
@@ -81,7 +84,7 @@ std::string reported_outputs_xml(const std::vector<ReportedOutput>& outputs) {
 OutputMatch match_reported_output(const ReportedOutput* reported, const OutputOnDisk& on_disk) {
   if (reported == nullptr || reported->nbytes < 0 || reported->md5.empty()) return OutputMatch::NotReported;
   if (on_disk.size != reported->nbytes) return OutputMatch::SizeDiffers;
-  return trimmed_lower(on_disk.md5.c_str()) == reported->md5 ? OutputMatch::Match : OutputMatch::Md5Differs;
+  return trimmed_lower(on_disk.md5) == reported->md5 ? OutputMatch::Match : OutputMatch::Md5Differs;
 }
 
 bool md5_needed(const ReportedOutput* reported, int64_t size) {

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace tharsis {
 namespace {
 
@@ -16,6 +19,21 @@ TEST(FileRefs, ListsFileInfoNamesAndNoDelete) {
   EXPECT_EQ((*files)[0].name, "a.in");
   EXPECT_FALSE((*files)[0].no_delete);
   EXPECT_TRUE((*files)[1].no_delete);
+}
+
+TEST(FileRefs, ListsNestedFileInfosInDocumentOrder) {
+  // Every <file_info> element at any depth, as the XPath //file_info selects them.
+  auto files = file_infos_in(
+      "<a><file_info><name>1</name><file_info><name>2</name></file_info></file_info></a>"
+      "<file_info><name>3</name></file_info><b><c><file_info><name>4</name></file_info></c></b>"
+      "<FILE_INFO><name>not</name></FILE_INFO><file_info_x><name>not</name></file_info_x>");
+  ASSERT_TRUE(files.ok()) << files.error();
+  std::vector<std::string> names;
+  for (const auto& f : *files) names.push_back(f.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"1", "2", "3", "4"}));
+  auto none = file_infos_in("");
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
 }
 
 TEST(FileRefs, MalformedXmlIsAnError) {
