@@ -3,8 +3,11 @@
 // ResultComparator; the validator's rules (validator_rules.h) only call this interface.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "db/rows.h"
 
@@ -23,11 +26,26 @@ enum class CompareOutcome {
   PermanentError,  // cannot compare these two: treated as a mismatch (as BOINC does)
 };
 
+// One output file of a result as a caller has already found it on disk: a regular file
+// of `size` bytes at `path`.
+struct FoundOutput {
+  std::string path;
+  int64_t size = 0;
+};
+
 class ResultComparator {
  public:
   virtual ~ResultComparator() = default;
   // BOINC's init_result: is this result's output present and well formed?
   virtual ReadOutcome check_readable(const ResultRow& result) = 0;
+  // The same judgement for a caller that has already located every output file of the
+  // result and found each a regular file (`found`, in the order of the comparator's
+  // locator; report_checking_comparator.h): a comparator may use what was found instead
+  // of looking again. By default it looks again.
+  virtual ReadOutcome check_found_readable(const ResultRow& result, const std::vector<FoundOutput>& found) {
+    (void)found;
+    return check_readable(result);
+  }
   // BOINC's compare_results: do the outputs of two readable results agree? Called only
   // for results check_readable accepted.
   virtual CompareOutcome compare(const ResultRow& a, const ResultRow& b) = 0;

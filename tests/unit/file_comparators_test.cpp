@@ -72,6 +72,28 @@ TEST_F(FileComparatorsTest, MissingOutputIsAPermanentReadError) {
   EXPECT_EQ(cmp->check_readable(result_with_files(2, {"y"})), ReadOutcome::Ok);
 }
 
+TEST_F(FileComparatorsTest, FoundOutputsAreJudgedWithoutLookingAgain) {
+  // What the report check found stands: no stat (the paths need not exist), only the size rule.
+  ResultRow row;
+  row.id = 5;
+  for (auto& cmp :
+       {make_bitwise_comparator(locator()), make_numeric_comparator(locator(), NumericTolerance{}),
+        make_trivial_comparator(locator())}) {
+    EXPECT_EQ(cmp->check_found_readable(row, {{dir_ + "/gone", 7}}), ReadOutcome::Ok);
+    EXPECT_EQ(cmp->check_found_readable(row, {{dir_ + "/a", 0}, {dir_ + "/b", kMaxComparedFileBytes}}),
+              ReadOutcome::Ok);
+    EXPECT_EQ(cmp->check_found_readable(row, {{dir_ + "/a", 7}, {dir_ + "/b", kMaxComparedFileBytes + 1}}),
+              ReadOutcome::PermanentError);
+    EXPECT_EQ(cmp->check_found_readable(row, {}), ReadOutcome::PermanentError);
+  }
+  // A comparator of its own looks again (the default).
+  int looked = 0;
+  FunctionComparator own([&](const ResultRow&) { return ++looked, ReadOutcome::TransientError; },
+                         [](const ResultRow&, const ResultRow&) { return CompareOutcome::Match; });
+  EXPECT_EQ(own.check_found_readable(row, {{dir_ + "/a", 7}}), ReadOutcome::TransientError);
+  EXPECT_EQ(looked, 1);
+}
+
 TEST_F(FileComparatorsTest, NumericAgreesWithinToleranceAndRejectsBeyond) {
   auto cmp = make_numeric_comparator(locator(), NumericTolerance{0, 1e-9});
   auto a = result_with_doubles(1, {1.0, 2.0, -3.5, std::nan("")});

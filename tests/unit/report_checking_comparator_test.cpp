@@ -51,6 +51,37 @@ TEST_F(ReportCheckingComparatorTest, Validator_OutputAsReportedIsReadable) {
   EXPECT_EQ(comparator_->check_readable(result(101, "answer 42\n", "answer 42\n")), ReadOutcome::Ok);
 }
 
+TEST_F(ReportCheckingComparatorTest, Validator_TheInnerComparatorGetsTheFilesAsFound) {
+  std::vector<FoundOutput> handed;
+  auto inner = std::make_unique<FunctionComparator>(
+      [](const ResultRow&) { return ReadOutcome::TransientError; },
+      [](const ResultRow&, const ResultRow&) { return CompareOutcome::Match; });
+  class Recording final : public ResultComparator {
+   public:
+    explicit Recording(std::vector<FoundOutput>& handed) : handed_(handed) {}
+    ReadOutcome check_readable(const ResultRow&) override { return ReadOutcome::TransientError; }
+    ReadOutcome check_found_readable(const ResultRow&, const std::vector<FoundOutput>& found) override {
+      handed_ = found;
+      return ReadOutcome::Ok;
+    }
+    CompareOutcome compare(const ResultRow&, const ResultRow&) override { return CompareOutcome::Match; }
+
+   private:
+    std::vector<FoundOutput>& handed_;
+  };
+  auto checked = make_report_checking_comparator(std::make_unique<Recording>(handed), locator());
+  EXPECT_EQ(checked->check_readable(result(101, "answer 42\n", "answer 42\n")), ReadOutcome::Ok);
+  ASSERT_EQ(handed.size(), 1u);
+  EXPECT_EQ(handed[0].path, dir_ + "/wu7_101_0");
+  EXPECT_EQ(handed[0].size, 10);
+  handed.clear();
+  EXPECT_EQ(checked->check_readable(result(102, "forged 4\n", "answer 42\n")), ReadOutcome::PermanentError);
+  EXPECT_TRUE(handed.empty()) << "a forged output never reaches the inner comparator";
+  // Wrapping a comparator that looks for itself keeps its own verdict.
+  auto wrapped = make_report_checking_comparator(std::move(inner), locator());
+  EXPECT_EQ(wrapped->check_readable(result(103, "answer 42\n", "answer 42\n")), ReadOutcome::TransientError);
+}
+
 TEST_F(ReportCheckingComparatorTest, Validator_OutputSwappedAfterTheReportIsAPermanentError) {
   EXPECT_EQ(comparator_->check_readable(result(101, "forged 4\n", "answer 42\n")),
             ReadOutcome::PermanentError)

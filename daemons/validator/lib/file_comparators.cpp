@@ -45,6 +45,14 @@ class FileComparator : public ResultComparator {
  public:
   explicit FileComparator(OutputLocator locate) : locate_(std::move(locate)) {}
   ReadOutcome check_readable(const ResultRow& result) override { return check_files(locate_, result); }
+  // check_files' rule on files already found regular: each within kMaxComparedFileBytes.
+  ReadOutcome check_found_readable(const ResultRow&, const std::vector<FoundOutput>& found) override {
+    if (found.empty()) return ReadOutcome::PermanentError;
+    for (const auto& file : found) {
+      if (static_cast<size_t>(file.size) > kMaxComparedFileBytes) return ReadOutcome::PermanentError;
+    }
+    return ReadOutcome::Ok;
+  }
   CompareOutcome compare(const ResultRow& a, const ResultRow& b) override {
     auto paths_a = locate_(a);
     auto paths_b = locate_(b);

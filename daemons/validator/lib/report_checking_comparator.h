@@ -5,7 +5,9 @@
 // (ReadOutcome::PermanentError: outcome VALIDATE_ERROR, validate_state ERROR, by the
 // validator's rules) — it never becomes canonical nor agrees with anything. A file that
 // cannot be read now (EIO, EACCES) is a transient error, as in the file comparators.
-// Each file is hashed once per check_readable call, and only when its size matches.
+// Each file is hashed once per check_readable call, and only when its size matches; the
+// files that pass are handed to the inner comparator as found (check_found_readable), so
+// it does not locate and stat them again. `locate` is the inner comparator's locator.
 #pragma once
 
 #include <memory>
