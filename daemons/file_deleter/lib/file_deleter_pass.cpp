@@ -30,14 +30,21 @@ FileAttempt unlink_one(const std::string& label, const std::string& path) {
 }
 
 // Unlinks the selection's files under `base`, and their partial uploads (beside each file:
-// same fan-out directory), appending one attempt per path to `attempts`.
+// same fan-out directory), appending one attempt per path to `attempts`. A name's path
+// (an md5 of the name) is worked out once for the file and its partial upload.
 void unlink_selection(const std::string& base, int fanout, const FileSelection& selection,
                       std::vector<FileAttempt>& attempts) {
-  for (const auto& name : selection.delete_now)
-    attempts.push_back(unlink_one(name, fanout_path(base, name, fanout)));
-  for (const auto& name : selection.partial_uploads) {
-    attempts.push_back(unlink_one(partial_upload_name(name), fanout_path(base, name, fanout) + ".partial"));
-  }
+  std::vector<std::pair<const std::string*, std::string>> paths;  // few: a row's files
+  auto path_of = [&](const std::string& name) -> const std::string& {
+    for (const auto& [known, path] : paths) {
+      if (*known == name) return path;
+    }
+    return paths.emplace_back(&name, fanout_path(base, name, fanout)).second;
+  };
+  paths.reserve(selection.delete_now.size() + selection.partial_uploads.size());
+  for (const auto& name : selection.delete_now) attempts.push_back(unlink_one(name, path_of(name)));
+  for (const auto& name : selection.partial_uploads)
+    attempts.push_back(unlink_one(partial_upload_name(name), path_of(name) + ".partial"));
 }
 
 // What differs between a workunit's inputs and a result's outputs.
