@@ -88,12 +88,10 @@ std::string md5_hex(std::string_view data) {
   return finish_hex(ctx);
 }
 
-Result<std::string> md5_file_hex(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return make_error("md5 of " + path + ": cannot open file: " + std::strerror(errno));
-  FileCloser closer{fd};
+Result<std::string> md5_fd_hex(int fd, const std::string& path, int64_t regular_size) {
   EVP_MD_CTX* ctx = new_md5_context();
   char buffer[64 * 1024];
+  int64_t total = 0;
   for (;;) {
     const ssize_t got = ::read(fd, buffer, sizeof buffer);
     if (got == 0) break;
@@ -107,8 +105,19 @@ Result<std::string> md5_file_hex(const std::string& path) {
     if (EVP_DigestUpdate(ctx, buffer, static_cast<size_t>(got)) != 1) {
       throw std::runtime_error("OpenSSL: MD5 update failed");
     }
+    total += got;
+    // A regular file returns less than asked only at its end: with all its bytes in, that
+    // short read was the end (no read of 0 bytes to see it).
+    if (regular_size >= 0 && total >= regular_size && static_cast<size_t>(got) < sizeof buffer) break;
   }
   return finish_hex(ctx);
+}
+
+Result<std::string> md5_file_hex(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return make_error("md5 of " + path + ": cannot open file: " + std::strerror(errno));
+  FileCloser closer{fd};
+  return md5_fd_hex(fd, path, -1);
 }
 
 }  // namespace tharsis

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -22,5 +23,10 @@ std::string md5_hex(std::string_view data);
 // MD5 of the whole content of the file at `path`, read in blocks (any size). Fails with a
 // message naming the path when the file cannot be opened or read.
 Result<std::string> md5_file_hex(const std::string& path);
+
+// MD5 of what is left to read of the open file `fd`, read to its end; `path` names it in
+// messages. regular_size >= 0 says fd is a regular file that had that many bytes (fstat):
+// then a short read once that many are in ends it, without a further read to see the end.
+Result<std::string> md5_fd_hex(int fd, const std::string& path, int64_t regular_size = -1);
 
 }  // namespace tharsis

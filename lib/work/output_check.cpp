@@ -1,7 +1,9 @@
 // Implementation of lib/work/output_check.h.
 #include "lib/work/output_check.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
@@ -107,15 +109,22 @@ std::string describe_output_match(OutputMatch match, const std::string& name, co
   return name;
 }
 
-OutputVerdict verify_output_file(const std::string& path, const std::string& name,
-                                 const ReportedOutput* reported) {
-  OutputVerdict verdict;
-  struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) {
-    verdict.error_number = errno;
-    verdict.message = "cannot stat " + path + ": " + std::strerror(errno);
-    return verdict;
+namespace {
+
+struct FdCloser {
+  int fd;
+  ~FdCloser() {
+    const int error = errno;  // a read error's errno outlives the close
+    ::close(fd);
+    errno = error;
   }
+};
+
+// The verdict once the file's status is known; `fd` open on it for the md5, or -1 (then
+// it is opened by path).
+OutputVerdict judge(const std::string& path, const std::string& name, const ReportedOutput* reported,
+                    const struct stat& info, int fd) {
+  OutputVerdict verdict;
   if (!S_ISREG(info.st_mode)) {
     verdict.error_number = EISDIR;
     verdict.message = path + " is not a regular file";
@@ -123,7 +132,7 @@ OutputVerdict verify_output_file(const std::string& path, const std::string& nam
   }
   verdict.on_disk.size = static_cast<int64_t>(info.st_size);
   if (md5_needed(reported, verdict.on_disk.size)) {
-    auto md5 = md5_file_hex(path);
+    auto md5 = fd >= 0 ? md5_fd_hex(fd, path, verdict.on_disk.size) : md5_file_hex(path);
     if (!md5.ok()) {
       verdict.error_number = errno != 0 ? errno : EIO;
       verdict.message = md5.error();
@@ -136,6 +145,29 @@ OutputVerdict verify_output_file(const std::string& path, const std::string& nam
     verdict.message = describe_output_match(verdict.match, name, reported, verdict.on_disk);
   }
   return verdict;
+}
+
+}  // namespace
+
+OutputVerdict verify_output_file(const std::string& path, const std::string& name,
+                                 const ReportedOutput* reported) {
+  struct stat info {};
+  // Opened once, then fstat and md5 on the descriptor: one path lookup. O_NONBLOCK: a FIFO
+  // in its place must not block the open (it is refused as not a regular file).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd >= 0) {
+    FdCloser closer{fd};
+    if (::fstat(fd, &info) == 0) return judge(path, name, reported, info, fd);
+  }
+  // Not openable (missing, or not readable: its size may still decide): by path, as a
+  // stat then an open for the md5.
+  if (::stat(path.c_str(), &info) != 0) {
+    OutputVerdict verdict;
+    verdict.error_number = errno;
+    verdict.message = "cannot stat " + path + ": " + std::strerror(errno);
+    return verdict;
+  }
+  return judge(path, name, reported, info, -1);
 }
 
 Result<std::string> describe_uploaded_outputs(const ProjectConfig& config, const std::string& xml_doc_in) {

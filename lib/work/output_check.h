@@ -3,8 +3,9 @@
 // <md5_cksum>, kept in result.xml_doc_out by the scheduler). The validator and the
 // assimilator use a file only if it still matches that report: bytes swapped in after
 // the report (a forged re-upload, a corrupted disk) make the result invalid, never an
-// input. The rule (match_reported_output) is pure; verify_output_file is its shell (stat,
-// then md5 only when the size already matches: each file is hashed at most once per call).
+// input. The rule (match_reported_output) is pure; verify_output_file is its shell (open
+// and fstat, then md5 of the open file only when the size already matches: each file is
+// looked up once and hashed at most once per call).
 #pragma once
 
 #include <cstdint>
@@ -70,7 +71,10 @@ struct OutputVerdict {
 };
 
 // Stats `path` (and hashes it when the size matches) and applies the rule for `reported`
-// (nullptr: nothing reported for this file). `name` is for messages.
+// (nullptr: nothing reported for this file). `name` is for messages. The file is opened
+// (never blocking: a FIFO is refused as not a regular file) and examined through the
+// descriptor; one that cannot be opened is stat'ed by path, so the verdict is the same
+// (a size that differs is found without reading it; a missing file is its stat's errno).
 OutputVerdict verify_output_file(const std::string& path, const std::string& name,
                                  const ReportedOutput* reported);
 

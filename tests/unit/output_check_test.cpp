@@ -3,6 +3,7 @@
 #include "lib/work/output_check.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -99,6 +100,43 @@ TEST(OutputCheck, ShellHashesOnlyWhenTheSizeMatchesAndNamesWhatDiffers) {
 
   OutputVerdict missing = verify_output_file(dir + "/absent", "absent", &reported);
   EXPECT_EQ(missing.error_number, ENOENT);
+  EXPECT_NE(missing.message.find("cannot stat " + dir + "/absent"), std::string::npos) << missing.message;
+  fs::remove_all(dir);
+}
+
+TEST(OutputCheck, ShellRefusesWhatIsNotARegularFileWithoutBlocking) {
+  char pattern[] = "/tmp/tharsis-outcheck-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  std::string dir = pattern;
+  ReportedOutput reported{"r_0", 10, kMd5};
+  fs::create_directory(dir + "/r_0");
+  OutputVerdict directory = verify_output_file(dir + "/r_0", "r_0", &reported);
+  EXPECT_EQ(directory.error_number, EISDIR);
+  EXPECT_EQ(directory.message, dir + "/r_0 is not a regular file");
+  ASSERT_EQ(mkfifo((dir + "/r_1").c_str(), 0644), 0);  // no writer: a blocking open would hang
+  OutputVerdict fifo = verify_output_file(dir + "/r_1", "r_1", &reported);
+  EXPECT_EQ(fifo.error_number, EISDIR);
+  fs::remove_all(dir);
+}
+
+TEST(OutputCheck, ShellHashesFilesOfAnySize) {
+  char pattern[] = "/tmp/tharsis-outcheck-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  std::string dir = pattern;
+  // Empty, one byte, and around the 64 KiB read size.
+  for (size_t size : {size_t{0}, size_t{1}, size_t{65535}, size_t{65536}, size_t{65537}, size_t{200000}}) {
+    std::string content(size, 'a');
+    for (size_t i = 0; i < size; ++i) content[i] = static_cast<char>('a' + i % 26);
+    std::ofstream(dir + "/f", std::ios::binary | std::ios::trunc) << content;
+    ReportedOutput reported{"f", static_cast<int64_t>(size), md5_hex(content)};
+    OutputVerdict verdict = verify_output_file(dir + "/f", "f", &reported);
+    EXPECT_EQ(verdict.error_number, 0) << size;
+    EXPECT_EQ(verdict.match, OutputMatch::Match) << size;
+    if (size == 0) continue;
+    content.back() = '!';  // same size, other bytes
+    std::ofstream(dir + "/f", std::ios::binary | std::ios::trunc) << content;
+    EXPECT_EQ(verify_output_file(dir + "/f", "f", &reported).match, OutputMatch::Md5Differs) << size;
+  }
   fs::remove_all(dir);
 }
 
