@@ -1,6 +1,9 @@
 // Shared CGI frame of the status pages (see status_cgi.h).
 #include "lib/web/status_cgi.h"
 
+#include <algorithm>
+#include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <ctime>
 #include <exception>
@@ -29,13 +32,24 @@ std::string other_or(const ProjectConfig& config, const std::string& name) {
   return it == config.other.end() ? std::string() : it->second;
 }
 
+// CONTENT_LENGTH as a number: 0 when absent, -1 when not a length.
+int64_t request_body_length() {
+  const std::string text = env_or("CONTENT_LENGTH", "0");
+  int64_t length = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), length);
+  return error == std::errc() && end == text.data() + text.size() && length >= 0 ? length : -1;
+}
+
 CgiResponse handle(std::string_view program, int64_t now, const StatusHandler& handler,
                    int64_t cache_seconds) {
   const std::string method = env_or("REQUEST_METHOD", "GET");
   // POST too: BOINC's Python submit client posts its server_status.php?counts=1 query. The
-  // pages are read-only; a body is ignored.
+  // pages are read-only; a body is read (status_cgi_main) and dropped.
   if (method != "GET" && method != "HEAD" && method != "POST")
     return cgi_error_response(405, "only GET is supported");
+  const int64_t body = request_body_length();
+  if (body < 0) return cgi_error_response(400, "CONTENT_LENGTH is not a length");
+  if (body > kMaxStatusRequestBody) return cgi_error_response(413, "the status pages take no request body");
   auto params = QueryParams::parse(env_or("QUERY_STRING", ""));
   if (!params) return cgi_error_response(400, params.error());
   auto config = load_project_config(env_or("THARSIS_CONFIG", "../config.xml"));
@@ -109,6 +123,12 @@ std::string run_status_cgi(std::string_view program, int64_t now, const StatusHa
 }
 
 int status_cgi_main(std::string_view program, const StatusHandler& handler, int64_t cache_seconds) {
+  // Read to the end, a chunk at a time, even a body the page refuses: see the header.
+  char chunk[16384];
+  for (int64_t left = request_body_length(); left > 0 && std::cin;) {
+    std::cin.read(chunk, static_cast<std::streamsize>(std::min<int64_t>(left, sizeof chunk)));
+    left -= std::cin.gcount();
+  }
   std::cout << run_status_cgi(program, static_cast<int64_t>(std::time(nullptr)), handler, cache_seconds)
             << std::flush;
   return 0;

@@ -48,7 +48,14 @@ using StatusHandler = std::function<CgiResponse(const StatusRequest&)>;
 std::string run_status_cgi(std::string_view program, int64_t now, const StatusHandler& handler,
                            int64_t cache_seconds = 0);
 
-// main() of a page: run_status_cgi at the current time, printed to stdout. Returns 0.
+// The largest request body a page accepts: the pages take none, but BOINC's Python client
+// posts a small form to server_status.php. A larger one is answered 413.
+inline constexpr int64_t kMaxStatusRequestBody = 64 * 1024;
+
+// main() of a page: reads the request body to its end and drops it, a chunk at a time
+// (Apache's mod_cgid writes a POST's body to the program's stdin, and a program that exits
+// without reading it can break that write: Apache then closes the connection with no
+// answer at all), then run_status_cgi at the current time, printed to stdout. Returns 0.
 int status_cgi_main(std::string_view program, const StatusHandler& handler, int64_t cache_seconds = 0);
 
 }  // namespace tharsis
