@@ -2,7 +2,6 @@
 #include "lib/web/status_cgi.h"
 
 #include <algorithm>
-#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <ctime>
