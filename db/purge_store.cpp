@@ -10,7 +10,7 @@ namespace tharsis {
 std::vector<PurgeCandidate> fetch_purge_candidates(Database& db, int64_t cutoff, int limit) {
   auto rows = query(db,
                     "SELECT w.id, a.time FROM workunit w JOIN assimilation a ON a.workunitid = w.id "
-                    "WHERE w.file_delete_state = ? AND a.time < ? AND NOT EXISTS (SELECT 1 FROM result r "
+                    "WHERE w.file_delete_state = ? AND a.time <= ? AND NOT EXISTS (SELECT 1 FROM result r "
                     "WHERE r.workunitid = w.id AND (r.server_state <> ? OR r.file_delete_state = ?)) "
                     "ORDER BY w.id LIMIT ?",
                     FileDeleteState::Done, cutoff, ServerState::Over, FileDeleteState::Ready, limit);

@@ -16,8 +16,8 @@ struct PurgeCandidate {
   int64_t assimilated_time = 0;
 };
 
-// Oldest first, by workunit id: workunits with file_delete_state DONE, assimilated before
-// `cutoff`, whose results are all OVER and none still has files waiting for deletion.
+// Oldest first, by workunit id: workunits with file_delete_state DONE, assimilated at or
+// before `cutoff`, whose results are all OVER and none still has files waiting for deletion.
 std::vector<PurgeCandidate> fetch_purge_candidates(Database& db, int64_t cutoff, int limit);
 
 // Deletes the workunits, their results (with their stderr), inputs and assimilation records (one transaction

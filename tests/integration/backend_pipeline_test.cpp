@@ -233,8 +233,14 @@ TEST_F(BackendPipeline, DbPurgeArchivesFinishedWorkunitsOnlyAfterTheirAge) {
   auto too_young = purge_finished(*db_, options, now_ + 10);
   ASSERT_TRUE(too_young.ok()) << too_young.error();
   EXPECT_EQ(too_young->workunits, 0);
+  // "At least min_age": a second short is too young, exactly min_age old qualifies (so
+  // --min_age_days 0 takes what was assimilated in the current second too).
+  const int64_t assimilated = query_int(*db_, "SELECT time FROM assimilation WHERE workunitid = ?", finished);
+  auto a_second_short = purge_finished(*db_, options, assimilated + 3599);
+  ASSERT_TRUE(a_second_short.ok()) << a_second_short.error();
+  EXPECT_EQ(a_second_short->workunits, 0);
 
-  auto purged = purge_finished(*db_, options, now_ + 7200);
+  auto purged = purge_finished(*db_, options, assimilated + 3600);
   ASSERT_TRUE(purged.ok()) << purged.error();
   EXPECT_EQ(purged->workunits, 1);
   EXPECT_EQ(purged->results, 1);

@@ -1,6 +1,7 @@
 // db_purge: archives finished workunits and their results, then deletes the rows, so the
-// tables stay small over months. A workunit qualifies once it has been assimilated for
-// longer than `min_age_seconds` and all its files are handled (db/purge_store.h).
+// tables stay small over months. A workunit qualifies once it has been assimilated for at
+// least `min_age_seconds` (0: whatever is assimilated, this second's too) and all its files
+// are handled (db/purge_store.h).
 // Archives: <archive_dir>/<YYYY-MM-DD of assimilation>/wu_<first id>_<last id>.xml.gz, one
 // gzip file per batch, written atomically (temp + fsync + rename) BEFORE the rows are
 // deleted in one transaction. Killed in between, the next run selects the same batch and
