@@ -14,6 +14,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "lib/fd_closer.h"
+
 namespace tharsis {
 namespace {
 
@@ -41,15 +43,6 @@ EVP_MD_CTX* new_md5_context() {
   }
   return ctx.get();
 }
-
-struct FileCloser {
-  int fd;
-  ~FileCloser() {
-    const int error = errno;  // a read error's errno outlives the close
-    ::close(fd);
-    errno = error;
-  }
-};
 
 std::string finish_hex(EVP_MD_CTX* ctx) {
   unsigned char digest[EVP_MAX_MD_SIZE];
@@ -116,7 +109,7 @@ Result<std::string> md5_fd_hex(int fd, const std::string& path, int64_t regular_
 Result<std::string> md5_file_hex(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return make_error("md5 of " + path + ": cannot open file: " + std::strerror(errno));
-  FileCloser closer{fd};
+  FdCloser closer{fd};
   return md5_fd_hex(fd, path, -1);
 }
 

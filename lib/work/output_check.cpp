@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "lib/crypto/md5.h"
+#include "lib/fd_closer.h"
 #include "lib/protocol/xml_text.h"
 #include "lib/work/fanout.h"
 #include "lib/work/file_refs.h"
@@ -110,15 +111,6 @@ std::string describe_output_match(OutputMatch match, const std::string& name, co
 }
 
 namespace {
-
-struct FdCloser {
-  int fd;
-  ~FdCloser() {
-    const int error = errno;  // a read error's errno outlives the close
-    ::close(fd);
-    errno = error;
-  }
-};
 
 // The verdict once the file's status is known; `fd` open on it for the md5, or -1 (then
 // it is opened by path).
