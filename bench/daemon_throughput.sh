@@ -138,28 +138,21 @@ XML
                        'COMMIT;')
          FROM (SELECT DISTINCT grp FROM g) grps LEFT JOIN ins USING (grp) LEFT JOIN upr USING (grp)
            LEFT JOIN upw USING (grp) ORDER BY grps.grp" --raw > "$base/bare.sql"
-    if [ "$threads" -eq 1 ]; then
-      cpu0=$(server_cpu)
-      start=$(date +%s.%N)
-      mariadb --no-defaults -S "$sock" -uroot bench < "$base/bare.sql"
-      end=$(date +%s.%N)
-      cpu1=$(server_cpu)
-    else
-      # The transactions dealt round-robin to $threads files, one client each, all at once.
-      local i pids=() failed=0
-      for ((i = 0; i < threads; i++)); do : > "$base/bare.$i.sql"; done
-      awk -v t="$threads" -v b="$base" '{ print > (b "/bare." (NR - 1) % t ".sql") }' "$base/bare.sql"
-      cpu0=$(server_cpu)
-      start=$(date +%s.%N)
-      for ((i = 0; i < threads; i++)); do
-        mariadb --no-defaults -S "$sock" -uroot bench < "$base/bare.$i.sql" &
-        pids+=($!)
-      done
-      for i in "${pids[@]}"; do wait "$i" || failed=1; done
-      end=$(date +%s.%N)
-      cpu1=$(server_cpu)
-      [ "$failed" -eq 0 ] || { echo "daemon_throughput: a bare-writes client failed" >&2; exit 1; }
-    fi
+    # The transactions dealt round-robin to $threads files, one client each, all at once
+    # (one file, the whole replay in order, when $threads is 1).
+    local i pids=() failed=0
+    for ((i = 0; i < threads; i++)); do : > "$base/bare.$i.sql"; done
+    awk -v t="$threads" -v b="$base" '{ print > (b "/bare." (NR - 1) % t ".sql") }' "$base/bare.sql"
+    cpu0=$(server_cpu)
+    start=$(date +%s.%N)
+    for ((i = 0; i < threads; i++)); do
+      mariadb --no-defaults -S "$sock" -uroot bench < "$base/bare.$i.sql" &
+      pids+=($!)
+    done
+    for i in "${pids[@]}"; do wait "$i" || failed=1; done
+    end=$(date +%s.%N)
+    cpu1=$(server_cpu)
+    [ "$failed" -eq 0 ] || { echo "daemon_throughput: a bare-writes client failed" >&2; exit 1; }
     awk -v n="$n" -v s="$start" -v e="$end" -v c0="$cpu0" -v c1="$cpu1" -v hz="$(getconf CLK_TCK)" \
       'BEGIN { printf "%d %.0f", n / (e - s), (c1 - c0) / hz * 1e6 / n }'
   }

@@ -44,18 +44,22 @@ EVP_MD_CTX* new_md5_context() {
   return ctx.get();
 }
 
-std::string finish_hex(EVP_MD_CTX* ctx) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
+Md5Digest finish(EVP_MD_CTX* ctx) {
+  Md5Digest digest{};
   unsigned int length = 0;
-  if (EVP_DigestFinal_ex(ctx, digest, &length) != 1) {
+  if (EVP_DigestFinal_ex(ctx, digest.data(), &length) != 1 || length != digest.size()) {
     throw std::runtime_error("OpenSSL: cannot finish an MD5 digest");
   }
+  return digest;
+}
+
+std::string hex_of(const Md5Digest& digest) {
   static const char kHex[] = "0123456789abcdef";
   std::string out;
-  out.reserve(2 * length);
-  for (unsigned int i = 0; i < length; ++i) {
-    out.push_back(kHex[digest[i] >> 4]);
-    out.push_back(kHex[digest[i] & 0x0f]);
+  out.reserve(2 * digest.size());
+  for (unsigned char byte : digest) {
+    out.push_back(kHex[byte >> 4]);
+    out.push_back(kHex[byte & 0x0f]);
   }
   return out;
 }
@@ -64,22 +68,13 @@ std::string finish_hex(EVP_MD_CTX* ctx) {
 
 Md5Digest md5_bytes(std::string_view data) {
   EVP_MD_CTX* ctx = new_md5_context();
-  Md5Digest digest{};
-  unsigned int length = 0;
-  if (EVP_DigestUpdate(ctx, data.data(), data.size()) != 1 ||
-      EVP_DigestFinal_ex(ctx, digest.data(), &length) != 1 || length != digest.size()) {
-    throw std::runtime_error("OpenSSL: MD5 digest failed");
-  }
-  return digest;
-}
-
-std::string md5_hex(std::string_view data) {
-  EVP_MD_CTX* ctx = new_md5_context();
   if (EVP_DigestUpdate(ctx, data.data(), data.size()) != 1) {
     throw std::runtime_error("OpenSSL: MD5 update failed");
   }
-  return finish_hex(ctx);
+  return finish(ctx);
 }
+
+std::string md5_hex(std::string_view data) { return hex_of(md5_bytes(data)); }
 
 Result<std::string> md5_fd_hex(int fd, const std::string& path, int64_t regular_size) {
   EVP_MD_CTX* ctx = new_md5_context();
@@ -103,7 +98,7 @@ Result<std::string> md5_fd_hex(int fd, const std::string& path, int64_t regular_
     // short read was the end (no read of 0 bytes to see it).
     if (regular_size >= 0 && total >= regular_size && static_cast<size_t>(got) < sizeof buffer) break;
   }
-  return finish_hex(ctx);
+  return hex_of(finish(ctx));
 }
 
 Result<std::string> md5_file_hex(const std::string& path) {

@@ -19,6 +19,9 @@ ReadOutcome classify_errno(int error) {
   return (error == ENOENT || error == ENOTDIR) ? ReadOutcome::PermanentError : ReadOutcome::TransientError;
 }
 
+// The comparators hold both results' files in memory: larger ones are not compared.
+bool within_compare_limit(int64_t size) { return static_cast<size_t>(size) <= kMaxComparedFileBytes; }
+
 ReadOutcome check_files(const OutputLocator& locate, const ResultRow& result) {
   auto paths = locate(result);
   if (!paths.ok() || paths->empty()) return ReadOutcome::PermanentError;
@@ -26,7 +29,7 @@ ReadOutcome check_files(const OutputLocator& locate, const ResultRow& result) {
     struct stat info {};
     if (stat(path.c_str(), &info) != 0) return classify_errno(errno);
     if (!S_ISREG(info.st_mode)) return ReadOutcome::PermanentError;
-    if (static_cast<size_t>(info.st_size) > kMaxComparedFileBytes) return ReadOutcome::PermanentError;
+    if (!within_compare_limit(info.st_size)) return ReadOutcome::PermanentError;
   }
   return ReadOutcome::Ok;
 }
@@ -49,7 +52,7 @@ class FileComparator : public ResultComparator {
   ReadOutcome check_found_readable(const ResultRow&, const std::vector<FoundOutput>& found) override {
     if (found.empty()) return ReadOutcome::PermanentError;
     for (const auto& file : found) {
-      if (static_cast<size_t>(file.size) > kMaxComparedFileBytes) return ReadOutcome::PermanentError;
+      if (!within_compare_limit(file.size)) return ReadOutcome::PermanentError;
     }
     return ReadOutcome::Ok;
   }
