@@ -32,14 +32,25 @@
 # timed from before the first starts to after the last ends. A build whose daemons lack
 # --threads (an OLD_BUILD_DIR from before it) runs its stages on one connection, saying so;
 # its bare writes still run on T clients.
-#   [FLUSH_AT_COMMIT=1|2] [PRELOAD_RESULTS=M] [STDERR_BYTES=B] [THREADS=T] bench/daemon_throughput.sh BUILD_DIR [N] [OLD_BUILD_DIR]
+# ROUNDS=R (default 1) runs the stages R times on the same server, N new workunits each
+# round, so one fill (PRELOAD_RESULTS) gives R samples; FLUSH_AT_COMMIT may then list both
+# settings ("2 1"): the rounds alternate between them on the one server (the setting is
+# dynamic), each round printed with the setting it ran at.
+#   [FLUSH_AT_COMMIT=1|2|"2 1"] [ROUNDS=R] [PRELOAD_RESULTS=M] [STDERR_BYTES=B] [THREADS=T]
+#     bench/daemon_throughput.sh BUILD_DIR [N] [OLD_BUILD_DIR]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 new_build="$(cd "${1:?usage: daemon_throughput.sh BUILD_DIR [N] [OLD_BUILD_DIR]}" && pwd)"
 n="${2:-100000}"
 old_build="${3:+$(cd "$3" && pwd)}"
-flush_at_commit="${FLUSH_AT_COMMIT:-2}"
-case "$flush_at_commit" in 1|2) ;; *) echo "daemon_throughput: FLUSH_AT_COMMIT must be 1 or 2" >&2; exit 2 ;; esac
+read -r -a flush_settings <<<"${FLUSH_AT_COMMIT:-2}"
+[ "${#flush_settings[@]}" -ge 1 ] || { echo "daemon_throughput: FLUSH_AT_COMMIT: 1, 2 or a list of them" >&2; exit 2; }
+for f in "${flush_settings[@]}"; do
+  case "$f" in 1|2) ;; *) echo "daemon_throughput: FLUSH_AT_COMMIT: 1, 2 or a list of them" >&2; exit 2 ;; esac
+done
+flush_at_commit="${flush_settings[0]}"
+rounds="${ROUNDS:-1}"
+[[ "$rounds" =~ ^[1-9][0-9]?$ ]] || { echo "daemon_throughput: ROUNDS: 1 to 99" >&2; exit 2; }
 preload="${PRELOAD_RESULTS:-0}"
 stderr_bytes="${STDERR_BYTES:-0}"
 [[ "$stderr_bytes" =~ ^[0-9]+$ ]] && [ "$stderr_bytes" -le 65536 ] ||
@@ -73,15 +84,8 @@ pipeline() {  # pipeline BUILD_DIR: every stage on a fresh private server
 <file_info><name><OUTFILE_0/></name><generated_locally/><upload_when_present/><max_nbytes>65536</max_nbytes><url><UPLOAD_URL/></url></file_info>
 <result><file_ref><file_name><OUTFILE_0/></file_name><open_name>out</open_name></file_ref></result>
 XML
-  now=$(date +%s)
   sql "INSERT INTO app (name, comparator) VALUES ('bench', 'bitwise')"
   [ "$preload" -eq 0 ] || "$here/bench/preload_settled.sh" "$sock" bench 1 "$preload"
-  # The bench's own rows: workunits above wu0, results above r0.
-  read -r wu0 r0 < <(sql "SELECT (SELECT IFNULL(MAX(id), 0) FROM workunit), (SELECT IFNULL(MAX(id), 0) FROM result)")
-  sql "INSERT INTO workunit (create_time, appid, name, xml_doc, delay_bound, min_quorum, target_nresults,
-         max_error_results, max_total_results, max_success_results, transition_time, result_template_file)
-       SELECT $now, 1, CONCAT('wu', seq), '<workunit></workunit>', 86400, 1, 1, 3, 10, 6, $now, 'templates/out.xml'
-       FROM seq_1_to_$n"
 
   counters() {  # statements, rows read and commits the server has run so far
     sql "SELECT GROUP_CONCAT(VARIABLE_VALUE ORDER BY FIELD(VARIABLE_NAME, 'QUESTIONS', 'ROWS_READ', 'COM_COMMIT')
@@ -181,23 +185,36 @@ XML
                       "  bare writes of its rows", w[1], 100 * n / (e - s) / w[1], w[2] }'
   }
 
-  stage "transitioner (create results)" transitioner
-  # Volunteers: every result sent, uploaded and reported as a success.
-  # Each reports its output 'answer\n' (7 bytes) with its md5, as clients do.
-  sql "UPDATE result SET server_state = 5, outcome = 1, client_state = 5, hostid = 1, sent_time = $now,
-         report_deadline = $now + 86400, received_time = $now,
-         xml_doc_out = CONCAT('<file_info><name>', name, '_0</name><nbytes>7</nbytes>',
-                              '<md5_cksum>ba05a5b4d1c90e69b6da7da8b50a5c26</md5_cksum></file_info>')
-       WHERE id > $r0"
-  if [ "$(sql "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'bench'
-               AND TABLE_NAME = 'result' AND COLUMN_NAME = 'stderr_out'")" -eq 1 ]; then
-    sql "UPDATE result SET stderr_out = REPEAT('e', $stderr_bytes) WHERE id > $r0"
-  elif [ "$stderr_bytes" -gt 0 ]; then
-    sql "INSERT INTO result_stderr (resultid, stderr_out) SELECT id, REPEAT('e', $stderr_bytes) FROM result
+  round() {  # round NUMBER: N new workunits through every stage
+    # The bench's own rows of this round: workunits above wu0, results above r0.
+    now=$(date +%s)
+    read -r wu0 r0 < <(sql "SELECT (SELECT IFNULL(MAX(id), 0) FROM workunit), (SELECT IFNULL(MAX(id), 0) FROM result)")
+    local prefix=wu
+    [ "$1" -eq 1 ] || prefix="wu$1_"
+    sql "INSERT INTO workunit (create_time, appid, name, xml_doc, delay_bound, min_quorum, target_nresults,
+           max_error_results, max_total_results, max_success_results, transition_time, result_template_file)
+         SELECT $now, 1, CONCAT('$prefix', seq), '<workunit></workunit>', 86400, 1, 1, 3, 10, 6, $now,
+           'templates/out.xml' FROM seq_1_to_$n"
+    all_stages
+  }
+  all_stages() {
+    stage "transitioner (create results)" transitioner
+    # Volunteers: every result sent, uploaded and reported as a success.
+    # Each reports its output 'answer\n' (7 bytes) with its md5, as clients do.
+    sql "UPDATE result SET server_state = 5, outcome = 1, client_state = 5, hostid = 1, sent_time = $now,
+           report_deadline = $now + 86400, received_time = $now,
+           xml_doc_out = CONCAT('<file_info><name>', name, '_0</name><nbytes>7</nbytes>',
+                                '<md5_cksum>ba05a5b4d1c90e69b6da7da8b50a5c26</md5_cksum></file_info>')
          WHERE id > $r0"
-  fi
-  sql "UPDATE workunit SET transition_time = $now WHERE id > $wu0"
-  sql "SELECT CONCAT(name, '_0') FROM result WHERE id > $r0" | python3 -c "
+    if [ "$(sql "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'bench'
+                 AND TABLE_NAME = 'result' AND COLUMN_NAME = 'stderr_out'")" -eq 1 ]; then
+      sql "UPDATE result SET stderr_out = REPEAT('e', $stderr_bytes) WHERE id > $r0"
+    elif [ "$stderr_bytes" -gt 0 ]; then
+      sql "INSERT INTO result_stderr (resultid, stderr_out) SELECT id, REPEAT('e', $stderr_bytes) FROM result
+           WHERE id > $r0"
+    fi
+    sql "UPDATE workunit SET transition_time = $now WHERE id > $wu0"
+    sql "SELECT CONCAT(name, '_0') FROM result WHERE id > $r0" | python3 -c "
 import sys, hashlib, os
 base, fanout = sys.argv[1], 256
 for line in sys.stdin:
@@ -205,11 +222,22 @@ for line in sys.stdin:
     d = os.path.join(base, '%x' % (int(hashlib.md5(name.encode()).hexdigest()[1:8], 16) % fanout))
     with open(os.path.join(d, name), 'w') as f: f.write('answer\n')
 " "$base/p/upload"
-  stage "transitioner (need_validate)" transitioner
-  stage "validator" validator
-  stage "assimilator" assimilator
-  stage "transitioner (file deletion states)" transitioner
-  stage "file_deleter" file_deleter
+    stage "transitioner (need_validate)" transitioner
+    stage "validator" validator
+    stage "assimilator" assimilator
+    stage "transitioner (file deletion states)" transitioner
+    stage "file_deleter" file_deleter
+  }
+  local r f number=0
+  for ((r = 1; r <= rounds; r++)); do
+    for f in "${flush_settings[@]}"; do
+      number=$((number + 1))
+      sql "SET GLOBAL innodb_flush_log_at_trx_commit = $f"
+      [ "$rounds" -eq 1 ] && [ "${#flush_settings[@]}" -eq 1 ] ||
+        echo "-- round $r of $rounds, innodb_flush_log_at_trx_commit=$f, load $(cut -d' ' -f1-3 /proc/loadavg)"
+      round "$number"
+    done
+  done
   if [ "$preload" -eq 0 ]; then
     "$build/check" --project_dir "$base/p" --settled | tail -1
   else
@@ -221,7 +249,7 @@ for line in sys.stdin:
   echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
-echo "innodb_flush_log_at_trx_commit=$flush_at_commit, N=$n, $per_commit units per commit, preloaded results $preload, stderr_out $stderr_bytes bytes, threads $threads," \
+echo "innodb_flush_log_at_trx_commit=${flush_settings[*]}, rounds $rounds, N=$n, $per_commit units per commit, preloaded results $preload, stderr_out $stderr_bytes bytes, threads $threads," \
   "server options: ${THARSIS_MARIADB_ARGS# }"
 echo "== $new_build"
 pipeline "$new_build"
