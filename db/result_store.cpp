@@ -158,18 +158,21 @@ std::vector<ResultRow> fetch_results_of_workunits(Database& db, const std::vecto
   return rows;
 }
 
-std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit, int64_t now) {
+std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit, int64_t now,
+                                                       int64_t after_id, int64_t upto_id) {
   // A graph operand's canonical output is its successors' input: it stays until the
   // operand is FREED, FATAL or CANCELLED (docs/operand_graphs.md), whatever file_delete_state says.
-  return read_all(query(db,
-                        "SELECT " + kColumns +
-                            " FROM result WHERE file_delete_state = ? AND id % ? = ? AND NOT EXISTS ("
-                            "SELECT 1 FROM operand o JOIN workunit w ON w.id = o.workunitid "
-                            "WHERE o.workunitid = result.workunitid AND w.canonical_resultid = result.id "
-                            "AND o.state NOT IN (?, ?, ?)) AND NOT EXISTS (SELECT 1 FROM file_delete_retry f "
-                            "WHERE f.owner = ? AND f.id = result.id AND f.next_time > ?) LIMIT ?",
-                        FileDeleteState::Ready, shard.n, shard.id, OperandState::Freed, OperandState::Fatal,
-                        OperandState::Cancelled, FileOwner::Result, now, limit));
+  return read_all(
+      query(db,
+            "SELECT " + kColumns +
+                " FROM result FORCE INDEX (res_file_delete) WHERE file_delete_state = ? AND id > ? "
+                "AND id <= ? AND id % ? = ? AND NOT EXISTS ("
+                "SELECT 1 FROM operand o JOIN workunit w ON w.id = o.workunitid "
+                "WHERE o.workunitid = result.workunitid AND w.canonical_resultid = result.id "
+                "AND o.state NOT IN (?, ?, ?)) AND NOT EXISTS (SELECT 1 FROM file_delete_retry f "
+                "WHERE f.owner = ? AND f.id = result.id AND f.next_time > ?) ORDER BY id LIMIT ?",
+            FileDeleteState::Ready, after_id, upto_id, shard.n, shard.id, OperandState::Freed,
+            OperandState::Fatal, OperandState::Cancelled, FileOwner::Result, now, limit));
 }
 
 std::string fetch_result_stderr(Database& db, int64_t result_id) {

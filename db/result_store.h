@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -37,7 +38,11 @@ std::vector<ResultRow> fetch_results_of_workunits(Database& db, const std::vecto
 // Results with file_delete_state READY, except the canonical result of a graph operand's
 // current workunit while the operand may still need its output (not FREED/FATAL/CANCELLED),
 // and except results whose deletion failed and waits in file_delete_retry until after `now`.
-std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit, int64_t now);
+// In id order, only ids in (after_id, upto_id]: the file deleter reads on from where its
+// last read ended (lib/daemon/cursor_read.h).
+std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit, int64_t now,
+                                                       int64_t after_id = 0,
+                                                       int64_t upto_id = std::numeric_limits<int64_t>::max());
 
 // The stderr_out its client reported with the result (table result_stderr, apart from the
 // result row that every daemon reads); "" when there is none or no such result.

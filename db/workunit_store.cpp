@@ -133,14 +133,16 @@ std::vector<int64_t> fetch_assimilate_ready_ids(Database& db, Shard shard, int l
                         AssimilateState::Ready, shard.n, shard.id, limit));
 }
 
-std::vector<WorkunitRow> fetch_file_delete_ready_workunits(Database& db, Shard shard, int limit,
-                                                           int64_t now) {
-  return read_all(query(db,
-                        "SELECT " + kColumns +
-                            " FROM workunit WHERE file_delete_state = ? AND id % ? = ? AND NOT EXISTS ("
-                            "SELECT 1 FROM file_delete_retry f WHERE f.owner = ? AND f.id = workunit.id "
-                            "AND f.next_time > ?) LIMIT ?",
-                        FileDeleteState::Ready, shard.n, shard.id, FileOwner::Workunit, now, limit));
+std::vector<WorkunitRow> fetch_file_delete_ready_workunits(Database& db, Shard shard, int limit, int64_t now,
+                                                           int64_t after_id, int64_t upto_id) {
+  return read_all(
+      query(db,
+            "SELECT " + kColumns +
+                " FROM workunit FORCE INDEX (wu_file_delete) WHERE file_delete_state = ? AND id > ? "
+                "AND id <= ? AND id % ? = ? AND NOT EXISTS ("
+                "SELECT 1 FROM file_delete_retry f WHERE f.owner = ? AND f.id = workunit.id "
+                "AND f.next_time > ?) ORDER BY id LIMIT ?",
+            FileDeleteState::Ready, after_id, upto_id, shard.n, shard.id, FileOwner::Workunit, now, limit));
 }
 
 void update_workunit(Database& db, const WorkunitRow& wu) {

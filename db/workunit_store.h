@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -33,7 +34,10 @@ std::vector<int64_t> fetch_need_validate_ids(Database& db, Shard shard, int limi
 std::vector<int64_t> fetch_assimilate_ready_ids(Database& db, Shard shard, int limit);
 // READY for the file deleter, except those whose deletion failed and waits in
 // file_delete_retry until after `now` (so failing rows never fill a batch).
-std::vector<WorkunitRow> fetch_file_delete_ready_workunits(Database& db, Shard shard, int limit, int64_t now);
+// In id order, only ids in (after_id, upto_id] (lib/daemon/cursor_read.h).
+std::vector<WorkunitRow> fetch_file_delete_ready_workunits(
+    Database& db, Shard shard, int limit, int64_t now, int64_t after_id = 0,
+    int64_t upto_id = std::numeric_limits<int64_t>::max());
 
 // Writes every state variable and the mutable parameters (target_nresults, priority).
 void update_workunit(Database& db, const WorkunitRow& wu);

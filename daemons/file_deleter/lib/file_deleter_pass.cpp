@@ -13,6 +13,7 @@
 #include "db/file_store.h"
 #include "db/result_store.h"
 #include "db/workunit_store.h"
+#include "lib/daemon/cursor_read.h"
 #include "lib/log.h"
 #include "lib/work/fanout.h"
 #include "lib/work/file_refs.h"
@@ -156,8 +157,13 @@ int FileDeleterPass::do_pass(Database& db, const DaemonContext& context, int64_t
     if (!chunk.empty()) recorded += delete_chunk(db, chunk, now);
     return recorded;
   };
-  int done = in_chunks(fetch_file_delete_ready_workunits(db, context.shard, context.batch, now));
-  done += in_chunks(fetch_file_delete_ready_results(db, context.shard, context.batch, now));
+  int done =
+      in_chunks(read_from_cursor(workunit_cursor_, context.batch, [&](int64_t after, int64_t upto, int n) {
+        return fetch_file_delete_ready_workunits(db, context.shard, n, now, after, upto);
+      }));
+  done += in_chunks(read_from_cursor(result_cursor_, context.batch, [&](int64_t after, int64_t upto, int n) {
+    return fetch_file_delete_ready_results(db, context.shard, n, now, after, upto);
+  }));
   if (context.shard.id == 0)
     done += static_cast<int>(clean_batches_and_sandboxes(db, config_, now, context.batch).total());
   return done;

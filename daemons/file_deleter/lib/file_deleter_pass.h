@@ -36,6 +36,10 @@ class FileDeleterPass final : public DaemonWork {
   int delete_chunk(Database& db, const std::vector<Row>& rows, int64_t now);
 
   const ProjectConfig& config_;
+  // Where each queue's last read ended (lib/daemon/cursor_read.h): a read goes on from there
+  // instead of walking again over the index entries of the rows already done.
+  int64_t workunit_cursor_ = 0;
+  int64_t result_cursor_ = 0;
 };
 
 }  // namespace tharsis
