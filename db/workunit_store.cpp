@@ -123,14 +123,21 @@ std::vector<int64_t> fetch_due_workunit_ids(Database& db, int64_t now, Shard sha
                         now, shard.n, shard.id, limit));
 }
 
-std::vector<int64_t> fetch_need_validate_ids(Database& db, Shard shard, int limit) {
-  return read_ids(query(db, "SELECT id FROM workunit WHERE need_validate = 1 AND id % ? = ? LIMIT ?", shard.n,
-                        shard.id, limit));
+std::vector<int64_t> fetch_need_validate_ids(Database& db, Shard shard, int limit, int64_t after_id,
+                                             int64_t upto_id) {
+  return read_ids(
+      query(db,
+            "SELECT id FROM workunit FORCE INDEX (wu_validate) WHERE need_validate = 1 AND id > ? "
+            "AND id <= ? AND id % ? = ? ORDER BY id LIMIT ?",
+            after_id, upto_id, shard.n, shard.id, limit));
 }
 
-std::vector<int64_t> fetch_assimilate_ready_ids(Database& db, Shard shard, int limit) {
-  return read_ids(query(db, "SELECT id FROM workunit WHERE assimilate_state = ? AND id % ? = ? LIMIT ?",
-                        AssimilateState::Ready, shard.n, shard.id, limit));
+std::vector<int64_t> fetch_assimilate_ready_ids(Database& db, Shard shard, int limit, int64_t after_id,
+                                                int64_t upto_id) {
+  return read_ids(query(db,
+                        "SELECT id FROM workunit FORCE INDEX (wu_assimilate) WHERE assimilate_state = ? "
+                        "AND id > ? AND id <= ? AND id % ? = ? ORDER BY id LIMIT ?",
+                        AssimilateState::Ready, after_id, upto_id, shard.n, shard.id, limit));
 }
 
 std::vector<WorkunitRow> fetch_file_delete_ready_workunits(Database& db, Shard shard, int limit, int64_t now,

@@ -22,21 +22,28 @@ namespace tharsis {
 
 inline constexpr int64_t kNoUpperId = std::numeric_limits<int64_t>::max();
 
+// The id of a row a read returned: the row itself when the read returns ids.
+inline int64_t row_id(int64_t id) { return id; }
+template <class Row>
+int64_t row_id(const Row& row) {
+  return row.id;
+}
+
 // `fetch(after, upto, limit)` returns at most `limit` ready rows with after < id <= upto in
-// ascending id order (each row with an `id`); `cursor` is the walk's state, 0 at the start.
+// ascending id order (rows with an `id`, or ids); `cursor` is the walk's state, 0 at the start.
 template <class Fetch>
 auto read_from_cursor(int64_t& cursor, int limit, Fetch&& fetch) -> decltype(fetch(0, 0, 0)) {
   const int64_t start = cursor;
   auto rows = fetch(start, kNoUpperId, limit);
   if (static_cast<int>(rows.size()) >= limit) {
-    if (!rows.empty()) cursor = rows.back().id;
+    if (!rows.empty()) cursor = row_id(rows.back());
     return rows;
   }
   cursor = 0;
   if (start == 0) return rows;
   const int rest = limit - static_cast<int>(rows.size());
   auto behind = fetch(0, start, rest);
-  if (static_cast<int>(behind.size()) >= rest && !behind.empty()) cursor = behind.back().id;
+  if (static_cast<int>(behind.size()) >= rest && !behind.empty()) cursor = row_id(behind.back());
   rows.insert(rows.end(), behind.begin(), behind.end());
   return rows;
 }

@@ -99,6 +99,22 @@ TEST(CursorRead, DrainingAQueueReadsEveryRowExactlyOnce) {
   }
 }
 
+TEST(CursorRead, AReadOfIdsWalksTheSameWay) {
+  std::set<int64_t> ready{3, 6, 9, 12};
+  auto fetch = [&](int64_t after, int64_t upto, int limit) {
+    std::vector<int64_t> out;
+    for (auto it = ready.upper_bound(after);
+         it != ready.end() && *it <= upto && static_cast<int>(out.size()) < limit; ++it)
+      out.push_back(*it);
+    return out;
+  };
+  int64_t cursor = 0;
+  EXPECT_EQ(read_from_cursor(cursor, 3, fetch), (std::vector<int64_t>{3, 6, 9}));
+  EXPECT_EQ(cursor, 9);
+  EXPECT_EQ(read_from_cursor(cursor, 3, fetch), (std::vector<int64_t>{12, 3, 6}));
+  EXPECT_EQ(cursor, 6);
+}
+
 TEST(CursorRead, AnEmptyQueueLeavesTheCursorAtTheStart) {
   Queue q;
   int64_t cursor = 42;

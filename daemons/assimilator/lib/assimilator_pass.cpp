@@ -9,6 +9,7 @@
 #include "db/assimilation_store.h"
 #include "db/workunit_store.h"
 #include "lib/daemon/batch_commit.h"
+#include "lib/daemon/cursor_read.h"
 #include "lib/log.h"
 #include "lib/work/output_check.h"
 #include "lib/work/output_files.h"
@@ -119,7 +120,10 @@ bool AssimilatorPass::plan_in_transaction(Database& d, int64_t wu_id, int64_t no
 }
 
 int AssimilatorPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
-  std::vector<int64_t> ids = fetch_assimilate_ready_ids(db, context.shard, context.batch);
+  std::vector<int64_t> ids =
+      read_from_cursor(cursor_, context.batch, [&](int64_t after, int64_t upto, int n) {
+        return fetch_assimilate_ready_ids(db, context.shard, n, after, upto);
+      });
   // Units read and copy files: stop between batches.
   return commit_workunit_sets(
       db, ids, context.options.units_per_commit, locked_,

@@ -67,6 +67,7 @@ class AssimilatorPass final : public DaemonWork {
   AssimilationHandler handler_;
   LockedWorkunits locked_;  // the open batch's rows (the canonical result among them)
   BatchProgress batches_;   // remote-submission batches' counts, written at each commit
+  int64_t cursor_ = 0;      // where the last read of the queue ended (lib/daemon/cursor_read.h)
 };
 
 }  // namespace tharsis

@@ -7,6 +7,7 @@
 #include "db/app_store.h"
 #include "db/workunit_store.h"
 #include "lib/daemon/batch_commit.h"
+#include "lib/daemon/cursor_read.h"
 #include "lib/log.h"
 #include "lib/work/output_files.h"
 
@@ -57,8 +58,12 @@ bool ValidatorPass::validate_one(Database& db, int64_t wu_id, int64_t now) {
 
 int ValidatorPass::do_pass(Database& db, const DaemonContext& context, int64_t now) {
   // Units read and compare files: stop between batches.
-  return validate_batch(db, fetch_need_validate_ids(db, context.shard, context.batch), now,
-                        context.options.units_per_commit, [&] { return context.stop_requested(); });
+  std::vector<int64_t> ids =
+      read_from_cursor(cursor_, context.batch, [&](int64_t after, int64_t upto, int n) {
+        return fetch_need_validate_ids(db, context.shard, n, after, upto);
+      });
+  return validate_batch(db, ids, now, context.options.units_per_commit,
+                        [&] { return context.stop_requested(); });
 }
 
 }  // namespace tharsis

@@ -37,6 +37,7 @@ class ValidatorPass final : public DaemonWork {
   const ProjectConfig& config_;
   std::map<int64_t, std::unique_ptr<ResultComparator>> comparators_;
   LockedWorkunits locked_;  // the open batch's rows, with their file lists
+  int64_t cursor_ = 0;      // where the last read of the queue ended (lib/daemon/cursor_read.h)
 };
 
 }  // namespace tharsis
