@@ -15,7 +15,8 @@
 # reads in one transaction, N = the prepared statements the scheduler's report_get just
 # executed per RPC ("HTTP + SQL floor"). Prints their RPC/s and CPU per RPC, the reply
 # sizes (Apache's log) and report_get's rate as a share of each floor.
-#   bench/scheduler_rpc.sh BUILD_DIR [N_RESULTS] [SECONDS_PER_CASE] [BASELINE_BUILD_DIR]
+#   [FLUSH_AT_COMMIT=1|2] [JOBS=K] [POOL=1 [PROCESSES=N]] [KEEP=1] \
+#     bench/scheduler_rpc.sh BUILD_DIR [N_RESULTS] [SECONDS_PER_CASE] [BASELINE_BUILD_DIR]
 # With BASELINE_BUILD_DIR (e.g. an older commit built elsewhere), its `scheduler` is installed
 # beside BUILD_DIR's as cgi-bin/base_cgi and base.fcgi, each case runs against both in turn
 # in the same run (same DB, same load), and a table of ratios new/baseline follows (the
@@ -26,6 +27,19 @@
 # states which one ran.
 # JOBS=K (default 1): each report_get RPC reports the K results its host holds and asks
 # for K more (the floors stay at one).
+# POOL=1: the FastCGI cases go instead to a FastCGI pool of the scheduler started up front
+# (`scheduler --fastcgi_socket p/run/scheduler.sock --processes PROCESSES`, run in the
+# background with THARSIS_PROJECT_DIR set; sched/lib/fastcgi_pool.h), reached through
+# Apache's mod_proxy_fcgi (ProxyPass "/bench_cgi/fcgi" "unix:SOCK|fcgi://scheduler/"), as
+# bench/pipeline.sh's POOL=1, instead of mod_fcgid, which starts processes on demand. One
+# pool per build for the whole run, PROCESSES workers each (default 2, the most loops a
+# case runs); a baseline's scheduler gets its own pool on its own socket and path
+# (/bench_cgi/base.fcgi; its own pid_dir, as a pool locks pid/scheduler.pid), so it must
+# know --fastcgi_socket: a pool whose socket is not there within 10 s stops the run with
+# an error and the pool's log. The pools' processes count in the server CPU and their
+# workers' peak RSS is printed. The floors stay under mod_fcgid (sched_floor serves as
+# CGI or mod_fcgid only), so in this mode the FastCGI floor rows are mod_fcgid's. The CGI
+# cases are unchanged. The output states which mode ran.
 # With KEEP=1 the servers keep running afterwards (for profiling); the script prints how
 # to stop them.
 set -euo pipefail
@@ -35,6 +49,11 @@ n="${2:-100000}"
 seconds="${3:-10}"
 jobs="${JOBS:-1}"
 [[ "$jobs" =~ ^[0-9]+$ ]] && [ "$jobs" -ge 1 ] || { echo "scheduler_rpc: JOBS must be 1 or more" >&2; exit 2; }
+pool="${POOL:-0}"
+case "$pool" in 0|1) ;; *) echo "scheduler_rpc: POOL: 0 (mod_fcgid) or 1 (FastCGI pools)" >&2; exit 2 ;; esac
+processes="${PROCESSES:-2}"
+[[ "$processes" =~ ^[0-9]+$ ]] && [ "$processes" -ge 1 ] ||
+  { echo "scheduler_rpc: PROCESSES must be 1 or more" >&2; exit 2; }
 baseline=""
 [ -n "${4:-}" ] && baseline="$(cd "$4" && pwd)"
 for program in scheduler sched_floor sched_load make_project add_app create_work transitioner; do
@@ -44,12 +63,24 @@ if [ -n "$baseline" ] && [ ! -x "$baseline/scheduler" ]; then
   echo "scheduler_rpc: $baseline/scheduler is missing" >&2; exit 2
 fi
 base="$(mktemp -d /tmp/tharsis-schedbench-XXXXXX)"
+pool_pids=()  # POOL=1: each pool's parent (it stops its workers on SIGTERM) ...
+pool_names=()  # ... and its name (scheduler, base_scheduler)
+stop_pools() {
+  local pid
+  for pid in "${pool_pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pool_pids[@]}"; do  # a worker busy with a request gets 10 s to finish it
+    for _ in $(seq 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    wait "$pid" 2>/dev/null || true
+  done
+}
 cleanup() {
   if [ "${KEEP:-0}" = 1 ]; then
     echo "kept: project $base/p, DB socket $base/db/mysqld.sock, http://127.0.0.1:$port/bench_cgi/"
     echo "stop: $here/scripts/private_apache.sh stop $base/apache; $here/scripts/private_mariadb.sh stop $base/db"
+    [ "${#pool_pids[@]}" -eq 0 ] || echo "      kill -TERM ${pool_pids[*]}  # the FastCGI pools"
     return
   fi
+  stop_pools
   "$here/scripts/private_apache.sh" stop "$base/apache" >/dev/null 2>&1 || true
   "$here/scripts/private_mariadb.sh" stop "$base/db" >/dev/null 2>&1 || true
   rm -rf "$base"
@@ -116,14 +147,52 @@ if [ -n "$baseline" ]; then
   sql "ALTER TABLE result ADD COLUMN IF NOT EXISTS stderr_out MEDIUMTEXT NOT NULL DEFAULT ''"
 fi
 if [ "$(id -u)" -eq 0 ]; then chmod 755 "$base" && chown -R www-data: "$p"; fi
-"$here/scripts/private_apache.sh" start "$base/apache" "$port" "$p/bench.httpd.conf"
+: > "$base/pool.conf"
+if [ "$pool" = 1 ]; then
+  # The pools, listening before Apache starts; Apache passes their URLs to them.
+  # start_pool NAME PROGRAM PROJECT_DIR: cgi-bin/PROGRAM as a pool on run/NAME.sock, its
+  # config.xml read from PROJECT_DIR (a baseline's: a copy with its own pid_dir).
+  start_pool() {
+    local sock="$p/run/$1.sock" pid
+    THARSIS_PROJECT_DIR="$3" "$p/cgi-bin/$2" --fastcgi_socket "$sock" --processes "$processes" \
+      > "$base/pool_$1.log" 2>&1 &
+    pid=$!
+    pool_pids+=("$pid")
+    pool_names+=("$1")
+    for _ in $(seq 100); do
+      [ -S "$sock" ] && return 0
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      echo "scheduler_rpc: the FastCGI pool of cgi-bin/$2 (pid $pid) opened no socket $sock within 10 s;" \
+        "its log: $(tail -5 "$base/pool_$1.log")" >&2
+    else
+      echo "scheduler_rpc: the FastCGI pool of cgi-bin/$2 exited before it opened its socket $sock" \
+        "(a scheduler without --fastcgi_socket?); its log: $(tail -5 "$base/pool_$1.log")" >&2
+    fi
+    exit 1
+  }
+  mkdir -p "$p/run"
+  start_pool scheduler fcgi "$p"
+  echo "ProxyPass \"/bench_cgi/fcgi\" \"unix:$p/run/scheduler.sock|fcgi://scheduler/\" retry=0" >> "$base/pool.conf"
+  if [ -n "$baseline" ]; then
+    mkdir -p "$base/pbase/pid"
+    sed "s|<pid_dir>[^<]*</pid_dir>|<pid_dir>$base/pbase/pid</pid_dir>|" "$p/config.xml" > "$base/pbase/config.xml"
+    start_pool base_scheduler base.fcgi "$base/pbase"
+    echo "ProxyPass \"/bench_cgi/base.fcgi\" \"unix:$p/run/base_scheduler.sock|fcgi://base-scheduler/\" retry=0" \
+      >> "$base/pool.conf"
+  fi
+fi
+"$here/scripts/private_apache.sh" start "$base/apache" "$port" "$p/bench.httpd.conf" "$base/pool.conf"
 
 # CPU time (ticks) of the server side: mariadbd and Apache's process tree, which holds the
-# scheduler processes (exited CGI runs count in their reaping parent's cutime/cstime).
+# scheduler processes (exited CGI runs count in their reaping parent's cutime/cstime), and
+# with POOL=1 each pool's parent and its workers (not Apache's children).
 # The machine is shared, so wall-clock rates depend on the neighbours; CPU per RPC does not.
 server_ticks() {
   local roots
-  roots="$(cat "$base/db/mysqld.pid") $(cat "$base/apache/httpd.pid")"
+  roots="$(cat "$base/db/mysqld.pid") $(cat "$base/apache/httpd.pid") ${pool_pids[*]}"
   ps -e -o pid=,ppid= | awk -v roots="$roots" '
     BEGIN { n = split(roots, r, " "); for (i = 1; i <= n; i++) keep[r[i]] = 1 }
     { parent[$1] = $2; pids[NR] = $1 }
@@ -215,6 +284,12 @@ run_floors() {  # run_floors KIND LOOPS
 }
 echo "innodb_flush_log_at_trx_commit = $(sql "SELECT @@innodb_flush_log_at_trx_commit")" \
   "($([ "$flush_at_commit" = 1 ] && echo "durable: log flushed at every commit" || echo "log flushed about once a second"))"
+if [ "$pool" = 1 ]; then
+  fcgi_mode="FastCGI pool (POOL=1): $processes scheduler processes per build started up front, mod_proxy_fcgi; floors under mod_fcgid"
+else
+  fcgi_mode="FastCGI under mod_fcgid (processes started on demand)"
+fi
+echo "$fcgi_mode"
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "running each case for $seconds s ..."
 for kind in cgi fcgi; do
@@ -230,7 +305,8 @@ done
 
 echo
 echo "N=$n unsent results at the start; $seconds s per case; report_get: $jobs result(s) reported and sent per RPC;"
-echo "server CPU = mariadbd + Apache + scheduler;"
+echo "server CPU = mariadbd + Apache + scheduler$([ "$pool" = 1 ] && echo " (+ the pools)");"
+echo "$fcgi_mode;"
 echo "innodb_flush_log_at_trx_commit=$flush_at_commit; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-22s | %8s %7s %7s %7s | %8s %7s %7s %7s | %8s\n' "case" "CGI/s" "p50 ms" "p99 ms" "cpu ms" \
   "FCGI/s" "p50 ms" "p99 ms" "cpu ms" "FCGI/CGI"
@@ -315,9 +391,17 @@ if [ -n "$baseline" ]; then
 fi
 
 echo "scheduler peak RSS: CGI run $((cgi_kib[cgi] / 1024)) MiB (${cgi_kib[cgi]} KiB, the largest of 50 runs)"
-for pid in $(pgrep -f "^$p/cgi-bin/fcgi" || true); do
-  echo "  FastCGI process $pid: $(awk '/VmHWM|VmRSS/ { printf "%s %d KiB  ", $1, $2 }' "/proc/$pid/status")"
-done
+if [ "$pool" = 1 ]; then  # the pools' workers, which served every FastCGI case
+  for i in "${!pool_pids[@]}"; do
+    for pid in $(pgrep -P "${pool_pids[$i]}" || true); do
+      echo "  ${pool_names[$i]} pool worker $pid: $(awk '/VmHWM|VmRSS/ { printf "%s %d KiB  ", $1, $2 }' "/proc/$pid/status")"
+    done
+  done
+else
+  for pid in $(pgrep -f "^$p/cgi-bin/fcgi" || true); do
+    echo "  FastCGI process $pid: $(awk '/VmHWM|VmRSS/ { printf "%s %d KiB  ", $1, $2 }' "/proc/$pid/status")"
+  done
+fi
 echo
 echo "EXPLAIN at N=$n of the queries that could scan (rows = the optimizer's estimate; for the"
 echo "send query ANALYZE: r_rows = rows actually read, the LIMIT, however long the queue):"
