@@ -102,6 +102,18 @@ std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int limit) {
   return read_candidates(query(db, kCandidateSelect + kCandidateOrder, ServerState::Unsent, limit));
 }
 
+std::vector<SendCandidateRow> fetch_queue_part(Database& db, const QueuePart& part, int64_t now, int limit) {
+  if (part.count <= 1) return fetch_send_candidates(db, limit);
+  // The workunit id is in the clustered row, not in the res_send index: each entry walked
+  // costs a primary-key read; the reservation check runs for the other parts' rows only.
+  static const std::string sql = kCandidateSelect +
+                                 "AND (MOD(r.workunitid, ?) = ? OR EXISTS (SELECT 1 FROM operand o WHERE "
+                                 "o.workunitid = r.workunitid AND o.preferred_host <> 0 AND "
+                                 "o.preferred_until > ?)) " +
+                                 kCandidateOrder;
+  return read_candidates(query(db, sql, ServerState::Unsent, part.count, part.index, now, limit));
+}
+
 namespace {
 
 const std::string kHostResultSelect =

@@ -30,6 +30,7 @@ volatile sig_atomic_t g_pool_stop = 0;       // the parent: stop the pool
 volatile sig_atomic_t g_worker_stop = 0;     // a worker: stop after the request in hand
 volatile sig_atomic_t g_worker_busy = 0;     // a worker: a request is in hand
 volatile sig_atomic_t g_is_pool_worker = 0;  // this process is a pool worker
+PoolSlot g_slot;                             // a worker: its slot (set before it serves)
 
 void on_pool_signal(int) { g_pool_stop = 1; }
 
@@ -63,10 +64,11 @@ struct Worker {
   double delay = 0;  // the last restart delay
 };
 
-pid_t start_worker(int listen_fd, pid_t parent, const std::function<int(int)>& worker) {
+pid_t start_worker(int listen_fd, pid_t parent, PoolSlot slot, const std::function<int(int)>& worker) {
   pid_t pid = ::fork();
   if (pid != 0) return pid;  // the parent (or -1)
   g_is_pool_worker = 1;
+  g_slot = slot;
   set_handler(SIGTERM, on_worker_signal);
   set_handler(SIGINT, SIG_IGN);  // a terminal's ^C reaches the parent, which stops us
   ::prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -148,6 +150,10 @@ double worker_restart_delay(double ran_seconds, double previous_delay) {
 }
 
 bool pool_worker_stopping() { return g_is_pool_worker && g_worker_stop; }
+std::optional<PoolSlot> pool_worker_slot() {
+  if (!g_is_pool_worker) return std::nullopt;
+  return g_slot;
+}
 void pool_worker_request_started() { g_worker_busy = 1; }
 void pool_worker_request_finished() { g_worker_busy = 0; }
 
@@ -192,7 +198,8 @@ int run_fastcgi_pool(const FastCgiPoolOptions& options, const std::function<int(
   auto next_trigger_check = Clock::now();
   while (!g_pool_stop) {
     auto now = Clock::now();
-    for (auto& w : workers) {
+    for (size_t slot = 0; slot < workers.size(); ++slot) {
+      Worker& w = workers[slot];
       int status = 0;
       if (w.pid > 0 && ::waitpid(w.pid, &status, WNOHANG) == w.pid) {
         double ran = std::chrono::duration<double>(now - w.started).count();
@@ -206,7 +213,7 @@ int run_fastcgi_pool(const FastCgiPoolOptions& options, const std::function<int(
         w.pid = 0;
       }
       if (w.pid == 0 && now >= w.restart_at) {
-        w.pid = start_worker(listen_fd, parent, worker);
+        w.pid = start_worker(listen_fd, parent, PoolSlot{static_cast<int>(slot), options.processes}, worker);
         w.started = now;
         if (w.pid < 0) {
           log_error("fastcgi pool: fork failed: ", std::strerror(errno));

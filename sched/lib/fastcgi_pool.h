@@ -50,6 +50,15 @@ int run_fastcgi_pool(const FastCgiPoolOptions& options, const std::function<int(
 // True once a pool worker has been told to stop: its request loop ends after the request
 // in hand (between requests the worker exits at once).
 bool pool_worker_stopping();
+// A worker's place in its pool: slot `index` of `count` (0 <= index < count), kept by the
+// worker that replaces it, so work split by slot (the scheduler's candidate cache) is never
+// left without a worker.
+struct PoolSlot {
+  int index = 0;
+  int count = 1;
+};
+// This process's slot when it is a pool worker, else nullopt (a CGI, a mod_fcgid process).
+std::optional<PoolSlot> pool_worker_slot();
 // Brackets one request in a pool worker (no effect outside a pool).
 void pool_worker_request_started();
 void pool_worker_request_finished();

@@ -9,6 +9,7 @@
 #include <ctime>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "db/database.h"
 #include "db/schema_migrations.h"
@@ -17,7 +18,9 @@
 #include "lib/log.h"
 #include "lib/protocol/scheduler_reply.h"
 #include "lib/text_file.h"
+#include "sched/lib/candidate_cache.h"
 #include "sched/lib/cgi_server.h"
+#include "sched/lib/fastcgi_pool.h"
 #include "sched/lib/rpc/scheduler_rpc.h"
 #include "sched/lib/serve_http.h"
 
@@ -59,6 +62,9 @@ int main(int argc, char** argv) {
   QueueHeadMemory queue_head;    // likewise
   SchedulerContext context{*config, *upload_key, code_sign, ProtocolLimits{}, &app_versions, &queue_head};
   context.limits.max_request_bytes = static_cast<size_t>(config->max_request_size);
+  // A pool worker takes candidates from its part of the queue, kept in memory; a CGI run or
+  // a mod_fcgid process (which knows nothing of its neighbours) reads and locks them.
+  std::optional<CandidateCache> candidates;
   std::unique_ptr<Database> db;
   bool schema_checked = false;  // for db's connection
   std::string project = config->long_name.empty() ? config->name : config->long_name;
@@ -70,6 +76,11 @@ int main(int argc, char** argv) {
         }
         if (request.method != "POST") {
           return xml(make_error_reply(project, "Scheduler requests must be POSTed", 3600));
+        }
+        if (!context.candidate_cache) {
+          if (auto slot = pool_worker_slot()) {
+            context.candidate_cache = &candidates.emplace(QueuePart{slot->count, slot->index});
+          }
         }
         try {
           if (!db) {

@@ -10,8 +10,10 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <functional>
 #include <latch>
 #include <map>
+#include <mutex>
 #include <pugixml.hpp>
 #include <set>
 #include <thread>
@@ -70,10 +72,12 @@ class SchedulerHttp : public ::testing::Test {
     server_ = std::make_unique<testing::TestWebServer>(project_);
   }
 
-  // Jobs job<first>..job<first+count-1> of 1e9 flops each, their results created.
-  void add_jobs(int first, int count) {
+  // Jobs job<first>..job<first+count-1> of 1e9 flops each, their results created
+  // (`results` per workunit, all needed for its quorum).
+  void add_jobs(int first, int count, int results = 1) {
     for (int i = first; i < first + count; ++i) {
       JobSpec job;
+      job.min_quorum = job.target_nresults = results;
       job.name = "job" + std::to_string(i);
       job.appid = project_.appid();
       job.inputs = {InputFile{job.name + ".in", "in", "seed " + job.name, false}};
@@ -98,6 +102,23 @@ class SchedulerHttp : public ::testing::Test {
     return doc;
   }
   int64_t count(const std::string& sql) { return query_int(*db_, sql); }
+
+  // The scheduler as a pool of `processes` FastCGI workers started up front, as `start` runs
+  // it from a <daemon> entry (bin/scheduler --fastcgi_socket run/scheduler.sock), and an
+  // Apache reaching it through mod_proxy_fcgi at test_cgi/pool. Fails the test when the
+  // workers do not come up.
+  struct Pool {
+    std::string program, socket;
+    std::unique_ptr<testing::ChildProcess> process;
+    std::unique_ptr<testing::TestWebServer> web;
+  };
+  void start_pool(Pool& pool, int processes);
+
+  // What the project's other connections (the schedulers') ran while `action` did, from the
+  // general log, by kind: "candidate_read" (the locked read of the queue's head),
+  // "queue_part_read" (a pool worker's read of its part), "other_execute", "execute" (all
+  // three), "commit", "begin", "rollback", "other".
+  std::map<std::string, int64_t> statements_during(const std::function<void()>& action);
 
   std::string upload(const std::string& name, const std::string& signature, double max_nbytes,
                      const std::string& data, double offset = 0) {
@@ -247,6 +268,79 @@ std::set<pid_t> fastcgi_processes(const std::string& program) {
   return pids;
 }
 
+bool wait_for(const std::function<bool()>& done) {
+  for (int i = 0; i < 200 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  return done();
+}
+
+std::string text_of(const std::string& file) {
+  auto text = read_text_file(file);
+  return text.ok() ? *text : std::string();
+}
+
+void SchedulerHttp::start_pool(Pool& pool, int processes) {
+  namespace fs = std::filesystem;
+  const std::string dir = project_.config().project_dir;
+  pool.program = dir + "/bin/scheduler";
+  pool.socket = dir + "/run/scheduler.sock";
+  fs::create_directories(dir + "/run");
+  fs::copy_file(testing::built_programs_dir() + "/scheduler", pool.program,
+                fs::copy_options::overwrite_existing);
+  pool.process = std::make_unique<testing::ChildProcess>(
+      pool.program,
+      std::vector<std::string>{"--fastcgi_socket", pool.socket, "--processes", std::to_string(processes)},
+      dir + "/pool.log");
+  ASSERT_TRUE(wait_for([&] {
+    return fs::exists(pool.socket) &&
+           fastcgi_processes(pool.program).size() == static_cast<size_t>(processes) + 1;
+  })) << "no pool of "
+      << processes << " workers on " << pool.socket << ": " << text_of(dir + "/pool.log");
+  pool.web = std::make_unique<testing::TestWebServer>(
+      project_, 0, "apache_pool",
+      std::vector<std::string>{"ProxyPass \"/test_cgi/pool\" \"unix:" + pool.socket +
+                               "|fcgi://scheduler/\" retry=0"});
+}
+
+std::map<std::string, int64_t> SchedulerHttp::statements_during(const std::function<void()>& action) {
+  std::vector<int64_t> project_threads;
+  {
+    auto rows = query(*db_,
+                      "SELECT ID FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND ID <> "
+                      "CONNECTION_ID()");
+    while (rows->next()) project_threads.push_back(rows->getInt64(1));
+  }
+  EXPECT_FALSE(project_threads.empty()) << "the FastCGI scheduler holds no connection";
+  std::string thread_list = "0";
+  for (int64_t id : project_threads) thread_list += "," + std::to_string(id);
+  // Counted before and after, not emptied: a test beside this one may be counting too.
+  auto logged = [&] {
+    std::map<std::string, int64_t> out;
+    auto rows = query(
+        *db_,
+        "SELECT CASE WHEN command_type = 'Execute' AND CONVERT(argument USING utf8mb4) LIKE '%SKIP LOCKED%' "
+        "THEN 'candidate_read' WHEN command_type = 'Execute' AND CONVERT(argument USING utf8mb4) LIKE "
+        "'%MOD(r.workunitid%' THEN 'queue_part_read' WHEN command_type = 'Execute' THEN 'other_execute' "
+        "WHEN command_type = 'Query' AND UPPER(CONVERT(argument USING utf8mb4)) LIKE 'COMMIT%' THEN "
+        "'commit' WHEN command_type = 'Query' AND (UPPER(CONVERT(argument USING utf8mb4)) LIKE 'START%' OR "
+        "UPPER(CONVERT(argument USING utf8mb4)) LIKE 'BEGIN%') THEN 'begin' WHEN command_type = 'Query' "
+        "AND UPPER(CONVERT(argument USING utf8mb4)) LIKE 'ROLLBACK%' THEN 'rollback' ELSE 'other' END, "
+        "COUNT(*) FROM mysql.general_log WHERE thread_id IN (" +
+            thread_list + ") GROUP BY 1");
+    while (rows->next()) out[rows->getString(1)] = rows->getInt64(2);
+    return out;
+  };
+  exec(*db_, "SET GLOBAL log_output = 'TABLE'");
+  auto before = logged();
+  exec(*db_, "SET GLOBAL general_log = 1");
+  action();
+  exec(*db_, "SET GLOBAL general_log = 0");
+  auto after = logged();
+  std::map<std::string, int64_t> out;
+  for (const auto& [kind, n] : after) out[kind] = n - before[kind];
+  out["execute"] = out["candidate_read"] + out["queue_part_read"] + out["other_execute"];
+  return out;
+}
+
 std::string success_report(const std::string& result_name) {
   return "<result>\n<name>" + result_name +
          "</name>\n<final_cpu_time>1</final_cpu_time>\n<exit_status>0</exit_status>\n<state>5</state>\n"
@@ -342,48 +436,27 @@ TEST_F(SchedulerHttp, AReportAndGetRpcIsOneTransactionOfEightStatementsOverFastC
   int64_t hostid = reply.child("scheduler_reply").child("hostid").text().as_llong();
   std::string sent = reply.child("scheduler_reply").child("result").child_value("name");
   ASSERT_FALSE(sent.empty());
-  // The server is shared with tests run beside it, so global counters would count their
-  // statements too: the general log, on for the RPC only, names each statement's connection.
-  std::vector<int64_t> project_threads;
-  {
-    auto rows = query(*db_,
-                      "SELECT ID FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND ID <> "
-                      "CONNECTION_ID()");
-    while (rows->next()) project_threads.push_back(rows->getInt64(1));
-  }
-  ASSERT_FALSE(project_threads.empty()) << "the FastCGI scheduler holds no connection";
-  std::string thread_list;
-  for (int64_t id : project_threads) thread_list += (thread_list.empty() ? "" : ",") + std::to_string(id);
-  auto logged = [&] {
-    std::map<std::string, int64_t> out;
-    auto rows = query(*db_,
-                      "SELECT CASE WHEN command_type = 'Execute' THEN 'execute' WHEN command_type = 'Query' "
-                      "AND UPPER(CONVERT(argument USING utf8mb4)) LIKE 'COMMIT%' THEN 'commit' WHEN "
-                      "command_type = 'Query' AND (UPPER(CONVERT(argument USING utf8mb4)) LIKE 'START%' OR "
-                      "UPPER(CONVERT(argument USING utf8mb4)) LIKE 'BEGIN%') THEN 'begin' WHEN command_type "
-                      "= 'Query' AND UPPER(CONVERT(argument USING utf8mb4)) LIKE 'ROLLBACK%' THEN "
-                      "'rollback' ELSE 'other' END, COUNT(*) FROM mysql.general_log WHERE thread_id IN (" +
-                          thread_list + ") GROUP BY 1");
-    while (rows->next()) out[rows->getString(1)] = rows->getInt64(2);
-    return out;
-  };
-  exec(*db_, "SET GLOBAL log_output = 'TABLE'");
   for (int i = 0; i < 2; ++i) {  // the first report+get prepares its statements
-    auto before = logged();
-    if (i == 1) exec(*db_, "SET GLOBAL general_log = 1");
-    reply = rpc(request("good_key_0123456789", hostid, success_report(sent), 1), "fcgi");
-    if (i == 1) exec(*db_, "SET GLOBAL general_log = 0");
-    auto after = logged();
+    std::map<std::string, int64_t> ran;
+    auto report_get = [&] {
+      reply = rpc(request("good_key_0123456789", hostid, success_report(sent), 1), "fcgi");
+    };
+    if (i == 0) {
+      report_get();
+    } else {
+      ran = statements_during(report_get);
+    }
     auto next = reply.child("scheduler_reply");
     EXPECT_STREQ(next.child("result_ack").child_value("name"), sent.c_str());
     EXPECT_EQ(fetch_result_by_name(*db_, sent)->server_state, ServerState::Over);
     sent = next.child("result").child_value("name");
     ASSERT_FALSE(sent.empty()) << "no work sent";
     if (i == 0) continue;
-    EXPECT_EQ(after["execute"] - before["execute"], 7);
-    EXPECT_EQ(after["commit"] - before["commit"], 1);
-    EXPECT_EQ(after["begin"] - before["begin"], 0);
-    EXPECT_EQ(after["rollback"] - before["rollback"], 0);
+    EXPECT_EQ(ran["execute"], 7);
+    EXPECT_EQ(ran["candidate_read"], 1) << "a mod_fcgid process reads and locks its candidates";
+    EXPECT_EQ(ran["commit"], 1);
+    EXPECT_EQ(ran["begin"], 0);
+    EXPECT_EQ(ran["rollback"], 0);
   }
   EXPECT_EQ(fastcgi_processes(program).size(), 1u);
   const int64_t cgi_start = count("SELECT UNIX_TIMESTAMP()");
@@ -521,30 +594,18 @@ TEST_F(SchedulerHttp, FastCgiPoolServesBurstsReplacesDeadWorkersAndStopsWithTheP
   namespace fs = std::filesystem;
   add_jobs(3, 40);
   const std::string dir = project_.config().project_dir;
-  const std::string program = dir + "/bin/scheduler", socket = dir + "/run/scheduler.sock";
-  fs::create_directories(dir + "/run");
-  fs::copy_file(testing::built_programs_dir() + "/scheduler", program, fs::copy_options::overwrite_existing);
-  auto pool = std::make_unique<testing::ChildProcess>(
-      program, std::vector<std::string>{"--fastcgi_socket", socket, "--processes", "3"}, dir + "/pool.log");
+  Pool started;
+  ASSERT_NO_FATAL_FAILURE(start_pool(started, 3));
+  const std::string& program = started.program;
+  const std::string& socket = started.socket;
+  auto& pool = started.process;
   // The workers: the program's processes but the pool's own.
   auto workers = [&] {
     std::set<pid_t> pids = fastcgi_processes(program);
     pids.erase(pool->pid());
     return pids;
   };
-  auto text_of = [](const std::string& file) {
-    auto text = read_text_file(file);
-    return text.ok() ? *text : std::string();
-  };
-  auto wait_for = [](const std::function<bool()>& done) {
-    for (int i = 0; i < 200 && !done(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    return done();
-  };
-  ASSERT_TRUE(wait_for([&] { return fs::exists(socket) && workers().size() == 3; }))
-      << "no pool of 3 workers on " << socket << ": " << text_of(dir + "/pool.log");
-  testing::TestWebServer proxied(
-      project_, 0, "apache_pool",
-      {"ProxyPass \"/test_cgi/pool\" \"unix:" + socket + "|fcgi://scheduler/\" retry=0"});
+  testing::TestWebServer& proxied = *started.web;
   auto pool_rpc = [&](const std::string& body) {
     auto reply = http_post(proxied.url("test_cgi/pool"), body);
     pugi::xml_document doc;
@@ -608,6 +669,86 @@ TEST_F(SchedulerHttp, FastCgiPoolServesBurstsReplacesDeadWorkersAndStopsWithTheP
   testing::ChildProcess bad(program, {"--fastcgi_socket", socket, "--processes", "0"}, dir + "/bad.log");
   EXPECT_EQ(bad.wait(10), 2);
   EXPECT_NE(text_of(dir + "/bad.log").find("--processes"), std::string::npos);
+}
+
+// As a pool, each worker takes its candidates from its part of the queue, kept in memory
+// (sched/lib/candidate_cache.h), instead of reading and locking the head of the queue at
+// every request: a report+get RPC is one statement shorter. Hosts asking at once still
+// never get one result twice nor two results of one workunit, each RPC gets work while
+// there is work, also when its worker's part runs out, and the queue drains completely.
+TEST_F(SchedulerHttp, APoolWorkerTakesCandidatesFromItsPartOfTheQueueInMemory) {
+  add_jobs(3, 60, /*results=*/2);  // with the fixture's 3 single-result jobs: 123 results
+  const int64_t queued = count("SELECT COUNT(*) FROM result WHERE server_state = 2");
+  ASSERT_EQ(queued, 123);
+  Pool pool;
+  ASSERT_NO_FATAL_FAILURE(start_pool(pool, 2));
+  constexpr int kHosts = 4;
+  for (int h = 1; h < kHosts; ++h) {
+    UserRow user;
+    user.authenticator = "pool_key_" + std::to_string(h);
+    insert_user(*db_, user);
+  }
+  auto key_of = [](int h) {
+    return h == 0 ? std::string("good_key_0123456789") : "pool_key_" + std::to_string(h);
+  };
+  std::vector<int64_t> hostids(kHosts, 0);
+  std::vector<std::vector<std::string>> held(kHosts);  // reported at the host's next RPC
+  std::mutex mutex;
+  std::map<std::string, int> receivers;
+  // One report+get of host h (for 1 s of its 2 CPUs: two results): what it was sent.
+  auto report_get = [&](int h) {
+    std::string reports;
+    for (const auto& name : held[h]) reports += success_report(name);
+    auto reply = http_post(pool.web->url("test_cgi/pool"), request(key_of(h), hostids[h], reports, 1));
+    pugi::xml_document doc;
+    doc.load_string(reply.body.c_str());
+    auto root = doc.child("scheduler_reply");
+    if (hostids[h] == 0) hostids[h] = root.child("hostid").text().as_llong();
+    held[h].clear();
+    for (auto result : root.children("result")) held[h].push_back(result.child_value("name"));
+    std::lock_guard lock(mutex);
+    for (const auto& name : held[h]) ++receivers[name];
+    return held[h];
+  };
+  for (int h = 0; h < kHosts; ++h) ASSERT_FALSE(report_get(h).empty()) << "host " << h << " got no work";
+
+  // One host's report+get RPCs in a row: none reads the queue's head with locks; each is
+  // six statements and the commit (and a worker reads its part again when its two seconds
+  // run out).
+  constexpr int kInARow = 10;
+  auto ran = statements_during([&] {
+    for (int i = 0; i < kInARow; ++i) EXPECT_FALSE(report_get(0).empty()) << "RPC " << i << " got no work";
+  });
+  EXPECT_EQ(ran["candidate_read"], 0);
+  EXPECT_LE(ran["queue_part_read"], 4);
+  EXPECT_EQ(ran["other_execute"], 6 * kInARow);
+  EXPECT_EQ(ran["commit"], kInARow);
+  EXPECT_EQ(ran["rollback"], 0);
+
+  // All hosts at once until each gets nothing (the rest of the queue locked by the others'
+  // requests, or gone), then each in turn until it gets nothing: no work is left behind,
+  // whichever worker's part it is in (two results per workunit, four hosts).
+  std::vector<std::thread> hosts;
+  for (int h = 0; h < kHosts; ++h) {
+    hosts.emplace_back([&, h] {
+      while (!report_get(h).empty()) {
+      }
+    });
+  }
+  for (auto& t : hosts) t.join();
+  for (int h = 0; h < kHosts; ++h) {
+    while (!report_get(h).empty()) {
+    }
+  }
+  EXPECT_EQ(count("SELECT COUNT(*) FROM result WHERE server_state = 2"), 0) << "work left unsent";
+  EXPECT_EQ(static_cast<int64_t>(receivers.size()), queued);
+  for (const auto& [name, n] : receivers) EXPECT_EQ(n, 1) << name << " was sent " << n << " times";
+  EXPECT_EQ(count("SELECT COUNT(*) FROM (SELECT workunitid FROM result WHERE hostid <> 0 "
+                  "GROUP BY workunitid, hostid HAVING COUNT(*) > 1) twice"),
+            0)
+      << "a host got two results of one workunit";
+  EXPECT_EQ(count("SELECT SUM(nresults_today) FROM host"), queued)
+      << "the daily counts differ from what was sent";
 }
 
 }  // namespace

@@ -48,6 +48,35 @@ NewWork claim_new_work(Database& db, const SchedulerRequest& req, const HostRow&
     }
     return out;
   };
+  // From this process's cache (candidate_cache.h), when it has one: the rows the host can
+  // take, in queue order, read and locked from the queue only when the cache holds fewer
+  // than the window for it (the rest of the queue is other processes' parts, or beyond
+  // what the cache holds).
+  CandidateCache* cache = ctx.candidate_cache;
+  auto cached_candidates = [&](int limit, const std::set<int64_t>& gone) {
+    if (cache->refill_due(now)) {
+      cache->refill(fetch_queue_part(db, cache->part(), now, CandidateCache::kCapacity), now);
+    }
+    std::vector<CandidateResult> out;
+    for (const auto& row : cache->offer(static_cast<size_t>(limit), host.id, [&](const SendCandidateRow& r) {
+           if (gone.count(r.result_id)) return false;
+           const auto& choice = versions.for_app(r.appid);
+           if (!choice.version) return false;
+           return check_candidate(view, candidate_of(r, choice.version->platform), now) == SkipReason::None;
+         })) {
+      const auto& choice = versions.for_app(row.appid);
+      out.push_back(candidate_of(row, choice.version->platform));
+      version_of_result[row.result_id] = choice.version->row.id;
+    }
+    if (out.size() < static_cast<size_t>(limit)) {
+      std::set<int64_t> have;
+      for (const auto& c : out) have.insert(c.result_id);
+      for (auto& c : lock_candidates(limit)) {
+        if (!have.count(c.result_id)) out.push_back(std::move(c));
+      }
+    }
+    return out;
+  };
   // Neither window holds a workunit the host already had a result of (the query passes
   // over them), so a host that holds results of the first thousand workunits still sees
   // the ones after.
@@ -57,7 +86,7 @@ NewWork claim_new_work(Database& db, const SchedulerRequest& req, const HostRow&
   Selection selection;
   std::set<int64_t> gone;  // chosen in an earlier round: not chosen again
   for (int round = 0; round < kClaimRounds; ++round) {
-    candidates = lock_candidates(window);
+    candidates = cache ? cached_candidates(window, gone) : lock_candidates(window);
     if (ctx.queue_head && !candidates.empty()) ctx.queue_head->job_fpops = head_job_fpops(candidates);
     std::vector<CandidateResult> open;
     for (const auto& c : candidates) {
@@ -81,6 +110,12 @@ NewWork claim_new_work(Database& db, const SchedulerRequest& req, const HostRow&
       // refused it; asked only now, the common path pays nothing.
       if (!won.count(claim.result_id) && host_has_result_of(db, claim.workunit_id, host.id))
         had.insert(claim.workunit_id);
+      if (!cache) continue;
+      if (had.count(claim.workunit_id)) {
+        cache->refused(claim.workunit_id, host.id);  // the row stays for other hosts
+      } else {
+        cache->claimed(claim.result_id, claim.workunit_id, host.id, won.count(claim.result_id) > 0);
+      }
     }
     for (int64_t result_id : settle_round(selection.chosen, won, had, view, limits, gone))
       work.won.push_back(result_id);

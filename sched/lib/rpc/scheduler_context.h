@@ -9,6 +9,7 @@
 #include "lib/crypto/rsa_key.h"
 #include "lib/protocol/protocol_limits.h"
 #include "sched/lib/app_version_cache.h"
+#include "sched/lib/candidate_cache.h"
 
 namespace tharsis {
 
@@ -28,6 +29,9 @@ struct SchedulerContext {
   AppVersionCache* app_versions = nullptr;
   // Kept across the requests of a FastCGI process; null: every first read takes kFirstCandidates.
   QueueHeadMemory* queue_head = nullptr;
+  // A FastCGI pool worker's part of the unsent queue (candidate_cache.h), kept across its
+  // requests; null: every request reads (and locks) its candidates from the queue.
+  CandidateCache* candidate_cache = nullptr;
 };
 
 }  // namespace tharsis
