@@ -14,30 +14,34 @@ namespace {
 // The operand's host preference comes from subqueries run for the rows returned only: as
 // a LEFT JOIN, the optimizer may join the whole unsent queue first (block nested loop +
 // filesort, a scan of every unsent result per RPC) instead of stopping at LIMIT.
-const std::string kCandidateSelect =
+const std::string kCandidateColumns =
     "SELECT r.id, r.workunitid, r.appid, r.priority, w.rsc_fpops_est, w.rsc_memory_bound, w.rsc_disk_bound, "
     "w.delay_bound, "
     "COALESCE((SELECT o.preferred_host FROM operand o WHERE o.workunitid = r.workunitid LIMIT 1), 0), "
-    "COALESCE((SELECT o.preferred_until FROM operand o WHERE o.workunitid = r.workunitid LIMIT 1), 0) "
+    "COALESCE((SELECT o.preferred_until FROM operand o WHERE o.workunitid = r.workunitid LIMIT 1), 0) ";
+const std::string kCandidateFrom =
     "FROM result r JOIN workunit w ON w.id = r.workunitid WHERE r.server_state = ? ";
+const std::string kCandidateSelect = kCandidateColumns + kCandidateFrom;
 const std::string kCandidateOrder = "ORDER BY r.priority DESC, r.id LIMIT ?";
+
+SendCandidateRow candidate_of_columns(sql::ResultSet& rows) {
+  SendCandidateRow c;
+  c.result_id = rows.getInt64(1);
+  c.workunit_id = rows.getInt64(2);
+  c.appid = rows.getInt64(3);
+  c.priority = rows.getInt(4);
+  c.rsc_fpops_est = rows.getDouble(5);
+  c.rsc_memory_bound = rows.getDouble(6);
+  c.rsc_disk_bound = rows.getDouble(7);
+  c.delay_bound = rows.getInt(8);
+  c.preferred_host = rows.getInt64(9);
+  c.preferred_until = rows.getInt64(10);
+  return c;
+}
 
 std::vector<SendCandidateRow> read_candidates(std::unique_ptr<sql::ResultSet> rows) {
   std::vector<SendCandidateRow> out;
-  while (rows->next()) {
-    SendCandidateRow c;
-    c.result_id = rows->getInt64(1);
-    c.workunit_id = rows->getInt64(2);
-    c.appid = rows->getInt64(3);
-    c.priority = rows->getInt(4);
-    c.rsc_fpops_est = rows->getDouble(5);
-    c.rsc_memory_bound = rows->getDouble(6);
-    c.rsc_disk_bound = rows->getDouble(7);
-    c.delay_bound = rows->getInt(8);
-    c.preferred_host = rows->getInt64(9);
-    c.preferred_until = rows->getInt64(10);
-    out.push_back(c);
-  }
+  while (rows->next()) out.push_back(candidate_of_columns(*rows));
   return out;
 }
 
@@ -102,16 +106,39 @@ std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int limit) {
   return read_candidates(query(db, kCandidateSelect + kCandidateOrder, ServerState::Unsent, limit));
 }
 
-std::vector<SendCandidateRow> fetch_queue_part(Database& db, const QueuePart& part, int64_t now, int limit) {
-  if (part.count <= 1) return fetch_send_candidates(db, limit);
+std::vector<QueuedResultRow> fetch_queue_part(Database& db, const QueuePart& part, int64_t now, int limit) {
+  // The candidate's columns, then what a reply needs of the result (kSendDetailsColumns').
+  static const std::string select =
+      kCandidateColumns + ", r.name, r.xml_doc_in, w.name, w.xml_doc, w.rsc_fpops_bound " + kCandidateFrom;
   // The workunit id is in the clustered row, not in the res_send index: each entry walked
   // costs a primary-key read; the reservation check runs for the other parts' rows only.
-  static const std::string sql = kCandidateSelect +
-                                 "AND (MOD(r.workunitid, ?) = ? OR EXISTS (SELECT 1 FROM operand o WHERE "
-                                 "o.workunitid = r.workunitid AND o.preferred_host <> 0 AND "
-                                 "o.preferred_until > ?)) " +
-                                 kCandidateOrder;
-  return read_candidates(query(db, sql, ServerState::Unsent, part.count, part.index, now, limit));
+  static const std::string whole = select + kCandidateOrder;
+  static const std::string of_part = select +
+                                     "AND (MOD(r.workunitid, ?) = ? OR EXISTS (SELECT 1 FROM operand o WHERE "
+                                     "o.workunitid = r.workunitid AND o.preferred_host <> 0 AND "
+                                     "o.preferred_until > ?)) " +
+                                     kCandidateOrder;
+  auto rows = part.count <= 1 ? query(db, whole, ServerState::Unsent, limit)
+                              : query(db, of_part, ServerState::Unsent, part.count, part.index, now, limit);
+  std::vector<QueuedResultRow> out;
+  while (rows->next()) {
+    QueuedResultRow q;
+    q.candidate = candidate_of_columns(*rows);
+    SendDetailsRow& d = q.details;
+    d.result_id = q.candidate.result_id;
+    d.appid = q.candidate.appid;
+    d.workunit_id = q.candidate.workunit_id;
+    d.rsc_fpops_est = q.candidate.rsc_fpops_est;
+    d.rsc_memory_bound = q.candidate.rsc_memory_bound;
+    d.rsc_disk_bound = q.candidate.rsc_disk_bound;
+    d.name = rows->getString(11);
+    d.xml_doc_in = rows->getString(12);
+    d.wu_name = rows->getString(13);
+    d.wu_xml_doc = rows->getString(14);
+    d.rsc_fpops_bound = rows->getDouble(15);
+    out.push_back(std::move(q));
+  }
+  return out;
 }
 
 namespace {

@@ -54,19 +54,6 @@ std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int64_t host_i
 // The same for no host in particular (simulated hosts take what they are given).
 std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int limit);
 
-// One part of the unsent queue: the results of the workunits whose id is `index` modulo
-// `count` (all of a workunit's results in one part), 0 <= index < count.
-struct QueuePart {
-  int count = 1;
-  int index = 0;
-};
-// Up to `limit` UNSENT results of `part`, by priority (highest first), then age, for no host
-// in particular, read without locks (a FastCGI scheduler process's candidate cache,
-// sched/lib/candidate_cache.h); results reserved for a host until after `now` (an operand's
-// preferred host) are in every part, so that host finds them whichever process serves it.
-// About `limit` × count index entries are walked.
-std::vector<SendCandidateRow> fetch_queue_part(Database& db, const QueuePart& part, int64_t now, int limit);
-
 // A result sent to a host, with its workunit's state as far as aborts and resends go.
 struct HostResultRow {
   int64_t result_id = 0;
@@ -101,5 +88,24 @@ struct SendDetailsRow {
 };
 // Those of `result_ids`, in one read, in that order (ids not found are left out).
 std::vector<SendDetailsRow> fetch_send_details(Database& db, const std::vector<int64_t>& result_ids);
+
+// One part of the unsent queue: the results of the workunits whose id is `index` modulo
+// `count` (all of a workunit's results in one part), 0 <= index < count.
+struct QueuePart {
+  int count = 1;
+  int index = 0;
+};
+// Up to `limit` UNSENT results of `part`, by priority (highest first), then age, for no host
+// in particular, read without locks (a FastCGI scheduler process's candidate cache,
+// sched/lib/candidate_cache.h); results reserved for a host until after `now` (an operand's
+// preferred host) are in every part, so that host finds them whichever process serves it.
+// About `limit` × count index entries are walked.
+// Each row also carries what a reply says of the result if it is sent (its report_deadline
+// 0 until then), so a request that sends it from the cache need not read it again.
+struct QueuedResultRow {
+  SendCandidateRow candidate;
+  SendDetailsRow details;
+};
+std::vector<QueuedResultRow> fetch_queue_part(Database& db, const QueuePart& part, int64_t now, int limit);
 
 }  // namespace tharsis

@@ -47,7 +47,7 @@ class CandidateCache {
   // read.
   bool refill_due(int64_t now) const;
   // Replaces the rows with `rows` (in queue order) read at `now`.
-  void refill(std::vector<SendCandidateRow> rows, int64_t now);
+  void refill(std::vector<QueuedResultRow> rows, int64_t now);
 
   // Up to `limit` rows in queue order that `accept` takes, leaving out those of workunits
   // `host_id` is known to have had a result of.
@@ -55,17 +55,18 @@ class CandidateCache {
                                       const std::function<bool(const SendCandidateRow&)>& accept) const;
 
   // A claim of `result_id` (of `workunit_id`) for `host_id` was tried: the row leaves; when
-  // it was `won`, the workunit's other rows are no longer offered to that host.
-  void claimed(int64_t result_id, int64_t workunit_id, int64_t host_id, bool won);
+  // it was `won`, the workunit's other rows are no longer offered to that host, and the
+  // row's reply details are returned (nullopt: not a row of the cache, or lost).
+  std::optional<SendDetailsRow> claimed(int64_t result_id, int64_t workunit_id, int64_t host_id, bool won);
   // A claim for `host_id` was refused because it had a result of `workunit_id` (sent by
   // another process, or reported): the rows stay for other hosts, not for this one.
   void refused(int64_t workunit_id, int64_t host_id);
 
  private:
   QueuePart part_;
-  std::vector<SendCandidateRow> rows_;  // queue order
+  std::vector<QueuedResultRow> rows_;  // queue order
   std::optional<int64_t> read_at_;
-  bool read_full_ = false;  // the last read returned kCapacity rows
+  bool read_full_ = false;                        // the last read returned kCapacity rows
   std::map<int64_t, std::set<int64_t>> held_by_;  // workunit -> hosts known to have had a result of it
 };
 

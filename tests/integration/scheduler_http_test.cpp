@@ -22,6 +22,7 @@
 #include "db/result_store.h"
 #include "db/sql.h"
 #include "db/user_store.h"
+#include "db/workunit_store.h"
 #include "lib/crypto/md5.h"
 #include "lib/protocol/upload_protocol.h"
 #include "lib/text_file.h"
@@ -693,6 +694,7 @@ TEST_F(SchedulerHttp, APoolWorkerTakesCandidatesFromItsPartOfTheQueueInMemory) {
   };
   std::vector<int64_t> hostids(kHosts, 0);
   std::vector<std::vector<std::string>> held(kHosts);  // reported at the host's next RPC
+  std::vector<std::string> last_reply(kHosts);
   std::mutex mutex;
   std::map<std::string, int> receivers;
   // One report+get of host h (for 1 s of its 2 CPUs: two results): what it was sent.
@@ -700,6 +702,7 @@ TEST_F(SchedulerHttp, APoolWorkerTakesCandidatesFromItsPartOfTheQueueInMemory) {
     std::string reports;
     for (const auto& name : held[h]) reports += success_report(name);
     auto reply = http_post(pool.web->url("test_cgi/pool"), request(key_of(h), hostids[h], reports, 1));
+    last_reply[h] = reply.body;
     pugi::xml_document doc;
     doc.load_string(reply.body.c_str());
     auto root = doc.child("scheduler_reply");
@@ -712,16 +715,43 @@ TEST_F(SchedulerHttp, APoolWorkerTakesCandidatesFromItsPartOfTheQueueInMemory) {
   };
   for (int h = 0; h < kHosts; ++h) ASSERT_FALSE(report_get(h).empty()) << "host " << h << " got no work";
 
-  // One host's report+get RPCs in a row: none reads the queue's head with locks; each is
-  // six statements and the commit (and a worker reads its part again when its two seconds
-  // run out).
+  // One host's report+get RPCs in a row: none reads the queue's head with locks, nor what
+  // the reply says of the results sent; each is five statements and the commit (and a
+  // worker reads its part again when its two seconds run out).
   constexpr int kInARow = 10;
   auto ran = statements_during([&] {
     for (int i = 0; i < kInARow; ++i) EXPECT_FALSE(report_get(0).empty()) << "RPC " << i << " got no work";
   });
   EXPECT_EQ(ran["candidate_read"], 0);
   EXPECT_LE(ran["queue_part_read"], 4);
-  EXPECT_EQ(ran["other_execute"], 6 * kInARow);
+  EXPECT_EQ(ran["other_execute"], 5 * kInARow);
+  // What the last reply says of its results, from the cache, is what the database holds.
+  pugi::xml_document last;
+  ASSERT_TRUE(last.load_string(last_reply[0].c_str()));
+  auto root = last.child("scheduler_reply");
+  ASSERT_EQ(held[0].size(), 2u);
+  for (const auto& name : held[0]) {
+    pugi::xml_node result;
+    for (auto r : root.children("result")) {
+      if (name == r.child_value("name")) result = r;
+    }
+    ASSERT_TRUE(result) << name << " is not described";
+    auto row = fetch_result_by_name(*db_, name);
+    ASSERT_TRUE(row.has_value());
+    EXPECT_EQ(result.child("report_deadline").text().as_llong(), row->report_deadline);
+    auto wu = fetch_workunit(*db_, row->workunitid);
+    ASSERT_TRUE(wu.has_value());
+    EXPECT_STREQ(result.child_value("wu_name"), wu->name.c_str());
+    bool described = false;
+    for (auto w : root.children("workunit")) described = described || wu->name == w.child_value("name");
+    EXPECT_TRUE(described) << "workunit " << wu->name << " is not described";
+    bool signed_upload = false;
+    for (auto f : root.children("file_info")) {
+      if (std::string(f.child_value("name")).rfind(name, 0) == 0)
+        signed_upload = f.child("upload_url") && f.child("xml_signature");
+    }
+    EXPECT_TRUE(signed_upload) << name << "'s output has no upload URL and certificate";
+  }
   EXPECT_EQ(ran["commit"], kInARow);
   EXPECT_EQ(ran["rollback"], 0);
 

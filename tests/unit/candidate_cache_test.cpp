@@ -8,12 +8,13 @@ namespace tharsis {
 namespace {
 
 // Results 1..n in queue order, two per workunit (result 2k-1 and 2k of workunit k).
-std::vector<SendCandidateRow> queue_of(int n) {
-  std::vector<SendCandidateRow> rows;
+std::vector<QueuedResultRow> queue_of(int n) {
+  std::vector<QueuedResultRow> rows;
   for (int i = 1; i <= n; ++i) {
-    SendCandidateRow row;
-    row.result_id = i;
-    row.workunit_id = (i + 1) / 2;
+    QueuedResultRow row;
+    row.candidate.result_id = row.details.result_id = i;
+    row.candidate.workunit_id = row.details.workunit_id = (i + 1) / 2;
+    row.details.name = "result" + std::to_string(i);
     rows.push_back(row);
   }
   return rows;
@@ -59,11 +60,14 @@ TEST(CandidateCache, OffersInQueueOrderWhatTheHostTakesUpToTheLimit) {
   EXPECT_EQ(cache.size(), 10u) << "offering takes nothing away";
 }
 
-TEST(CandidateCache, AClaimTriedTakesTheRowAndAWonOneKeepsItsWorkunitFromThatHost) {
+TEST(CandidateCache, AClaimTriedTakesTheRowAndAWonOneItsDetailsAndKeepsItsWorkunitFromThatHost) {
   CandidateCache cache(QueuePart{});
   cache.refill(queue_of(6), 0);
-  cache.claimed(1, 1, 5, /*won=*/true);
-  cache.claimed(3, 2, 5, /*won=*/false);  // lost: another scheduler sent it
+  auto won = cache.claimed(1, 1, 5, /*won=*/true);
+  ASSERT_TRUE(won.has_value());
+  EXPECT_EQ(won->name, "result1") << "what the reply says of it comes with the row";
+  EXPECT_FALSE(cache.claimed(3, 2, 5, /*won=*/false).has_value());  // lost: another scheduler sent it
+  EXPECT_FALSE(cache.claimed(99, 50, 5, /*won=*/true).has_value()) << "not a row of the cache";
   EXPECT_EQ(cache.size(), 4u);
   // Host 5 has workunit 1's result 1: not its sibling 2. Workunit 2's claim was lost, so
   // host 5 may still take result 4.
@@ -86,13 +90,13 @@ TEST(CandidateCache, WhoHadWhatIsKeptAcrossARefillOnlyForWorkunitsStillQueued) {
   cache.claimed(1, 1, 5, true);
   cache.claimed(3, 2, 5, true);
   // Read again: result 2 (workunit 1) still queued, workunit 2 gone, then requeued later.
-  std::vector<SendCandidateRow> again = queue_of(2);
+  std::vector<QueuedResultRow> again = queue_of(2);
   again.erase(again.begin());  // result 2 only
   cache.refill(again, 10);
   EXPECT_TRUE(cache.offer(10, 5, kAny).empty()) << "host 5 had workunit 1";
-  SendCandidateRow requeued;
-  requeued.result_id = 9;
-  requeued.workunit_id = 2;
+  QueuedResultRow requeued;
+  requeued.candidate.result_id = 9;
+  requeued.candidate.workunit_id = 2;
   cache.refill({requeued}, 20);
   EXPECT_EQ(ids(cache.offer(10, 5, kAny)), (std::vector<int64_t>{9}))
       << "what host 5 had of a workunit no longer queued is forgotten at the next read";

@@ -114,7 +114,12 @@ NewWork claim_new_work(Database& db, const SchedulerRequest& req, const HostRow&
       if (had.count(claim.workunit_id)) {
         cache->refused(claim.workunit_id, host.id);  // the row stays for other hosts
       } else {
-        cache->claimed(claim.result_id, claim.workunit_id, host.id, won.count(claim.result_id) > 0);
+        auto details =
+            cache->claimed(claim.result_id, claim.workunit_id, host.id, won.count(claim.result_id) > 0);
+        if (details) {
+          details->report_deadline = claim.now + claim.delay_bound;  // as the claim wrote it
+          work.details.emplace(claim.result_id, std::move(*details));
+        }
       }
     }
     for (int64_t result_id : settle_round(selection.chosen, won, had, view, limits, gone))

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "db/database.h"
@@ -28,6 +29,9 @@ namespace tharsis {
 struct NewWork {
   bool asked = false;
   std::vector<int64_t> won;  // in the order chosen (the reply's order)
+  // What the reply says of those won from the process's candidate cache, by result id
+  // (the rest are read: ResultSender::load).
+  std::map<int64_t, SendDetailsRow> details;
   bool quota_reached = false;
   // For the reply without work: the last read found no candidate, and all the work left
   // is for apps without a version for the host.

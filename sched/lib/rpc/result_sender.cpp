@@ -17,13 +17,24 @@ const AppVersionCache::Choice& HostVersions::for_app(int64_t appid) {
   return it->second;
 }
 
-void ResultSender::load(const std::vector<int64_t>& result_ids) {
+void ResultSender::load(const std::vector<int64_t>& result_ids,
+                        const std::map<int64_t, SendDetailsRow>& known) {
   loaded_.clear();
-  for (auto& details : fetch_send_details(db_, result_ids)) {
-    versions_.for_app(details.appid);  // read now if due, not after the commit
+  std::vector<int64_t> unknown;
+  for (int64_t id : result_ids) {
+    auto it = known.find(id);
+    if (it == known.end()) {
+      unknown.push_back(id);
+    } else {
+      loaded_.emplace(id, it->second);
+    }
+  }
+  for (auto& details : fetch_send_details(db_, unknown)) {
     int64_t id = details.result_id;
     loaded_.emplace(id, std::move(details));
   }
+  for (const auto& [id, details] : loaded_)
+    versions_.for_app(details.appid);  // read now if due, not after the commit
 }
 
 std::vector<int64_t> ResultSender::add(const std::vector<int64_t>& result_ids) {

@@ -49,9 +49,9 @@ class ResultSender {
         builder_(ctx, reply) {}
 
   // Inside the transaction, after the results' rows changed for this host: reads what the
-  // reply needs of them (one statement) and the app version of each. Replaces what an
-  // earlier call read (a re-run transaction's).
-  void load(const std::vector<int64_t>& result_ids);
+  // reply needs of them (one statement; none for those in `known`, taken as they are) and
+  // the app version of each. Replaces what an earlier call read (a re-run transaction's).
+  void load(const std::vector<int64_t>& result_ids, const std::map<int64_t, SendDetailsRow>& known = {});
   // After the commit: adds each of `result_ids` that load read, no statement. Returns those
   // that went in, in order: one is left out when it cannot be (gone, no version to run it
   // with, unusable description).

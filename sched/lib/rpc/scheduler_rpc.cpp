@@ -51,7 +51,7 @@ SchedulerReply handle_scheduler_request(const std::string& body, Database& db, c
         claim_new_work(d, req, t.host.row, t.host.created, t.held.in_progress, now, ctx, sender.versions());
     std::vector<int64_t> sent = resent_ids(t.held);
     sent.insert(sent.end(), t.work.won.begin(), t.work.won.end());
-    sender.load(sent);
+    sender.load(sent, t.work.details);
     return t;
   });
   if (taken.down)

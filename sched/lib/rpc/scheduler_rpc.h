@@ -22,7 +22,8 @@
 //   7. reply_step.h: after the commit, the reply: aborts, resent and new results with
 //      their input and output file descriptions (outputs carry a signed upload certificate).
 // A report_get RPC (report one, get one) through FastCGI costs 8 statements in 1
-// transaction (7 in a pool worker, whose candidates come from its cache: candidate_cache.h),
+// transaction (6 in a pool worker, whose candidates, and what the reply says of them, come
+// from its cache: candidate_cache.h),
 // none after its COMMIT (the scheduler's session has autocommit off:
 // DbConfig::implicit_begin); docs/benchmarks.md ("Scheduler") lists them in order.
 #pragma once
