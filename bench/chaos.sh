@@ -54,7 +54,7 @@ else
 fi
 between() { echo $(( $1 + RANDOM % ($2 - $1 + 1) )); }
 
-base="$(mktemp -d /tmp/tharsis-chaos-XXXXXX)"
+base="$(mktemp -d "${TMPDIR:-/tmp}/tharsis-chaos-XXXXXX")"
 chmod 755 "$base"
 project="$base/project" db="$base/db" apache="$base/apache"
 port=$(( 20000 + (RANDOM + $$) % 20000 ))

@@ -62,7 +62,7 @@ export THARSIS_MARIADB_ARGS="${THARSIS_MARIADB_ARGS:-} --innodb-flush-log-at-trx
 per_commit=50
 pipeline() {  # pipeline BUILD_DIR: every stage on a fresh private server
   build="$1"
-  base="$(mktemp -d /tmp/tharsis-bench-XXXXXX)"
+  base="$(mktemp -d "${TMPDIR:-/tmp}/tharsis-bench-XXXXXX")"
   trap '"$here/scripts/private_mariadb.sh" stop "$base/db" >/dev/null; rm -rf "$base"' EXIT
   "$here/scripts/private_mariadb.sh" start "$base/db"
   sock="$base/db/mysqld.sock"

@@ -43,6 +43,8 @@
 # reached through Apache's mod_proxy_fcgi; sched/lib/fastcgi_pool.h) instead of mod_fcgid,
 # which starts processes only on demand and holds a request a second whenever all it has
 # are busy. Single node only.
+# TMPDIR=DIR puts the run (database, project, logs) under DIR instead of /tmp, e.g. on a
+# file system of another kind (every bench/ script honours it).
 # STATEMENTS=K (single node) also prints the K statement shapes (literals replaced by ?)
 # that took mariadbd the most time in the window, from its slow query log with every
 # statement logged (the logging costs server CPU itself): calls and server µs per
@@ -151,7 +153,7 @@ stop_servers() {  # the web servers and the database of the run in $base
 run() {  # run BUILD FLUSH NODES: one steady-state window; sets the global `figures` line
   local build="$1" flush="$2" nodes="$3"
   run_build="$build" run_nodes="$nodes"
-  base="$(mktemp -d /tmp/tharsis-pipeline-XXXXXX)"
+  base="$(mktemp -d "${TMPDIR:-/tmp}/tharsis-pipeline-XXXXXX")"
   port=$((20000 + RANDOM % 20000))
   local p="$base/p" sock="$base/db/mysqld.sock" sockets mysqld_pids httpd_pids urls slow_log=""
   trap 'touch "$base/stop_feeder"; "$run_build/stop" --project_dir "$base/p" --grace 5 >/dev/null 2>&1 || true

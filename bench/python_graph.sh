@@ -17,7 +17,7 @@ nodes="${2:-10000}"
 for program in make_project add_app create_account grant_submit submit_rpc operand_app; do
   [ -x "$build/$program" ] || { echo "python_graph: $build/$program is missing; build it first" >&2; exit 2; }
 done
-base="$(mktemp -d /tmp/tharsis-pybench-XXXXXX)"
+base="$(mktemp -d "${TMPDIR:-/tmp}/tharsis-pybench-XXXXXX")"
 chmod 755 "$base"
 cleanup() {
   "$here/scripts/private_apache.sh" stop "$base/apache" >/dev/null 2>&1 || true

@@ -34,7 +34,7 @@ case "$hosts" in http | db) ;; *) echo "recluster_live: HOSTS: expected http or 
 k0=$(( n / r > 0 ? n / r : 1 ))
 policies="${POLICIES:-NOOP DC SR DR}"
 iterations=10  # hash iterations per task: real but tiny work; PHI is the task time
-base="$(mktemp -d /tmp/tharsis-recluster-XXXXXX)"
+base="$(mktemp -d "${TMPDIR:-/tmp}/tharsis-recluster-XXXXXX")"
 chmod 755 "$base"
 pids=()
 apache=""

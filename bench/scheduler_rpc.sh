@@ -62,7 +62,7 @@ done
 if [ -n "$baseline" ] && [ ! -x "$baseline/scheduler" ]; then
   echo "scheduler_rpc: $baseline/scheduler is missing" >&2; exit 2
 fi
-base="$(mktemp -d /tmp/tharsis-schedbench-XXXXXX)"
+base="$(mktemp -d "${TMPDIR:-/tmp}/tharsis-schedbench-XXXXXX")"
 pool_pids=()  # POOL=1: each pool's parent (it stops its workers on SIGTERM) ...
 pool_names=()  # ... and its name (scheduler, base_scheduler)
 stop_pools() {

@@ -19,7 +19,7 @@ build="$(cd "${1:?usage: status_pages.sh BUILD_DIR [RUNS] [RESULTS]}" && pwd)"
 runs="${2:-30}"
 results="${3:-1000000}"
 workunits=$((results / 2))
-base="$(mktemp -d /tmp/tharsis-bench-pages-XXXXXX)"
+base="$(mktemp -d "${TMPDIR:-/tmp}/tharsis-bench-pages-XXXXXX")"
 if [ "${THARSIS_BENCH_KEEP:-0}" = 1 ]; then
   trap 'echo "kept $base (stop: scripts/private_mariadb.sh stop $base/db)"' EXIT
 else

@@ -19,7 +19,7 @@ n="${2:-100000}"
 for program in submit_rpc make_project add_app create_account grant_submit; do
   [ -x "$build/$program" ] || { echo "submit_batch: $build/$program is missing; build it first" >&2; exit 2; }
 done
-base="$(mktemp -d /tmp/tharsis-submitbench-XXXXXX)"
+base="$(mktemp -d "${TMPDIR:-/tmp}/tharsis-submitbench-XXXXXX")"
 cleanup() {
   if [ "${KEEP:-0}" = 1 ]; then
     echo "kept: $base (project p/, request bodies, replies); stop: $here/scripts/private_mariadb.sh stop $base/db"
