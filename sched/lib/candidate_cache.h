@@ -4,7 +4,9 @@
 // array of jobs, without the separate daemon, the fixed slots or the feeder's delay.
 //  - Each worker of a FastCGI pool caches its own part of the queue (db/send_store.h
 //    QueuePart: the workunits whose id modulo the pool's size is its slot), so no two
-//    workers offer the same result, and a worker's claims are not lost to its neighbours.
+//    workers offer the same result (but one reserved for a host, which every part holds so
+//    that the host finds it whichever worker serves it), and a worker's claims are not
+//    lost to its neighbours.
 //    All of a workunit's results are in one part, so the process knows which of its hosts
 //    it sent one of them to, and does not offer such a host another (nor one whose claim
 //    was refused because the host had a result of the workunit).
