@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The demo behind `./tharsis demo`: a private MariaDB and Apache on 127.0.0.1, a demo
-# project made by make_project, its daemons started with tools/start; then 200 plain
+# project made by make_project, its daemons started with tools/start, the scheduler and the
+# upload handler among them as FastCGI pools of two workers (docs/admin.md); then 200 plain
 # workunits (quorum 2) run by 8 simulated volunteer hosts (some crashing, failing,
 # returning garbage, vanishing, slow) in one tharsis-client, with a progress bar and a
 # summary, every canonical output checked against a local run of the app, and
@@ -64,7 +65,7 @@ step "private MariaDB under $base/db"
 step "make_project demo (url http://127.0.0.1:$port/)"
 "$build_dir/make_project" --project_dir "$project" --name demo --long_name "Tharsis demo" \
   --url_base "http://127.0.0.1:$port/" --db_socket "$base/db/mysqld.sock" --db_user root \
-  --db_name tharsis_demo
+  --db_name tharsis_demo --fastcgi_pool 2
 # A demo wants to be watched: daemons poll every 0.2 s instead of every 5 s when idle, and
 # the census recounts for the status pages every 5 s instead of every minute.
 # Clustered tasks (the last stage) are packed by the DR policy.
@@ -78,16 +79,20 @@ sed -i -e 's/--sleep 5</--sleep 0.2</' -e 's|<census_interval>[0-9]*<|<census_in
 step "Apache on 127.0.0.1:$port"
 "$here/scripts/private_apache.sh" start "$base/apache" "$port" "$project/demo.httpd.conf"
 curl -fsS "http://127.0.0.1:$port/demo/" | grep -o '<link[^>]*scheduler[^>]*>' || true
-echo "scheduler answers an empty request with:"
-curl -fsS -X POST --data '<scheduler_request></scheduler_request>' "http://127.0.0.1:$port/demo_cgi/cgi" |
-  grep -o '<message[^<]*</message>' || true
 
-step "daemons"
+step "daemons (the scheduler's and the upload handler's FastCGI pools among them)"
 if ls "$project/bin/"* >/dev/null 2>&1; then
   "$build_dir/start" --project_dir "$project"
 else
   echo "(no daemons built yet)"
 fi
+for _ in $(seq 100); do  # the pools listening before anyone asks
+  [ -S "$project/run/scheduler.sock" ] && [ -S "$project/run/file_upload_handler.sock" ] && break
+  sleep 0.1
+done
+echo "scheduler answers an empty request with:"
+curl -fsS -X POST --data '<scheduler_request></scheduler_request>' "http://127.0.0.1:$port/demo_cgi/cgi" |
+  grep -o '<message[^<]*</message>' || true
 
 sleep 1.5  # let each daemon record its first heartbeat
 step "status"
