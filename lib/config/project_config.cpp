@@ -341,6 +341,16 @@ Result<std::vector<DaemonConfig>> parse_daemons(const pugi::xml_node& daemons, s
       }
       daemon.disabled = text.empty() || text == "1" || text == "true";
     }
+    if (pugi::xml_node nice = node.child("nice")) {
+      std::string text = trim(nice.text().get());
+      int value = -1;
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (ec != std::errc() || end != text.data() + text.size() || value < 0 || value > kMaxDaemonNice) {
+        return make_error(where + " <nice> expected 0 to " + std::to_string(kMaxDaemonNice) + ", found '" +
+                          text + "'");
+      }
+      daemon.nice = value;
+    }
     out.push_back(std::move(daemon));
   }
   return out;
@@ -578,6 +588,7 @@ std::string render_project_config(const ProjectConfig& c) {
     pugi::xml_node daemon = daemons.append_child("daemon");
     daemon.append_child("cmd").text().set(d.cmd.c_str());
     daemon.append_child("disabled").text().set(d.disabled ? "1" : "0");
+    if (d.nice != 0) daemon.append_child("nice").text().set(d.nice);
   }
   std::ostringstream out;
   doc.save(out, "  ", pugi::format_indent | pugi::format_no_declaration);

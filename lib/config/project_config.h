@@ -22,7 +22,12 @@ namespace tharsis {
 struct DaemonConfig {
   std::string cmd;        // <cmd>: program name then arguments, e.g. "transitioner --sleep 5"
   bool disabled = false;  // <disabled>: 0/1 (also true/false; an empty <disabled/> means 1)
+  // <nice>: 0..19, the scheduling niceness `start` gives the daemon, so that on a busy
+  // machine the back-end daemons yield the CPU to the requests volunteers wait for
+  // (make_project gives them kBackEndDaemonNice; the FastCGI pools stay at 0).
+  int nice = 0;
 };
+inline constexpr int kMaxDaemonNice = 19;
 
 struct ProjectConfig {
   // Identity and URLs. Required: name, master_url, upload_url, download_url, cgi_url.

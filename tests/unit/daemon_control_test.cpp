@@ -10,6 +10,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 #include <thread>
 
 namespace tharsis {
@@ -103,6 +105,31 @@ TEST_F(DaemonControlTest, StartLaunchesEnabledDaemonsOnceAndStopUsesTheTrigger) 
   EXPECT_TRUE(signalled->empty());
   EXPECT_EQ(running_count(), 0);
   EXPECT_TRUE(fs::exists(stop_trigger_path(config_)));
+}
+
+// A daemon's <nice> is its scheduling niceness from its start (read back from /proc).
+TEST_F(DaemonControlTest, StartGivesEachDaemonItsNiceness) {
+  write_fake_daemon("transitioner", true);
+  write_fake_daemon("validator", true);
+  config_.daemons = {{"transitioner", false, 7}, {"validator", false, 0}};
+  ASSERT_TRUE(start_daemons(config_).ok());
+  ASSERT_TRUE(wait_for([&] { return running_count() == 2; }));
+  auto niceness = [](pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    // Fields after the command's closing parenthesis: state is field 3, nice field 19.
+    std::istringstream fields(text.substr(text.rfind(')') + 2));
+    std::string field;
+    for (int i = 3; i <= 19 && fields >> field; ++i) {
+    }
+    return std::stoi(field);
+  };
+  const int own = niceness(getpid());
+  for (const auto& status : daemon_statuses(config_)) {
+    ASSERT_NE(status.pid, 0);
+    int expected = status.command.program == "transitioner" ? std::min(own + 7, kMaxDaemonNice) : own;
+    EXPECT_EQ(niceness(status.pid), expected) << status.command.program;
+  }
 }
 
 TEST_F(DaemonControlTest, CronStartRestartsADaemonThatDied) {

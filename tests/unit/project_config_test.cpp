@@ -46,17 +46,17 @@ TEST(ProjectConfig_Parse, MinimalConfigGetsDocumentedDefaults) {
 }
 
 TEST(ProjectConfig_Parse, ReadsTypedKnobsAndDaemons) {
-  auto c = parse_project_config(
-      config_with("<uldl_dir_fanout>256</uldl_dir_fanout>\n"
-                  "<db_socket>/tmp/db.sock</db_socket><db_passwd>s3cret</db_passwd>\n"
-                  "<daily_result_quota>7</daily_result_quota><request_delay>2.5</request_delay>\n"
-                  "<max_wus_to_send>3</max_wus_to_send><recluster_policy>dr</recluster_policy>\n"
-                  "<initial_cluster_size>4</initial_cluster_size>\n"
-                  "<max_upload_size>1000</max_upload_size><max_request_size>2000</max_request_size>\n"
-                  "<my_knob> 42 </my_knob>\n",
-                  "<daemons><daemon><cmd>transitioner --sleep 5</cmd><disabled>0</disabled></daemon>\n"
-                  "<daemon><cmd>file_deleter</cmd><disabled>1</disabled></daemon>"
-                  "<daemon><cmd>validator</cmd></daemon></daemons>"));
+  auto c = parse_project_config(config_with(
+      "<uldl_dir_fanout>256</uldl_dir_fanout>\n"
+      "<db_socket>/tmp/db.sock</db_socket><db_passwd>s3cret</db_passwd>\n"
+      "<daily_result_quota>7</daily_result_quota><request_delay>2.5</request_delay>\n"
+      "<max_wus_to_send>3</max_wus_to_send><recluster_policy>dr</recluster_policy>\n"
+      "<initial_cluster_size>4</initial_cluster_size>\n"
+      "<max_upload_size>1000</max_upload_size><max_request_size>2000</max_request_size>\n"
+      "<my_knob> 42 </my_knob>\n",
+      "<daemons><daemon><cmd>transitioner --sleep 5</cmd><disabled>0</disabled><nice>10</nice></daemon>\n"
+      "<daemon><cmd>file_deleter</cmd><disabled>1</disabled></daemon>"
+      "<daemon><cmd>validator</cmd></daemon></daemons>"));
   ASSERT_TRUE(c.ok()) << c.error();
   EXPECT_EQ(c->uldl_dir_fanout, 256);
   EXPECT_EQ(c->db.socket, "/tmp/db.sock");
@@ -72,8 +72,20 @@ TEST(ProjectConfig_Parse, ReadsTypedKnobsAndDaemons) {
   ASSERT_EQ(c->daemons.size(), 3u);
   EXPECT_EQ(c->daemons[0].cmd, "transitioner --sleep 5");
   EXPECT_FALSE(c->daemons[0].disabled);
+  EXPECT_EQ(c->daemons[0].nice, 10);
   EXPECT_TRUE(c->daemons[1].disabled);
+  EXPECT_EQ(c->daemons[1].nice, 0) << "no <nice>: the normal priority";
   EXPECT_FALSE(c->daemons[2].disabled);
+}
+
+TEST(ProjectConfig_Parse, DaemonNiceOutsideZeroToNineteenNamesTheEntryAndValue) {
+  for (const std::string bad : {"-1", "20", "ten", "5x", ""}) {
+    auto c = parse_project_config(
+        config_with("", "<daemons><daemon><cmd>validator</cmd><nice>" + bad + "</nice></daemon></daemons>"));
+    ASSERT_FALSE(c.ok()) << "'" << bad << "' accepted";
+    EXPECT_NE(c.error().find("entry #1 <nice> expected 0 to 19, found '" + bad + "'"), std::string::npos)
+        << c.error();
+  }
 }
 
 TEST(ProjectConfig_Parse, NonIntegerFanoutNamesFieldAndValue) {
