@@ -22,9 +22,9 @@ namespace tharsis {
 struct DaemonConfig {
   std::string cmd;        // <cmd>: program name then arguments, e.g. "transitioner --sleep 5"
   bool disabled = false;  // <disabled>: 0/1 (also true/false; an empty <disabled/> means 1)
-  // <nice>: 0..19, the scheduling niceness `start` gives the daemon, so that on a busy
-  // machine the back-end daemons yield the CPU to the requests volunteers wait for
-  // (make_project gives them kBackEndDaemonNice; the FastCGI pools stay at 0).
+  // <nice>: 0..19, the scheduling niceness `start` gives the daemon (for a machine it
+  // shares with other work; make_project writes none: at 10 the back-end daemons did not
+  // shorten the RPC tail, docs/benchmarks.md 2026-11-27).
   int nice = 0;
 };
 inline constexpr int kMaxDaemonNice = 19;

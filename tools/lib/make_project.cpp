@@ -147,7 +147,7 @@ Result<ProjectConfig> make_project_config(const MakeProjectOptions& o) {
   // the census counts for the status pages every <census_interval> s.
   for (const char* daemon : {"transitioner", "validator", "assimilator", "file_deleter", "graph_scheduler",
                              "clusterer", "census"}) {
-    c.daemons.push_back(DaemonConfig{std::string(daemon) + " --sleep 5", false, kBackEndDaemonNice});
+    c.daemons.push_back(DaemonConfig{std::string(daemon) + " --sleep 5", false});
   }
   if (o.fastcgi_pool < 0 || o.fastcgi_pool > 256)
     return make_error("--fastcgi_pool: 0 (none) to 256 workers, found " + std::to_string(o.fastcgi_pool));

@@ -25,11 +25,6 @@
 
 namespace tharsis {
 
-// The niceness of the back-end daemons make_project lists (DaemonConfig::nice): with them
-// at 10, a pipeline at 250 report+get RPC/s on 2 cores had an RPC p99 of 33 and 47 ms
-// against 49-123 at 0, and at saturation they kept up (docs/benchmarks.md, 2026-11-27).
-inline constexpr int kBackEndDaemonNice = 10;
-
 struct MakeProjectOptions {
   std::string project_dir;  // made absolute
   std::string name;         // short name: letters, digits, '_' and '-'
