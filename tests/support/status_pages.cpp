@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -110,7 +111,29 @@ DbConfig configure_status_pages(ProjectConfig& config, const std::string& url_ba
   return read_only;
 }
 
+namespace {
+
+// Screenshot directories of earlier runs are kept for a day, then removed here: each run
+// of the suite makes a few, and /tmp would otherwise fill up run after run.
+void remove_old_screenshot_directories() {
+  namespace fs = std::filesystem;
+  constexpr auto kKeptFor = std::chrono::hours(24);
+  const std::string prefix = "tharsis-status-pages-";
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/tmp", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() != prefix.size() + 6 || name.compare(0, prefix.size(), prefix) != 0) continue;
+    if (!entry.is_directory(ec) || entry.is_symlink(ec)) continue;
+    auto modified = fs::last_write_time(entry.path(), ec);
+    if (ec || fs::file_time_type::clock::now() - modified < kKeptFor) continue;
+    fs::remove_all(entry.path(), ec);
+  }
+}
+
+}  // namespace
+
 StatusPageBrowser::StatusPageBrowser(std::string cgi_url) : cgi_url_(std::move(cgi_url)) {
+  remove_old_screenshot_directories();
   char pattern[] = "/tmp/tharsis-status-pages-XXXXXX";
   if (mkdtemp(pattern) == nullptr) throw std::runtime_error("cannot make a screenshot directory");
   screenshots_ = pattern;

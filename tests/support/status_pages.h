@@ -1,7 +1,7 @@
 // The status pages as a visitor's browser shows them, for the browser tests: a
 // StatusPageBrowser loads pages from a project's Apache in headless Chromium (a screenshot
-// of each in one fresh /tmp/tharsis-status-pages-* directory, kept for a human, never
-// committed), and the read_* functions turn a page's DOM into the numbers it shows, so
+// of each in one fresh /tmp/tharsis-status-pages-* directory, kept a day for a human,
+// never committed), and the read_* functions turn a page's DOM into the numbers it shows, so
 // tests compare those with what they read from the database themselves. The
 // expect_*_match_db checks are exact: for a database that does not change while the
 // page is loaded (a populated one, or a settled run).
