@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -41,8 +40,7 @@ std::vector<ResultRow> fetch_results_of_workunits(Database& db, const std::vecto
 // In id order, only ids in (after_id, upto_id]: the file deleter reads on from where its
 // last read ended (lib/daemon/cursor_read.h).
 std::vector<ResultRow> fetch_file_delete_ready_results(Database& db, Shard shard, int limit, int64_t now,
-                                                       int64_t after_id = 0,
-                                                       int64_t upto_id = std::numeric_limits<int64_t>::max());
+                                                       int64_t after_id, int64_t upto_id);
 
 // The stderr_out its client reported with the result (table result_stderr, apart from the
 // result row that every daemon reads); "" when there is none or no such result.

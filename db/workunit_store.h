@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -32,16 +31,15 @@ std::unordered_map<std::string, int64_t> fetch_workunit_ids_of_graph(Database& d
 std::vector<int64_t> fetch_due_workunit_ids(Database& db, int64_t now, Shard shard, int limit);
 // In id order, only ids in (after_id, upto_id]: the daemons read on from where their last
 // read ended (lib/daemon/cursor_read.h).
-std::vector<int64_t> fetch_need_validate_ids(Database& db, Shard shard, int limit, int64_t after_id = 0,
-                                             int64_t upto_id = std::numeric_limits<int64_t>::max());
-std::vector<int64_t> fetch_assimilate_ready_ids(Database& db, Shard shard, int limit, int64_t after_id = 0,
-                                                int64_t upto_id = std::numeric_limits<int64_t>::max());
+std::vector<int64_t> fetch_need_validate_ids(Database& db, Shard shard, int limit, int64_t after_id,
+                                             int64_t upto_id);
+std::vector<int64_t> fetch_assimilate_ready_ids(Database& db, Shard shard, int limit, int64_t after_id,
+                                                int64_t upto_id);
 // READY for the file deleter, except those whose deletion failed and waits in
 // file_delete_retry until after `now` (so failing rows never fill a batch).
 // In id order, only ids in (after_id, upto_id] (lib/daemon/cursor_read.h).
-std::vector<WorkunitRow> fetch_file_delete_ready_workunits(
-    Database& db, Shard shard, int limit, int64_t now, int64_t after_id = 0,
-    int64_t upto_id = std::numeric_limits<int64_t>::max());
+std::vector<WorkunitRow> fetch_file_delete_ready_workunits(Database& db, Shard shard, int limit, int64_t now,
+                                                           int64_t after_id, int64_t upto_id);
 
 // Writes every state variable and the mutable parameters (target_nresults, priority).
 void update_workunit(Database& db, const WorkunitRow& wu);
