@@ -173,7 +173,9 @@ CREATE TABLE IF NOT EXISTS result (
   UNIQUE KEY res_name (name),
   KEY res_wuid (workunitid),
   KEY res_wu_host (workunitid, hostid),  -- the scheduler: was this host ever sent a result of this workunit
-  KEY res_send (server_state, priority DESC, id),  -- the send order itself: no filesort
+  -- The send order itself (no filesort); workunitid last, so a scheduler process's read of its
+  -- part of the queue (by workunit id) skips other parts' entries in the index alone.
+  KEY res_send (server_state, priority DESC, id, workunitid),
   KEY res_host (hostid, server_state),
   KEY res_file_delete (file_delete_state),
   KEY res_user (userid),
@@ -241,7 +243,8 @@ CREATE TABLE IF NOT EXISTS operand (
   UNIQUE KEY operand_name (graph_id, name),
   KEY operand_graph_state (graph_id, state),
   KEY operand_state (state),
-  KEY operand_workunit (workunitid)
+  KEY operand_workunit (workunitid),
+  KEY operand_reserved (preferred_until)  -- the scheduler: results reserved for a host right now
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
 -- Edge of the operand DAG: the successor reads the predecessor's output as input number

@@ -58,7 +58,12 @@ std::vector<Migration> build_migrations() {
                                            "stderr_out FROM result WHERE stderr_out <> '' ON DUPLICATE KEY "
                                            "UPDATE stderr_out = VALUES(stderr_out)"),
                   drop_column("result", "stderr_out")}});
-  // Next: {10, "...", {create_table("..."), add_index("workunit", "...", "(...)")}},
+  all.push_back({10,
+                 "result: workunitid in index res_send (a scheduler process reads its part of the queue "
+                 "from the index); operand: index operand_reserved (preferred_until)",
+                 {redefine_index("result", "res_send", "(server_state, priority DESC, id, workunitid)"),
+                  add_index("operand", "operand_reserved", "(preferred_until)")}});
+  // Next: {11, "...", {create_table("..."), add_index("workunit", "...", "(...)")}},
   return all;
 }
 
@@ -204,6 +209,33 @@ MigrationStep add_index(const std::string& table, const std::string& index, cons
                                  "DATABASE() AND TABLE_NAME = ? AND INDEX_NAME = ?",
                                  table, index) > 0;
             return has ? std::string() : "ALTER TABLE `" + table + "` ADD KEY `" + index + "` " + columns;
+          },
+          table};
+}
+
+MigrationStep redefine_index(const std::string& table, const std::string& index, const std::string& columns) {
+  checked_identifier(table);
+  checked_identifier(index);
+  // The column names of `columns`: each item's first word ("priority DESC" -> "priority").
+  std::string wanted;
+  for (size_t at = columns.find_first_not_of("( "); at < columns.size();) {
+    size_t end = columns.find_first_of(" ,)", at);
+    wanted += (wanted.empty() ? "" : ",") + columns.substr(at, end - at);
+    at = columns.find(',', end);
+    if (at != std::string::npos) at = columns.find_first_not_of(" ", at + 1);
+  }
+  return {table + ": index " + index + " becomes " + columns,
+          [=](Database& db) {
+            auto rows = query(db,
+                              "SELECT COLUMN_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = "
+                              "DATABASE() AND TABLE_NAME = ? AND INDEX_NAME = ? ORDER BY SEQ_IN_INDEX",
+                              table, index);
+            std::string has;
+            while (rows->next()) has += (has.empty() ? "" : ",") + std::string(rows->getString(1));
+            if (has == wanted) return std::string();
+            // One statement: the index is never missing, and a kill leaves the old or the new.
+            return "ALTER TABLE `" + table + "` " + (has.empty() ? "" : "DROP KEY `" + index + "`, ") +
+                   "ADD KEY `" + index + "` " + columns;
           },
           table};
 }

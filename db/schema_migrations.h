@@ -67,6 +67,9 @@ MigrationStep create_table(const std::string& table);
 MigrationStep add_column(const std::string& table, const std::string& column, const std::string& definition);
 MigrationStep add_index(const std::string& table, const std::string& index, const std::string& columns);
 MigrationStep convert_to_utf8mb4(const std::string& table);
+// Index `index` of `table` as `columns` (e.g. "(a, b DESC, c)"): added when missing, dropped
+// and added again in one ALTER when its columns differ (names and order; not DESC).
+MigrationStep redefine_index(const std::string& table, const std::string& index, const std::string& columns);
 // `statement` (trusted text, e.g. an INSERT .. SELECT moving the column's values to another
 // table) while `table`.`column` exists; then drop_column drops it.
 MigrationStep copy_while_column_exists(const std::string& table, const std::string& column,

@@ -1,6 +1,8 @@
 // Implementation of db/send_store.h.
 #include "db/send_store.h"
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "db/id_list.h"
@@ -106,20 +108,10 @@ std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int limit) {
   return read_candidates(query(db, kCandidateSelect + kCandidateOrder, ServerState::Unsent, limit));
 }
 
-std::vector<QueuedResultRow> fetch_queue_part(Database& db, const QueuePart& part, int64_t now, int limit) {
-  // The candidate's columns, then what a reply needs of the result (kSendDetailsColumns').
-  static const std::string select =
-      kCandidateColumns + ", r.name, r.xml_doc_in, w.name, w.xml_doc, w.rsc_fpops_bound " + kCandidateFrom;
-  // The workunit id is in the clustered row, not in the res_send index: each entry walked
-  // costs a primary-key read; the reservation check runs for the other parts' rows only.
-  static const std::string whole = select + kCandidateOrder;
-  static const std::string of_part = select +
-                                     "AND (MOD(r.workunitid, ?) = ? OR EXISTS (SELECT 1 FROM operand o WHERE "
-                                     "o.workunitid = r.workunitid AND o.preferred_host <> 0 AND "
-                                     "o.preferred_until > ?)) " +
-                                     kCandidateOrder;
-  auto rows = part.count <= 1 ? query(db, whole, ServerState::Unsent, limit)
-                              : query(db, of_part, ServerState::Unsent, part.count, part.index, now, limit);
+namespace {
+
+// The rows of one of fetch_queue_part's reads (its `columns`).
+std::vector<QueuedResultRow> queued_rows(std::unique_ptr<sql::ResultSet> rows) {
   std::vector<QueuedResultRow> out;
   while (rows->next()) {
     QueuedResultRow q;
@@ -139,6 +131,46 @@ std::vector<QueuedResultRow> fetch_queue_part(Database& db, const QueuePart& par
     out.push_back(std::move(q));
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<QueuedResultRow> fetch_queue_part(Database& db, const QueuePart& part, int64_t now, int limit) {
+  // The candidate's columns, then what a reply needs of the result (kSendDetailsColumns').
+  static const std::string columns =
+      kCandidateColumns + ", r.name, r.xml_doc_in, w.name, w.xml_doc, w.rsc_fpops_bound ";
+  static const std::string whole = columns + kCandidateFrom + kCandidateOrder;
+  // The part's own rows: the workunit id is the last column of res_send, so the entries of
+  // other parts are passed over in the index (index condition pushdown) without reading
+  // their rows. FORCE INDEX: left to choose, the optimizer plans another index first and
+  // then walks res_send for the ORDER BY as a range without the pushdown.
+  static const std::string of_part = columns +
+                                     "FROM result r FORCE INDEX (res_send) JOIN workunit w ON w.id = "
+                                     "r.workunitid WHERE r.server_state = ? AND MOD(r.workunitid, ?) = ? " +
+                                     kCandidateOrder;
+  // The other parts' results reserved for a host now, from the few operands that hold a
+  // reservation (operand_reserved), never by walking the queue: usually none.
+  static const std::string reserved_elsewhere =
+      columns +
+      "FROM operand o STRAIGHT_JOIN result r ON r.workunitid = o.workunitid JOIN workunit w ON w.id = "
+      "r.workunitid WHERE o.preferred_until > ? AND o.preferred_host <> 0 AND r.server_state = ? AND "
+      "MOD(r.workunitid, ?) <> ? " +
+      kCandidateOrder;
+  if (part.count <= 1) return queued_rows(query(db, whole, ServerState::Unsent, limit));
+  auto out = queued_rows(query(db, of_part, ServerState::Unsent, part.count, part.index, limit));
+  auto reserved =
+      queued_rows(query(db, reserved_elsewhere, now, ServerState::Unsent, part.count, part.index, limit));
+  if (reserved.empty()) return out;
+  auto send_order = [](const QueuedResultRow& a, const QueuedResultRow& b) {
+    if (a.candidate.priority != b.candidate.priority) return a.candidate.priority > b.candidate.priority;
+    return a.candidate.result_id < b.candidate.result_id;
+  };
+  std::vector<QueuedResultRow> merged;
+  std::merge(std::make_move_iterator(out.begin()), std::make_move_iterator(out.end()),
+             std::make_move_iterator(reserved.begin()), std::make_move_iterator(reserved.end()),
+             std::back_inserter(merged), send_order);
+  if (merged.size() > static_cast<size_t>(limit)) merged.resize(limit);
+  return merged;
 }
 
 namespace {

@@ -99,7 +99,8 @@ struct QueuePart {
 // in particular, read without locks (a FastCGI scheduler process's candidate cache,
 // sched/lib/candidate_cache.h); results reserved for a host until after `now` (an operand's
 // preferred host) are in every part, so that host finds them whichever process serves it.
-// About `limit` × count index entries are walked.
+// Two reads: about `limit` × count res_send entries walked, from the index alone but for the
+// `limit` rows returned; and the reserved results from the operands holding a reservation.
 // Each row also carries what a reply says of the result if it is sent (its report_deadline
 // 0 until then), so a request that sends it from the cache need not read it again.
 struct QueuedResultRow {

@@ -137,6 +137,50 @@ TEST_F(SendStore, CandidatesPassOverWorkunitsTheHostHadAResultOfReadingOnlyWhatT
   EXPECT_LT(fresh, 200) << "the common path reads the whole queue";
 }
 
+// A scheduler pool process's part of the queue (the workunits whose id is its slot modulo
+// the pool's size, and every part's results reserved for a host now), read from the
+// res_send index: the other parts' entries are passed over without reading their rows,
+// and the reserved ones come from the operands holding a reservation, not from the queue.
+TEST_F(SendStore, APartOfTheQueueIsReadFromTheIndexWithTheResultsReservedNowFromEveryPart) {
+  constexpr int64_t kNow = 1'000'000;
+  exec(*db_,
+       "INSERT INTO operand (graph_id, name, workunitid, spec, preferred_host, preferred_until) VALUES "
+       "(1, 'reserved', 7, '', 99, ?), (1, 'expired', 9, '', 99, ?), (1, 'unreserved', 12, '', 0, ?)",
+       kNow + 100, kNow, kNow + 100);
+  exec(*db_,  // more operands without a reservation, as a graph's queued chunks have
+       "INSERT INTO operand (graph_id, name, workunitid, spec) SELECT 2, CONCAT('op', seq), seq, '' FROM "
+       "seq_100_to_999");
+  query(*db_, "ANALYZE TABLE operand");
+  auto part = fetch_queue_part(*db_, QueuePart{8, 3}, kNow, 16);
+  ASSERT_EQ(part.size(), 16u);
+  std::vector<int64_t> expected = {3, 7, 11};  // part 3 by id (no priority-5 workunit in it), and 7
+  for (int64_t id = 19; expected.size() < 16; id += 8) expected.push_back(id);
+  for (size_t i = 0; i < part.size(); ++i) EXPECT_EQ(part[i].candidate.workunit_id, expected[i]) << i;
+  EXPECT_EQ(part[1].candidate.preferred_host, 99);
+  EXPECT_EQ(part[1].details.wu_name, "wu7");
+  // Part 0 has the priority-5 workunits first; 7 is in it as well.
+  auto zero = fetch_queue_part(*db_, QueuePart{8, 0}, kNow, 5);
+  ASSERT_EQ(zero.size(), 5u);
+  EXPECT_EQ(zero[0].candidate.workunit_id, 1000);
+  EXPECT_EQ(zero[2].candidate.workunit_id, 3000);
+  EXPECT_EQ(zero[3].candidate.workunit_id, 7);
+  EXPECT_EQ(zero[4].candidate.workunit_id, 8);
+  // Rows read: those returned (each with its workunit and operand lookups), not the
+  // entries of the other parts walked past: the same for a part of 2 as of 32.
+  auto rows_read_by_part_read = [&](QueuePart of) {
+    int64_t before = rows_read(*db_);
+    int64_t overhead = rows_read(*db_) - before;
+    before = rows_read(*db_);
+    EXPECT_EQ(fetch_queue_part(*db_, of, kNow, 64).size(), 64u);
+    return rows_read(*db_) - before - overhead;
+  };
+  int64_t of_2 = rows_read_by_part_read(QueuePart{2, 1});
+  int64_t of_32 = rows_read_by_part_read(QueuePart{32, 5});
+  std::cout << "rows read by a part read of 64 rows: of 2 parts " << of_2 << ", of 32 parts " << of_32
+            << "\n";
+  EXPECT_LT(of_32, of_2 + 64) << "the part read reads the other parts' rows";
+}
+
 // Concurrent requests read their candidates with locks, passing over the rows another holds:
 // each takes a different part of the queue's head at once, instead of all racing for the
 // same best rows and losing their claims (issue 16: 2.9 claim attempts per request before).
