@@ -18,7 +18,8 @@
 #    daemon, feeder, load generator; from /proc, utime + stime over the window) and the
 #    total, with what 2 idle cores would carry at that cost;
 #  - statements (server Questions), commits (Com_commit) and rows read (Rows_read, the
-#    bench's own counting queries left out) per lifecycle;
+#    bench's own counting queries left out) per lifecycle; InnoDB row lock waits and the
+#    time waited in them (Innodb_row_lock_waits, _time) per lifecycle;
 #  - the peak RSS of each process (VmHWM; create_work's from /usr/bin/time).
 # FLUSH_AT_COMMIT=1 (durable) or 2 runs one setting; unset, both (2 first). With OLD_BUILD
 # every window also runs against that build's server programs (scheduler, upload handler,
@@ -291,18 +292,20 @@ PY
   # Lifecycles done so far, statements, commits (all nodes), results validated VALID, other
   # outcomes, then rows read before and after these counts (their own reads left out).
   counters() {
-    local statements=0 commits=0 s c node rows0
+    local statements=0 commits=0 waits=0 waited=0 s c w t node rows0
     for node in $sockets; do
-      read -r s c < <(mariadb --no-defaults -S "$node" -uroot -N -e "SELECT
+      read -r s c w t < <(mariadb --no-defaults -S "$node" -uroot -N -e "SELECT
         (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'QUESTIONS'),
-        (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'COM_COMMIT')")
-      statements=$((statements + s)); commits=$((commits + c))
+        (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'COM_COMMIT'),
+        (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_ROW_LOCK_WAITS'),
+        (SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_ROW_LOCK_TIME')")
+      statements=$((statements + s)); commits=$((commits + c)); waits=$((waits + w)); waited=$((waited + t))
     done
     rows0=$(rows_read)
     echo "$(sql "SELECT (SELECT COUNT(*) FROM workunit WHERE file_delete_state = 2 AND id > $wu0), $statements, $commits,
            (SELECT COUNT(*) FROM result WHERE validate_state = 1 AND id > $r0),
            (SELECT COUNT(*) FROM result WHERE server_state = 5 AND id > $r0
-              AND (outcome <> 1 OR validate_state NOT IN (0, 1)))" | tr '\t' ' ') $rows0 $(rows_read)"
+              AND (outcome <> 1 OR validate_state NOT IN (0, 1)))" | tr '\t' ' ') $rows0 $(rows_read) $waits $waited"
   }
   sleep "$(awk -v s="$load_start" -v w="$warmup" -v now="$(date +%s.%N)" 'BEGIN { d = s + w - now; print (d > 0 ? d : 0) }')"
   local load0 t0 t1 c0 c1 b0 b1
@@ -346,6 +349,8 @@ per = max(n, 1)
 out['statements'] = f'{(c1[1] - c0[1]) / per:.1f}'
 out['commits'] = f'{(c1[2] - c0[2]) / per:.2f}'
 out['rows_read'] = f'{(c1[5] - c0[6]) / per:.0f}'
+out['lock_waits'] = f'{(c1[7] - c0[7]) / per:.2f}'
+out['lock_wait_ms'] = f'{(c1[8] - c0[8]) / per:.2f}'
 out['valid'] = c1[3] - c0[3]
 out['not_valid'] = c1[4]
 for name, b in (('backlog_start', b0), ('backlog_end', b1)):
@@ -440,6 +445,8 @@ report() {  # report LABEL FIGURES
   echo "     file deletions ready, workunits + results / results in progress)"
   printf '  %-28s %s statements, %s commits, %s rows read\n' "per lifecycle" "$(field "$f" statements)" \
     "$(field "$f" commits)" "$(field "$f" rows_read)"
+  printf '  %-28s %s InnoDB row lock waits, %s ms waited in them\n' "" "$(field "$f" lock_waits)" \
+    "$(field "$f" lock_wait_ms)"
   printf '  %-28s' "CPU ms per lifecycle"
   for role in mariadbd apache scheduler upload_handler transitioner validator assimilator file_deleter \
               graph_scheduler clusterer census feeder sched_load; do
