@@ -9,6 +9,10 @@ bool CandidateCache::refill_due(int64_t now) const {
   return !read_at_ || now - *read_at_ >= kMaxAgeSeconds || (read_full_ && rows_.size() < kLowWater);
 }
 
+bool CandidateCache::read_ahead_due(int64_t now) const {
+  return refill_due(now + kReadAheadSeconds) || (read_full_ && rows_.size() < 2 * kLowWater);
+}
+
 void CandidateCache::refill(std::vector<QueuedResultRow> rows, int64_t now) {
   rows_ = std::move(rows);
   read_at_ = now;
@@ -41,6 +45,10 @@ std::optional<SendDetailsRow> CandidateCache::claimed(int64_t result_id, int64_t
   if (won) details = std::move(row->details);
   rows_.erase(row);
   return details;
+}
+
+void refill_candidate_cache(Database& db, CandidateCache& cache, int64_t now) {
+  cache.refill(fetch_queue_part(db, cache.part(), now, CandidateCache::kCapacity), now);
 }
 
 void CandidateCache::refused(int64_t workunit_id, int64_t host_id) { held_by_[workunit_id].insert(host_id); }

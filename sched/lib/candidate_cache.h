@@ -16,6 +16,8 @@
 //    so new work, of a higher priority too, and new reservations reach requests within
 //    that time; and before that when fewer than kLowWater rows are left of a read that
 //    filled the cache (the part may hold more: a read short of kCapacity took all it had).
+//    A pool worker reads ahead between requests (read_ahead_due), so that a request
+//    rarely waits for the read: only one that comes after the worker was idle a while.
 // Stale rows cost a lost claim, never a wrong send: every claim is still guarded in the
 // database (result UNSENT, once per host). Not thread-safe: one per process, as the pool's
 // workers serve one request at a time.
@@ -48,6 +50,11 @@ class CandidateCache {
   // never read, read kMaxAgeSeconds ago or earlier, or fewer than kLowWater left of a full
   // read.
   bool refill_due(int64_t now) const;
+  // Whether to read the rows again now, between requests, so that no request has to: when
+  // refill_due would be within kReadAheadSeconds, or fewer than twice kLowWater are left of
+  // a full read.
+  bool read_ahead_due(int64_t now) const;
+  static constexpr int64_t kReadAheadSeconds = 1;
   // Replaces the rows with `rows` (in queue order) read at `now`.
   void refill(std::vector<QueuedResultRow> rows, int64_t now);
 
@@ -71,5 +78,8 @@ class CandidateCache {
   bool read_full_ = false;                        // the last read returned kCapacity rows
   std::map<int64_t, std::set<int64_t>> held_by_;  // workunit -> hosts known to have had a result of it
 };
+
+// Reads `cache`'s part of the unsent queue (kCapacity rows) at `now` into it.
+void refill_candidate_cache(Database& db, CandidateCache& cache, int64_t now);
 
 }  // namespace tharsis

@@ -168,10 +168,12 @@ int serve_cgi_or_fastcgi_streaming(const StreamingHandler& handler, int64_t max_
   return serve_fastcgi_on(0, handler, max_requests);  // mod_fcgid hands us the socket as stdin
 }
 
-int serve_fastcgi_on(int listen_fd, const StreamingHandler& handler, int64_t max_requests) {
+int serve_fastcgi_on(int listen_fd, const StreamingHandler& handler, int64_t max_requests,
+                     const BetweenRequests& between_requests) {
   FCGX_Request fcgi;
   FCGX_InitRequest(&fcgi, listen_fd, 0);
   for (int64_t served = 0; max_requests == 0 || served < max_requests; ++served) {
+    if (between_requests && !pool_worker_stopping()) between_requests();
     if (pool_worker_stopping() || FCGX_Accept_r(&fcgi) < 0) break;
     pool_worker_request_started();
     RequestHead head = read_request_head([&fcgi](const char* name) {

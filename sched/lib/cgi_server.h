@@ -97,8 +97,12 @@ inline constexpr uint64_t kMaxDiscardBytes = uint64_t{1} << 30;
 // reached, 0 = no limit). Returns the process exit code.
 int serve_cgi_or_fastcgi_streaming(const StreamingHandler& handler, int64_t max_requests = 0);
 int serve_cgi_or_fastcgi(const RequestHandler& handler, size_t max_body, int64_t max_requests = 0);
+// Work a FastCGI process does while no request waits on it: before it first waits for a
+// request and after each reply has been sent (e.g. reading ahead what the next request needs).
+using BetweenRequests = std::function<void()>;
 // The FastCGI request loop on a listening socket of our own (a pool worker's, see
 // sched/lib/fastcgi_pool.h); FCGX_Init() must have run. Ends when the pool stops the worker.
-int serve_fastcgi_on(int listen_fd, const StreamingHandler& handler, int64_t max_requests = 0);
+int serve_fastcgi_on(int listen_fd, const StreamingHandler& handler, int64_t max_requests = 0,
+                     const BetweenRequests& between_requests = {});
 
 }  // namespace tharsis

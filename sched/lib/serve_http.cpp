@@ -36,17 +36,18 @@ std::optional<FastCgiPoolOptions> pool_options(int argc, char** argv, const Proj
 }  // namespace
 
 int serve_http(int argc, char** argv, const ProjectConfig* config, const std::string& program,
-               const StreamingHandler& handler) {
+               const StreamingHandler& handler, const BetweenRequests& between_requests) {
   int exit_code = -1;
   auto pool = pool_options(argc, argv, config, program, exit_code);
   if (exit_code >= 0) return exit_code;
   if (!pool) return serve_cgi_or_fastcgi_streaming(handler);
-  return run_fastcgi_pool(*pool, [&](int listen_fd) { return serve_fastcgi_on(listen_fd, handler); });
+  return run_fastcgi_pool(
+      *pool, [&](int listen_fd) { return serve_fastcgi_on(listen_fd, handler, 0, between_requests); });
 }
 
 int serve_http(int argc, char** argv, const ProjectConfig* config, const std::string& program,
-               const RequestHandler& handler, size_t max_body) {
-  return serve_http(argc, argv, config, program, whole_body(handler, max_body));
+               const RequestHandler& handler, size_t max_body, const BetweenRequests& between_requests) {
+  return serve_http(argc, argv, config, program, whole_body(handler, max_body), between_requests);
 }
 
 }  // namespace tharsis

@@ -18,9 +18,10 @@ namespace tharsis {
 
 // `config` is null when the project's configuration could not be read: then the program
 // can still answer as a CGI (with the handler's error), but refuses to run as a pool.
+// `between_requests` runs in a pool worker only (fastcgi_pool.h; see serve_fastcgi_on).
 int serve_http(int argc, char** argv, const ProjectConfig* config, const std::string& program,
-               const StreamingHandler& handler);
+               const StreamingHandler& handler, const BetweenRequests& between_requests = {});
 int serve_http(int argc, char** argv, const ProjectConfig* config, const std::string& program,
-               const RequestHandler& handler, size_t max_body);
+               const RequestHandler& handler, size_t max_body, const BetweenRequests& between_requests = {});
 
 }  // namespace tharsis

@@ -68,6 +68,19 @@ int main(int argc, char** argv) {
   std::unique_ptr<Database> db;
   bool schema_checked = false;  // for db's connection
   std::string project = config->long_name.empty() ? config->name : config->long_name;
+  // Between requests, a pool worker reads its part of the queue ahead, in a transaction of
+  // its own, once its connection has passed the schema check (candidate_cache.h).
+  auto read_ahead = [&] {
+    CandidateCache* cache = context.candidate_cache;
+    const int64_t now = std::time(nullptr);
+    if (!cache || !db || !schema_checked || !cache->read_ahead_due(now)) return;
+    try {
+      db->transaction([&](Database& d) { refill_candidate_cache(d, *cache, now); });
+    } catch (const std::exception& e) {
+      db.reset();  // the next request reconnects, as after a failed request
+      log_error("reading the queue ahead failed: ", e.what());
+    }
+  };
   return serve_http(
       argc, argv, &*config, "scheduler",
       [&](const HttpRequest& request) {
@@ -115,5 +128,5 @@ int main(int argc, char** argv) {
           return xml(make_error_reply(project, "Server error; please try again later", 600));
         }
       },
-      static_cast<size_t>(config->max_request_size));
+      static_cast<size_t>(config->max_request_size), read_ahead);
 }

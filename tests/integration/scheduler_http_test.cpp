@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <latch>
@@ -28,6 +29,7 @@
 #include "lib/text_file.h"
 #include "lib/work/create_work.h"
 #include "lib/work/fanout.h"
+#include "sched/lib/candidate_cache.h"
 #include "tests/support/child_process.h"
 #include "tests/support/test_web_server.h"
 #include "tools/lib/app_admin.h"
@@ -118,7 +120,8 @@ class SchedulerHttp : public ::testing::Test {
   // What the project's other connections (the schedulers') ran while `action` did, from the
   // general log, by kind: "candidate_read" (the locked read of the queue's head),
   // "queue_part_read" (a pool worker's read of its part), "other_execute", "execute" (all
-  // three), "commit", "begin", "rollback", "other".
+  // three), "commit", "begin", "rollback", "other"; and "read_ahead", the transactions of
+  // part reads alone (a pool worker's between requests), whose commits are not in "commit".
   std::map<std::string, int64_t> statements_during(const std::function<void()>& action);
 
   std::string upload(const std::string& name, const std::string& signature, double max_nbytes,
@@ -313,31 +316,47 @@ std::map<std::string, int64_t> SchedulerHttp::statements_during(const std::funct
   EXPECT_FALSE(project_threads.empty()) << "the FastCGI scheduler holds no connection";
   std::string thread_list = "0";
   for (int64_t id : project_threads) thread_list += "," + std::to_string(id);
-  // Counted before and after, not emptied: a test beside this one may be counting too.
-  auto logged = [&] {
-    std::map<std::string, int64_t> out;
-    auto rows = query(
-        *db_,
-        "SELECT CASE WHEN command_type = 'Execute' AND CONVERT(argument USING utf8mb4) LIKE '%SKIP LOCKED%' "
-        "THEN 'candidate_read' WHEN command_type = 'Execute' AND CONVERT(argument USING utf8mb4) LIKE "
-        "'%MOD(r.workunitid%' THEN 'queue_part_read' WHEN command_type = 'Execute' THEN 'other_execute' "
-        "WHEN command_type = 'Query' AND UPPER(CONVERT(argument USING utf8mb4)) LIKE 'COMMIT%' THEN "
-        "'commit' WHEN command_type = 'Query' AND (UPPER(CONVERT(argument USING utf8mb4)) LIKE 'START%' OR "
-        "UPPER(CONVERT(argument USING utf8mb4)) LIKE 'BEGIN%') THEN 'begin' WHEN command_type = 'Query' "
-        "AND UPPER(CONVERT(argument USING utf8mb4)) LIKE 'ROLLBACK%' THEN 'rollback' ELSE 'other' END, "
-        "COUNT(*) FROM mysql.general_log WHERE thread_id IN (" +
-            thread_list + ") GROUP BY 1");
-    while (rows->next()) out[rows->getString(1)] = rows->getInt64(2);
-    return out;
-  };
+  // The log is not emptied (a test beside this one may be counting too): these threads'
+  // entries from now on are the action's.
   exec(*db_, "SET GLOBAL log_output = 'TABLE'");
-  auto before = logged();
+  std::string since;
+  {
+    auto now = query(*db_, "SELECT CAST(NOW(6) AS CHAR)");
+    if (now->next()) since = now->getString(1);
+  }
   exec(*db_, "SET GLOBAL general_log = 1");
   action();
   exec(*db_, "SET GLOBAL general_log = 0");
-  auto after = logged();
+  auto rows = query(
+      *db_,
+      "SELECT CASE WHEN command_type = 'Execute' AND CONVERT(argument USING utf8mb4) LIKE '%SKIP LOCKED%' "
+      "THEN 'candidate_read' WHEN command_type = 'Execute' AND CONVERT(argument USING utf8mb4) LIKE "
+      "'%MOD(r.workunitid%' THEN 'queue_part_read' WHEN command_type = 'Execute' THEN 'other_execute' "
+      "WHEN command_type = 'Query' AND UPPER(CONVERT(argument USING utf8mb4)) LIKE 'COMMIT%' THEN "
+      "'commit' WHEN command_type = 'Query' AND (UPPER(CONVERT(argument USING utf8mb4)) LIKE 'START%' OR "
+      "UPPER(CONVERT(argument USING utf8mb4)) LIKE 'BEGIN%') THEN 'begin' WHEN command_type = 'Query' "
+      "AND UPPER(CONVERT(argument USING utf8mb4)) LIKE 'ROLLBACK%' THEN 'rollback' ELSE 'other' END, "
+      "thread_id FROM mysql.general_log WHERE thread_id IN (" +
+          thread_list + ") AND event_time >= ? ORDER BY event_time",
+      since);
   std::map<std::string, int64_t> out;
-  for (const auto& [kind, n] : after) out[kind] = n - before[kind];
+  struct Transaction {
+    bool at_start = true;          // nothing ran since the last one ended
+    bool part_reads_only = false;  // it ran part reads so far and nothing else
+  };
+  std::map<int64_t, Transaction> of_thread;
+  while (rows->next()) {
+    std::string kind = rows->getString(1);
+    Transaction& t = of_thread[rows->getInt64(2)];
+    if (kind == "commit" || kind == "rollback") {
+      if (kind == "commit" && t.part_reads_only) kind = "read_ahead";
+      t = Transaction{};
+    } else if (kind != "begin") {
+      t.part_reads_only = kind == "queue_part_read" && (t.at_start || t.part_reads_only);
+      t.at_start = false;
+    }
+    ++out[kind];
+  }
   out["execute"] = out["candidate_read"] + out["queue_part_read"] + out["other_execute"];
   return out;
 }
@@ -677,6 +696,54 @@ TEST_F(SchedulerHttp, FastCgiPoolServesBurstsReplacesDeadWorkersAndStopsWithTheP
 // every request: a report+get RPC is one statement shorter. Hosts asking at once still
 // never get one result twice nor two results of one workunit, each RPC gets work while
 // there is work, also when its worker's part runs out, and the queue drains completely.
+// A pool worker reads its part of the queue ahead between requests, in a transaction of
+// its own: a host polling steadily never waits for that read inside its RPC (the read's
+// tens of ms were the latency's tail, docs/benchmarks.md).
+TEST_F(SchedulerHttp, APoolWorkerReadsItsPartOfTheQueueAheadBetweenRequests) {
+  add_jobs(3, 60, /*results=*/2);
+  Pool pool;
+  ASSERT_NO_FATAL_FAILURE(start_pool(pool, 2));  // (a pool of one reads the whole queue)
+  int64_t hostid = 0;
+  std::vector<std::string> held;
+  auto report_get = [&] {
+    std::string reports;
+    for (const auto& name : held) reports += success_report(name);
+    auto reply =
+        http_post(pool.web->url("test_cgi/pool"), request("good_key_0123456789", hostid, reports, 1));
+    pugi::xml_document doc;
+    doc.load_string(reply.body.c_str());
+    auto root = doc.child("scheduler_reply");
+    if (hostid == 0) hostid = root.child("hostid").text().as_llong();
+    held.clear();
+    for (auto result : root.children("result")) held.push_back(result.child_value("name"));
+    EXPECT_FALSE(held.empty()) << reply.body;
+  };
+  // Each worker's first request reads its part (and checks the schema) on a new connection.
+  auto connections = [&] {
+    return count(
+        "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND ID <> "
+        "CONNECTION_ID()");
+  };
+  for (int i = 0; i < 50 && connections() < 2; ++i) report_get();
+  ASSERT_EQ(connections(), 2) << "a worker got no request";
+  // Past the point where the rows were due again, a request every 200 ms.
+  const auto span = std::chrono::seconds(CandidateCache::kMaxAgeSeconds + 2);
+  int requests = 0;
+  auto ran = statements_during([&] {
+    const auto end = std::chrono::steady_clock::now() + span;
+    while (std::chrono::steady_clock::now() < end) {
+      report_get();
+      ++requests;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  });
+  EXPECT_GE(ran["read_ahead"], 1) << "the worker never read its part between requests";
+  EXPECT_EQ(ran["commit"], requests);
+  // Each request ran five statements, none of them a part read: those ran apart.
+  EXPECT_EQ(ran["other_execute"], 5 * requests);
+  EXPECT_EQ(ran["queue_part_read"], 2 * ran["read_ahead"]) << "a part read ran inside a request";
+}
+
 TEST_F(SchedulerHttp, APoolWorkerTakesCandidatesFromItsPartOfTheQueueInMemory) {
   add_jobs(3, 60, /*results=*/2);  // with the fixture's 3 single-result jobs: 123 results
   const int64_t queued = count("SELECT COUNT(*) FROM result WHERE server_state = 2");
@@ -752,7 +819,7 @@ TEST_F(SchedulerHttp, APoolWorkerTakesCandidatesFromItsPartOfTheQueueInMemory) {
     }
     EXPECT_TRUE(signed_upload) << name << "'s output has no upload URL and certificate";
   }
-  EXPECT_EQ(ran["commit"], kInARow);
+  EXPECT_EQ(ran["commit"], kInARow);  // (a worker's reads ahead between them commit apart)
   EXPECT_EQ(ran["rollback"], 0);
 
   // All hosts at once until each gets nothing (the rest of the queue locked by the others'

@@ -50,6 +50,29 @@ TEST(CandidateCache, IsReadWhenNeverReadWhenOldAndWhenAFullReadRunsLow) {
   EXPECT_EQ(cache.part().index, 1);
 }
 
+// Between requests a pool worker reads ahead: a second before the rows would be due, or
+// at twice the low water of a full read, so the request that would have waited does not.
+TEST(CandidateCache, IsReadAheadASecondBeforeItIsDueOrAtTwiceTheLowWater) {
+  CandidateCache cache(QueuePart{});
+  EXPECT_TRUE(cache.read_ahead_due(100)) << "never read";
+  cache.refill(queue_of(CandidateCache::kCapacity), 100);
+  const int64_t ahead = 100 + CandidateCache::kMaxAgeSeconds - CandidateCache::kReadAheadSeconds;
+  EXPECT_FALSE(cache.read_ahead_due(ahead - 1));
+  EXPECT_TRUE(cache.read_ahead_due(ahead));
+  EXPECT_FALSE(cache.refill_due(ahead)) << "a request now would still take from the rows";
+  int64_t next = 1;
+  while (cache.size() >= 2 * CandidateCache::kLowWater) {
+    EXPECT_FALSE(cache.read_ahead_due(100)) << cache.size() << " rows left";
+    cache.claimed(next, (next + 1) / 2, 7, true);
+    ++next;
+  }
+  EXPECT_TRUE(cache.read_ahead_due(100)) << "fewer than twice kLowWater left of a full read";
+  EXPECT_FALSE(cache.refill_due(100));
+  // A short read took all the part had: only its age makes it due.
+  cache.refill(queue_of(3), 200);
+  EXPECT_FALSE(cache.read_ahead_due(200));
+}
+
 TEST(CandidateCache, OffersInQueueOrderWhatTheHostTakesUpToTheLimit) {
   CandidateCache cache(QueuePart{});
   cache.refill(queue_of(10), 0);

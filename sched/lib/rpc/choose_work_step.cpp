@@ -54,9 +54,7 @@ NewWork claim_new_work(Database& db, const SchedulerRequest& req, const HostRow&
   // what the cache holds).
   CandidateCache* cache = ctx.candidate_cache;
   auto cached_candidates = [&](int limit, const std::set<int64_t>& gone) {
-    if (cache->refill_due(now)) {
-      cache->refill(fetch_queue_part(db, cache->part(), now, CandidateCache::kCapacity), now);
-    }
+    if (cache->refill_due(now)) refill_candidate_cache(db, *cache, now);
     std::vector<CandidateResult> out;
     for (const auto& row : cache->offer(static_cast<size_t>(limit), host.id, [&](const SendCandidateRow& r) {
            if (gone.count(r.result_id)) return false;
