@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <deque>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -55,6 +56,16 @@ TEST(PythonPackage, PytestSuitePassesAgainstALiveProject) {
   text << output.rdbuf();
   std::cout << text.str();
   EXPECT_EQ(code, 0) << "pytest failed; its output is above (and in " << log << ")";
+  if (code != 0) {  // the submission endpoint's side of a "server error": its log lines
+    std::ifstream errors(live.web_server().error_log());
+    std::deque<std::string> last;
+    for (std::string line; std::getline(errors, line);) {
+      last.push_back(line);
+      if (last.size() > 40) last.pop_front();
+    }
+    std::cout << "last lines of " << live.web_server().error_log() << ":\n";
+    for (const auto& line : last) std::cout << "  " << line << "\n";
+  }
   EXPECT_TRUE(text.str().find(" passed") != std::string::npos);
   EXPECT_TRUE(live.stop_daemons());
 }

@@ -26,6 +26,8 @@ class TestWebServer {
   std::string url(const std::string& path) const;  // http://127.0.0.1:<port>/<path>
   // Apache's access log: one line per request, "%h %t \"%r\" %>s %b %D".
   std::string access_log() const { return dir_ + "/access.log"; }
+  // Apache's error log, where the CGIs' stderr (their log lines) goes.
+  std::string error_log() const { return dir_ + "/error.log"; }
   // An outage: halt() stops Apache (the port refuses connections), start() serves again
   // on the same port. Throws when Apache does not come back.
   void halt();
