@@ -51,8 +51,11 @@
 # statement logged (the logging costs server CPU itself): calls and server µs per
 # lifecycle, µs and rows examined per call. Times are wall-clock inside the server, so
 # lock waits and CPU contention count in them.
+# ROUNDS=R (with OLD_BUILD) runs each comparison R times, the builds' order alternating
+# (odd rounds the new build first, even rounds the old), with a ratio per round: on this VM
+# the second window of a pair runs slower whichever build it is.
 #   [FLUSH_AT_COMMIT=1|2] [NODES=1|3|"1 3"] [WARMUP=15] [LOOPS=8] [LEVEL=4000] [DAEMON_SLEEP=1] \
-#     [PRELOAD_RESULTS=M] [STATEMENTS=K] [RATE=R] [POOL=1] bench/pipeline.sh BUILD [SECONDS] [OLD_BUILD]
+#     [PRELOAD_RESULTS=M] [STATEMENTS=K] [RATE=R] [POOL=1] [ROUNDS=R] bench/pipeline.sh BUILD [SECONDS] [OLD_BUILD]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 usage="usage: pipeline.sh BUILD [SECONDS] [OLD_BUILD]"
@@ -66,6 +69,8 @@ daemon_sleep="${DAEMON_SLEEP:-1}"
 flushes="${FLUSH_AT_COMMIT:-2 1}"
 statements="${STATEMENTS:-0}"
 rate="${RATE:-0}"
+rounds="${ROUNDS:-1}"
+case "$rounds" in ''|*[!0-9]*|0) echo "pipeline: ROUNDS: a whole number of at least 1" >&2; exit 2 ;; esac
 pool="${POOL:-0}"
 case "$pool" in 0|1) ;; *) echo "pipeline: POOL: 0 (mod_fcgid) or 1 (FastCGI pools)" >&2; exit 2 ;; esac
 [[ "$rate" =~ ^[0-9]+$ ]] || { echo "pipeline: RATE: report+get RPC/s offered, a whole number" >&2; exit 2; }
@@ -474,10 +479,17 @@ echo "pipeline: quorum 2, $loops hosts (report+get, uploads$( [ "$rate" -gt 0 ] 
 declare -A all
 for flush in $flushes; do
   for nodes in $node_counts; do
-    for b in "$new_build" ${old_build:+"$old_build"}; do
-      run "$b" "$flush" "$nodes"
-      all[$b,$flush,$nodes]="$figures"
-      report "$b, innodb_flush_log_at_trx_commit=$flush, $nodes database node(s)" "$figures" "$statement_shapes"
+    for round in $(seq "$rounds"); do
+      # Even rounds run the old build first: the second window of a pair runs slower
+      # whichever build it is (docs/benchmarks.md), so only alternating orders compare.
+      order=("$new_build" ${old_build:+"$old_build"})
+      [ -n "$old_build" ] && [ $((round % 2)) -eq 0 ] && order=("$old_build" "$new_build")
+      for b in "${order[@]}"; do
+        run "$b" "$flush" "$nodes"
+        all[$b,$flush,$nodes,$round]="$figures"
+        report "$b, innodb_flush_log_at_trx_commit=$flush, $nodes database node(s)$([ "$rounds" -gt 1 ] &&
+          echo ", round $round of $rounds")" "$figures" "$statement_shapes"
+      done
     done
   done
 done
@@ -500,10 +512,14 @@ ratio_header() {
     "ratio" "server CPU ms" "ratio" "stmts" "commits" "RPC p99 ms" "load"
 }
 if [ -n "$old_build" ]; then
-  ratio_header "old ($old_build) / new ($new_build), same run; ratio = new / old"
+  ratio_header "old ($old_build) / new ($new_build), same run; ratio = new / old$([ "$rounds" -gt 1 ] &&
+    echo "; round r: flush, nodes, r (odd rounds ran the new build first, even ones the old)")"
   for flush in $flushes; do
     for nodes in $node_counts; do
-      ratio_row "$flush, $nodes" "${all[$old_build,$flush,$nodes]}" "${all[$new_build,$flush,$nodes]}"
+      for round in $(seq "$rounds"); do
+        ratio_row "$flush, $nodes$([ "$rounds" -gt 1 ] && echo ", $round")" \
+          "${all[$old_build,$flush,$nodes,$round]}" "${all[$new_build,$flush,$nodes,$round]}"
+      done
     done
   done
 fi
@@ -513,7 +529,7 @@ if [ "$first_nodes" != "$node_counts" ]; then
     ratio_header "$b: $first_nodes node(s) / N nodes, same run; ratio = N nodes / $first_nodes"
     for flush in $flushes; do
       for nodes in ${node_counts#* }; do
-        ratio_row "$flush, $nodes" "${all[$b,$flush,$first_nodes]}" "${all[$b,$flush,$nodes]}"
+        ratio_row "$flush, $nodes" "${all[$b,$flush,$first_nodes,1]}" "${all[$b,$flush,$nodes,1]}"
       done
     done
   done
