@@ -61,6 +61,10 @@ std::string request(const std::string& authenticator, int64_t hostid, const std:
 
 class SchedulerHttp : public ::testing::Test {
  protected:
+  SchedulerHttp() = default;
+  // The project's database on `admin`'s server (one the test may stop), not the shared one.
+  explicit SchedulerHttp(const DbConfig& admin) : project_("http://127.0.0.1:8080/", admin) {}
+
   void SetUp() override {
     db_ = project_.open();
     UserRow user;
@@ -742,6 +746,50 @@ TEST_F(SchedulerHttp, APoolWorkerReadsItsPartOfTheQueueAheadBetweenRequests) {
   // Each request ran five statements, none of them a part read: those ran apart.
   EXPECT_EQ(ran["other_execute"], 5 * requests);
   EXPECT_EQ(ran["queue_part_read"], 2 * ran["read_ahead"]) << "a part read ran inside a request";
+}
+
+// The server exists before the fixture's project is made on it (base from member).
+struct OwnDatabaseServer {
+  testing::DedicatedServer dedicated_;
+};
+class SchedulerPoolOutage : public OwnDatabaseServer, public SchedulerHttp {
+ protected:
+  SchedulerPoolOutage() : SchedulerHttp(dedicated_.admin()) {}
+};
+
+// A pool outlives a database outage: while the server is down each request gets BOINC's
+// "try again later" (the worker drops its connection, so no read ahead runs on it); once
+// the server is back, the same workers, none replaced, connect again and send work.
+TEST_F(SchedulerPoolOutage, WorkersOutliveADatabaseOutageAndSendWorkAgain) {
+  add_jobs(3, 20, /*results=*/2);
+  Pool pool;
+  ASSERT_NO_FATAL_FAILURE(start_pool(pool, 2));
+  const auto workers = fastcgi_processes(pool.program);
+  auto ask = [&] {
+    return http_post(pool.web->url("test_cgi/pool"), request("good_key_0123456789", 0, "", 1));
+  };
+  for (int i = 0; i < 4; ++i) {  // (each worker's first request reads its part)
+    auto reply = ask();
+    EXPECT_NE(reply.body.find("<result>"), std::string::npos) << reply.body;
+  }
+  db_.reset();
+  dedicated_.halt();
+  const auto outage_end = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  while (std::chrono::steady_clock::now() < outage_end) {  // past the workers' reads ahead
+    auto reply = ask();
+    EXPECT_EQ(reply.status, 200) << reply.error;
+    EXPECT_NE(reply.body.find("try again later"), std::string::npos) << reply.body;
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  }
+  dedicated_.start();
+  db_ = project_.open();
+  int sent = 0;
+  for (int i = 0; i < 20 && sent < 4; ++i) {
+    auto reply = ask();
+    if (reply.body.find("<result>") != std::string::npos) ++sent;
+  }
+  EXPECT_EQ(sent, 4) << "the pool did not send work again after the outage";
+  EXPECT_EQ(fastcgi_processes(pool.program), workers) << "a worker died and was replaced";
 }
 
 TEST_F(SchedulerHttp, APoolWorkerTakesCandidatesFromItsPartOfTheQueueInMemory) {
