@@ -473,6 +473,22 @@ report() {  # report LABEL FIGURES
   fi
 }
 
+# The file system the run is on: on ext4 without a journal, each new file's inode search
+# passes over the inodes freed in the last minutes, so file costs grow as a run churns
+# (docs/benchmarks.md, 2026-11-27 04:00).
+filesystem() {
+  local type source dev
+  read -r type source < <(findmnt -n -o FSTYPE,SOURCE --target "${TMPDIR:-/tmp}" 2>/dev/null) || true
+  [ -n "${type:-}" ] || { echo "unknown"; return; }
+  dev="$(basename "${source:-none}")"
+  if [ "$type" = ext4 ] && [ -d "/proc/fs/ext4/$dev" ]; then
+    compgen -G "/proc/fs/jbd2/$dev-*" >/dev/null && echo "ext4 on $source, journaled" ||
+      echo "ext4 on $source WITHOUT a journal: file creation slows as the run churns files"
+  else
+    echo "$type on $source"
+  fi
+}
+echo "pipeline: runs under ${TMPDIR:-/tmp}: $(filesystem)"
 echo "pipeline: quorum 2, $loops hosts (report+get, uploads$( [ "$rate" -gt 0 ] && echo ", $rate RPC/s offered")), unsent queue kept at $level results," \
   "daemons --sleep $daemon_sleep, warm-up $warmup s, window $seconds s, preloaded results $preload," \
   "server options added: ${server_args:-none}"
