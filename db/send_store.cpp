@@ -110,35 +110,43 @@ std::vector<SendCandidateRow> fetch_send_candidates(Database& db, int limit) {
 
 namespace {
 
-// The rows of one of fetch_queue_part's reads (its `columns`).
+// What a reply says of a result being sent (send_details_of reads them by position).
+const std::string kSendDetailsList =
+    "r.id, r.name, r.xml_doc_in, r.report_deadline, r.appid, w.id, w.name, w.xml_doc, w.rsc_fpops_est, "
+    "w.rsc_fpops_bound, w.rsc_memory_bound, w.rsc_disk_bound ";
+const std::string kSendDetailsColumns = "SELECT " + kSendDetailsList;
+
+// The row's kSendDetailsList columns, the first of them at position `first`.
+SendDetailsRow send_details_of(sql::ResultSet& rows, int first = 1) {
+  const int c = first - 1;
+  SendDetailsRow d;
+  d.result_id = rows.getInt64(c + 1);
+  d.name = rows.getString(c + 2);
+  d.xml_doc_in = rows.getString(c + 3);
+  d.report_deadline = rows.getInt64(c + 4);
+  d.appid = rows.getInt64(c + 5);
+  d.workunit_id = rows.getInt64(c + 6);
+  d.wu_name = rows.getString(c + 7);
+  d.wu_xml_doc = rows.getString(c + 8);
+  d.rsc_fpops_est = rows.getDouble(c + 9);
+  d.rsc_fpops_bound = rows.getDouble(c + 10);
+  d.rsc_memory_bound = rows.getDouble(c + 11);
+  d.rsc_disk_bound = rows.getDouble(c + 12);
+  return d;
+}
+
+// The rows of one of fetch_queue_part's reads: the candidate's 10 columns, then the details'.
 std::vector<QueuedResultRow> queued_rows(std::unique_ptr<sql::ResultSet> rows) {
   std::vector<QueuedResultRow> out;
-  while (rows->next()) {
-    QueuedResultRow q;
-    q.candidate = candidate_of_columns(*rows);
-    SendDetailsRow& d = q.details;
-    d.result_id = q.candidate.result_id;
-    d.appid = q.candidate.appid;
-    d.workunit_id = q.candidate.workunit_id;
-    d.rsc_fpops_est = q.candidate.rsc_fpops_est;
-    d.rsc_memory_bound = q.candidate.rsc_memory_bound;
-    d.rsc_disk_bound = q.candidate.rsc_disk_bound;
-    d.name = rows->getString(11);
-    d.xml_doc_in = rows->getString(12);
-    d.wu_name = rows->getString(13);
-    d.wu_xml_doc = rows->getString(14);
-    d.rsc_fpops_bound = rows->getDouble(15);
-    out.push_back(std::move(q));
-  }
+  while (rows->next()) out.push_back({candidate_of_columns(*rows), send_details_of(*rows, 11)});
   return out;
 }
 
 }  // namespace
 
 std::vector<QueuedResultRow> fetch_queue_part(Database& db, const QueuePart& part, int64_t now, int limit) {
-  // The candidate's columns, then what a reply needs of the result (kSendDetailsColumns').
-  static const std::string columns =
-      kCandidateColumns + ", r.name, r.xml_doc_in, w.name, w.xml_doc, w.rsc_fpops_bound ";
+  // The candidate's columns, then what a reply needs of the result.
+  static const std::string columns = kCandidateColumns + ", " + kSendDetailsList;
   static const std::string whole = columns + kCandidateFrom + kCandidateOrder;
   // The part's own rows: the workunit id is the last column of res_send, so the entries of
   // other parts are passed over in the index (index condition pushdown) without reading
@@ -212,33 +220,6 @@ std::optional<HostResultRow> fetch_host_result_by_name(Database& db, const std::
   if (!rows->next()) return std::nullopt;
   return read_host_result(*rows);
 }
-
-namespace {
-
-// What a reply says of a result being sent, by position (send_details_of).
-const std::string kSendDetailsColumns =
-    "SELECT r.id, r.name, r.xml_doc_in, r.report_deadline, r.appid, w.id, w.name, w.xml_doc, "
-    "w.rsc_fpops_est, "
-    "w.rsc_fpops_bound, w.rsc_memory_bound, w.rsc_disk_bound ";
-
-SendDetailsRow send_details_of(sql::ResultSet& rows) {
-  SendDetailsRow d;
-  d.result_id = rows.getInt64(1);
-  d.name = rows.getString(2);
-  d.xml_doc_in = rows.getString(3);
-  d.report_deadline = rows.getInt64(4);
-  d.appid = rows.getInt64(5);
-  d.workunit_id = rows.getInt64(6);
-  d.wu_name = rows.getString(7);
-  d.wu_xml_doc = rows.getString(8);
-  d.rsc_fpops_est = rows.getDouble(9);
-  d.rsc_fpops_bound = rows.getDouble(10);
-  d.rsc_memory_bound = rows.getDouble(11);
-  d.rsc_disk_bound = rows.getDouble(12);
-  return d;
-}
-
-}  // namespace
 
 std::vector<SendDetailsRow> fetch_send_details(Database& db, const std::vector<int64_t>& result_ids) {
   if (result_ids.empty()) return {};

@@ -55,17 +55,17 @@ NewWork claim_new_work(Database& db, const SchedulerRequest& req, const HostRow&
   CandidateCache* cache = ctx.candidate_cache;
   auto cached_candidates = [&](int limit, const std::set<int64_t>& gone) {
     if (cache->refill_due(now)) refill_candidate_cache(db, *cache, now);
-    std::vector<CandidateResult> out;
-    for (const auto& row : cache->offer(static_cast<size_t>(limit), host.id, [&](const SendCandidateRow& r) {
-           if (gone.count(r.result_id)) return false;
-           const auto& choice = versions.for_app(r.appid);
-           if (!choice.version) return false;
-           return check_candidate(view, candidate_of(r, choice.version->platform), now) == SkipReason::None;
-         })) {
-      const auto& choice = versions.for_app(row.appid);
-      out.push_back(candidate_of(row, choice.version->platform));
-      version_of_result[row.result_id] = choice.version->row.id;
-    }
+    std::vector<CandidateResult> out;  // each row the host takes, built once
+    cache->offer(static_cast<size_t>(limit), host.id, [&](const SendCandidateRow& r) {
+      if (gone.count(r.result_id)) return false;
+      const auto& choice = versions.for_app(r.appid);
+      if (!choice.version) return false;
+      CandidateResult candidate = candidate_of(r, choice.version->platform);
+      if (check_candidate(view, candidate, now) != SkipReason::None) return false;
+      version_of_result[r.result_id] = choice.version->row.id;
+      out.push_back(std::move(candidate));
+      return true;
+    });
     if (out.size() < static_cast<size_t>(limit)) {
       std::set<int64_t> have;
       for (const auto& c : out) have.insert(c.result_id);
