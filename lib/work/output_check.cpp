@@ -143,14 +143,22 @@ OutputVerdict judge(const std::string& path, const std::string& name, const Repo
 
 OutputVerdict verify_output_file(const std::string& path, const std::string& name,
                                  const ReportedOutput* reported) {
+  OwnedFd closed_on_return;
+  return verify_output_file(path, name, reported, closed_on_return);
+}
+
+OutputVerdict verify_output_file(const std::string& path, const std::string& name,
+                                 const ReportedOutput* reported, OwnedFd& kept) {
   struct stat info {};
   // Opened once, then fstat and md5 on the descriptor: one path lookup. O_NONBLOCK: a FIFO
   // in its place must not block the open (it is refused as not a regular file).
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd >= 0) {
-    FdCloser closer{fd};
-    if (::fstat(fd, &info) == 0) return judge(path, name, reported, info, fd);
+  OwnedFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  if (fd && ::fstat(fd.get(), &info) == 0) {
+    OutputVerdict verdict = judge(path, name, reported, info, fd.get());
+    if (verdict.error_number == 0 && verdict.match == OutputMatch::Match) kept = std::move(fd);
+    return verdict;
   }
+  fd.reset();
   // Not openable (missing, or not readable: its size may still decide): by path, as a
   // stat then an open for the md5.
   if (::stat(path.c_str(), &info) != 0) {

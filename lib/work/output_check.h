@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "lib/config/project_config.h"
+#include "lib/fd_closer.h"
 #include "lib/result.h"
 
 namespace tharsis {
@@ -77,6 +78,13 @@ struct OutputVerdict {
 // (a size that differs is found without reading it; a missing file is its stat's errno).
 OutputVerdict verify_output_file(const std::string& path, const std::string& name,
                                  const ReportedOutput* reported);
+
+// The same, keeping the file open when it matches: `kept` then owns a descriptor of the
+// very file whose bytes were checked, so a caller that links or copies from it keeps
+// exactly those bytes, whatever later happens to the name (a swap, a deletion). Left empty
+// when the verdict is anything but a match.
+OutputVerdict verify_output_file(const std::string& path, const std::string& name,
+                                 const ReportedOutput* reported, OwnedFd& kept);
 
 // The xml_doc_out a host would report for `result` given the files now in upload/: each
 // output of result.xml_doc_in with its size and md5, read from disk. For tests and

@@ -42,16 +42,19 @@ Result<std::vector<CanonicalOutput>> canonical_outputs_of(const ProjectConfig& c
 }  // namespace
 
 CanonicalOutputs check_canonical_outputs(const ProjectConfig& config, const ResultRow& canonical,
-                                         std::string& why) {
+                                         std::vector<CheckedOutput>& checked, std::string& why) {
+  checked.clear();
   auto outputs = canonical_outputs_of(config, canonical);
   if (!outputs.ok()) {
     why = outputs.error();
     return CanonicalOutputs::Mismatch;
   }
   for (const auto& output : *outputs) {
-    OutputVerdict verdict = verify_output_file(output.path, output.reported.name, &output.reported);
+    CheckedOutput& file = checked.emplace_back();
+    OutputVerdict verdict = check_output(output, file);
     if (verdict.error_number != 0) {
       why = verdict.message;
+      checked.clear();
       // A canonical output gone from upload/ cannot be assimilated, ever (as the validator
       // treats a missing output); other errors (EIO, EACCES) may heal.
       const int e = verdict.error_number;
@@ -60,6 +63,7 @@ CanonicalOutputs check_canonical_outputs(const ProjectConfig& config, const Resu
     }
     if (verdict.match != OutputMatch::Match) {
       why = verdict.message;
+      checked.clear();
       return CanonicalOutputs::Mismatch;
     }
   }
@@ -69,12 +73,10 @@ CanonicalOutputs check_canonical_outputs(const ProjectConfig& config, const Resu
 AssimilationHandler results_store_handler(const ProjectConfig& config) {
   std::string store = config.project_dir + "/results";
   AssimilationHandler handler;
-  handler.handle = [&config, store](Database&, const WorkunitRow& wu, const ResultRow* canonical,
-                                    int64_t) -> Status {
+  handler.handle = [store](Database&, const WorkunitRow& wu, const ResultRow* canonical,
+                           const std::vector<CheckedOutput>& outputs, int64_t) -> Status {
     if (!canonical) return store_workunit_error(store, wu.name, wu.error_mask, "workunit ended in error");
-    auto outputs = canonical_outputs_of(config, *canonical);
-    if (!outputs.ok()) return make_error(outputs.error());
-    auto stored = store_canonical_outputs(store, wu.name, *outputs);
+    auto stored = store_canonical_outputs(store, wu.name, outputs);
     if (!stored.ok()) return make_error(stored.error());
     return Status::success();
   };
@@ -87,8 +89,9 @@ bool AssimilatorPass::plan_in_transaction(Database& d, int64_t wu_id, int64_t no
   if (!wu || wu->assimilate_state != AssimilateState::Ready) return false;
   const ResultRow* canonical = canonical_result(*wu, results);
   std::string why;
+  std::vector<CheckedOutput> checked;  // open until the handler has kept them
   const CanonicalOutputs outputs =
-      canonical ? check_canonical_outputs(config_, *canonical, why) : CanonicalOutputs::Match;
+      canonical ? check_canonical_outputs(config_, *canonical, checked, why) : CanonicalOutputs::Match;
   AssimilationPlan plan = plan_assimilation(*wu, results, outputs, now);
   switch (plan.action) {
     case AssimilationAction::None:
@@ -107,7 +110,7 @@ bool AssimilatorPass::plan_in_transaction(Database& d, int64_t wu_id, int64_t no
     case AssimilationAction::Assimilate:
       break;
   }
-  Status handled = handler_.handle(d, *wu, canonical, now);
+  Status handled = handler_.handle(d, *wu, canonical, checked, now);
   if (!handled.ok()) {
     log_error("workunit ", wu_id, " (", wu->name, "): handler failed: ", handled.error(),
               "; left READY for the next pass");

@@ -5,10 +5,10 @@
 // and its results (locked_workunits.h), check the canonical
 // result's output files against the sizes and md5s it reported (lib/work/output_check.h), and
 // apply plan_assimilation (assimilator_rules.h):
-//  - they match: run the handler — by default the results store (results_store.h:
-//    canonical outputs copied with a MANIFEST, or an ERROR record; it checks the bytes it
-//    keeps once more) — record the assimilation and set DONE with transition_time = now
-//    (so the transitioner schedules file deletion);
+//  - they match: run the handler, given the outputs still open on the bytes checked — by
+//    default the results store (results_store.h: those very files linked in with a
+//    MANIFEST, or an ERROR record) — record the assimilation and set DONE with
+//    transition_time = now (so the transitioner schedules file deletion);
 //  - they differ (or are gone): nothing is stored; the canonical result is withdrawn
 //    (VALIDATE_ERROR) and the workunit goes back to validation, the credit granted for the
 //    withdrawn consensus taken back — the guarded writes of the plan, in this transaction;
@@ -25,6 +25,7 @@
 
 #include "daemons/assimilator/assimilator_rules.h"
 #include "daemons/assimilator/lib/batch_progress.h"
+#include "daemons/assimilator/lib/results_store.h"
 #include "db/locked_workunits.h"
 #include "db/planned_writes.h"
 #include "db/rows.h"
@@ -33,23 +34,27 @@
 namespace tharsis {
 
 // What the assimilator does with each workunit it takes. `handle` handles one workunit
-// (canonical result given, or null on error) at time `now`, inside the assimilator's
+// (canonical result given with its output files as checked, open on the bytes checked; or
+// null and no files on error) at time `now`, inside the assimilator's
 // transaction (its DB writes commit with DONE or not at all); it must be idempotent, and
 // an error leaves the workunit READY for the next pass. `batch_rows` (optional) are read
 // for each batch with its workunits (LockedWorkunits::also_lock), so that `handle` need not
 // read them one workunit at a time. One pass at a time per handler.
 struct AssimilationHandler {
-  std::function<Status(Database&, const WorkunitRow&, const ResultRow* canonical, int64_t now)> handle;
+  std::function<Status(Database&, const WorkunitRow&, const ResultRow* canonical,
+                       const std::vector<CheckedOutput>& outputs, int64_t now)>
+      handle;
   std::vector<std::shared_ptr<BatchRows>> batch_rows;
 };
 
 // The default handler: <project>/results/<wu name>/ with MANIFEST or ERROR.
 AssimilationHandler results_store_handler(const ProjectConfig& config);
 
-// The canonical result's output files in upload/ against its report: one stat, and one
-// md5 when the size matches, per file. `why` says what differs or failed.
+// The canonical result's output files in upload/ against its report: one open and fstat,
+// and one md5 when the size matches, per file. On a match, `checked` holds each file open
+// on the bytes checked; otherwise `why` says what differs or failed.
 CanonicalOutputs check_canonical_outputs(const ProjectConfig& config, const ResultRow& canonical,
-                                         std::string& why);
+                                         std::vector<CheckedOutput>& checked, std::string& why);
 
 class AssimilatorPass final : public DaemonWork {
  public:

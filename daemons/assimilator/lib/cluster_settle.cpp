@@ -73,10 +73,10 @@ AssimilationHandler cluster_settling_handler(const ProjectConfig& config, Assimi
   AssimilationHandler handler;
   handler.batch_rows = std::move(inner.batch_rows);
   handler.batch_rows.push_back(jobs);
-  handler.handle = [&config, jobs, inner = std::move(inner.handle)](Database& db, const WorkunitRow& wu,
-                                                                    const ResultRow* canonical,
-                                                                    int64_t now) -> Status {
-    if (Status s = inner(db, wu, canonical, now); !s.ok()) return s;
+  handler.handle = [&config, jobs, inner = std::move(inner.handle)](
+                       Database& db, const WorkunitRow& wu, const ResultRow* canonical,
+                       const std::vector<CheckedOutput>& outputs, int64_t now) -> Status {
+    if (Status s = inner(db, wu, canonical, outputs, now); !s.ok()) return s;
     const std::optional<ClusterJobRow> job = jobs->load(db, wu.id);
     if (!job) return Status::success();
     return settle_cluster_job_tasks(db, config, wu, *job, canonical, now);

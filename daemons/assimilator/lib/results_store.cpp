@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "lib/fd_closer.h"
 #include "lib/text_file.h"
 
 namespace tharsis {
@@ -17,22 +18,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Copies src to dst through dst.tmp + fsync + rename: dst is either absent, or complete.
-Status copy_atomically(const std::string& src, const std::string& dst) {
-  int in = open(src.c_str(), O_RDONLY | O_CLOEXEC);
-  if (in < 0) return make_error("cannot open output " + src + ": " + std::strerror(errno));
+bool same_file(const struct stat& a, const struct stat& b) {
+  return a.st_ino == b.st_ino && a.st_dev == b.st_dev;
+}
+
+// Copies the open file `from` (from its start) to dst through dst.tmp + fsync + rename:
+// dst is either absent, or complete.
+Status copy_atomically(int from, const std::string& src, const std::string& dst) {
+  if (::lseek(from, 0, SEEK_SET) != 0) return make_error("cannot read " + src + ": " + std::strerror(errno));
   std::string tmp = dst + ".tmp";
-  int out = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (out < 0) {
-    close(in);
-    return make_error("cannot create " + tmp + ": " + std::strerror(errno));
-  }
+  OwnedFd out(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (!out) return make_error("cannot create " + tmp + ": " + std::strerror(errno));
   char buffer[1 << 16];
   ssize_t n = 0;
   std::string failure;
-  while ((n = read(in, buffer, sizeof buffer)) > 0) {
+  while ((n = ::read(from, buffer, sizeof buffer)) > 0) {
     for (ssize_t done = 0; done < n;) {
-      ssize_t w = write(out, buffer + done, static_cast<size_t>(n - done));
+      ssize_t w = ::write(out.get(), buffer + done, static_cast<size_t>(n - done));
       if (w < 0) {
         failure = "write to " + tmp + " failed: " + std::strerror(errno);
         break;
@@ -42,47 +44,82 @@ Status copy_atomically(const std::string& src, const std::string& dst) {
     if (!failure.empty()) break;
   }
   if (n < 0) failure = "read of " + src + " failed: " + std::strerror(errno);
-  if (failure.empty() && fsync(out) != 0) failure = "fsync of " + tmp + " failed: " + std::strerror(errno);
-  close(in);
-  close(out);
-  if (failure.empty() && rename(tmp.c_str(), dst.c_str()) != 0) {
+  if (failure.empty() && ::fsync(out.get()) != 0)
+    failure = "fsync of " + tmp + " failed: " + std::strerror(errno);
+  out.reset();
+  if (failure.empty() && ::rename(tmp.c_str(), dst.c_str()) != 0) {
     failure = "rename to " + dst + " failed: " + std::strerror(errno);
   }
   if (!failure.empty()) {
-    unlink(tmp.c_str());
+    ::unlink(tmp.c_str());
     return make_error(failure);
   }
   return Status::success();
 }
 
-// Puts src's content at dst. A hard link when both are on one filesystem: no data is
-// copied and nothing needs syncing beyond what the upload handler already made durable;
-// otherwise (EXDEV, or a file system without links) a full atomic copy.
-Status place_output(const std::string& src, const std::string& dst) {
-  if (::link(src.c_str(), dst.c_str()) == 0) return Status::success();
-  if (errno == EEXIST) {
-    // A re-run after a kill: the earlier pass placed it (a link to the same inode, or a
-    // complete copy thanks to the rename); the caller re-checks size and md5 anyway.
-    struct stat a {
-    }, b{};
-    if (::stat(src.c_str(), &a) == 0 && ::stat(dst.c_str(), &b) == 0 && a.st_ino == b.st_ino &&
-        a.st_dev == b.st_dev) {
-      return Status::success();
+// Puts the checked output at `dst` (absent, or left by an earlier run): a link to the
+// inode it is open on, through /proc/self/fd, so no swap of its upload/ name since the
+// check can reach the store. Where that link is refused (no /proc), by its path, kept
+// only if the name still leads to the inode checked; on another file system, a copy of
+// the open file, checked again (its bytes could have changed since). A `dst` already
+// there is replaced atomically, through a hidden name.
+Status place_output(const CheckedOutput& output, const std::string& dst, const std::string& hidden) {
+  const std::string by_fd = "/proc/self/fd/" + std::to_string(output.fd.get());
+  if (::linkat(AT_FDCWD, by_fd.c_str(), AT_FDCWD, dst.c_str(), AT_SYMLINK_FOLLOW) == 0)
+    return Status::success();
+  int error = errno;
+  if (error == EEXIST) {  // a re-run after a kill: replace it, whatever it is
+    ::unlink(hidden.c_str());
+    if (::linkat(AT_FDCWD, by_fd.c_str(), AT_FDCWD, hidden.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+      if (::rename(hidden.c_str(), dst.c_str()) == 0) return Status::success();
+      error = errno;
+      ::unlink(hidden.c_str());
+      return make_error("cannot rename " + hidden + ": " + std::strerror(error));
     }
-    ::unlink(dst.c_str());
-    if (::link(src.c_str(), dst.c_str()) == 0) return Status::success();
+    error = errno;
   }
-  if (errno == ENOENT) return make_error("cannot open output " + src + ": " + std::strerror(errno));
-  return copy_atomically(src, dst);
+  struct stat checked {};
+  if (::fstat(output.fd.get(), &checked) != 0)
+    return make_error("cannot stat " + output.path + ": " + std::strerror(errno));
+  if (error != EXDEV) {
+    ::unlink(hidden.c_str());
+    if (::link(output.path.c_str(), hidden.c_str()) == 0) {
+      struct stat placed {};
+      if (::stat(hidden.c_str(), &placed) == 0 && same_file(placed, checked) &&
+          ::rename(hidden.c_str(), dst.c_str()) == 0) {
+        return Status::success();
+      }
+      ::unlink(hidden.c_str());
+      return make_error(output.path + " changed since its check: not stored");
+    }
+    error = errno;
+    if (error == ENOENT) return make_error("cannot link output " + output.path + ": " + std::strerror(error));
+  }
+  if (Status copied = copy_atomically(output.fd.get(), output.path, hidden); !copied.ok()) return copied;
+  ReportedOutput expected{output.file.name, output.file.size, output.file.md5};
+  OutputVerdict verdict = verify_output_file(hidden, output.file.name, &expected);
+  if (verdict.error_number != 0 || verdict.match != OutputMatch::Match) {
+    ::unlink(hidden.c_str());
+    return make_error("not stored: " + output.path + " changed while copied: " + verdict.message);
+  }
+  if (::rename(hidden.c_str(), dst.c_str()) != 0) {
+    error = errno;
+    ::unlink(hidden.c_str());
+    return make_error("cannot rename " + hidden + ": " + std::strerror(error));
+  }
+  return Status::success();
 }
 
-// Outputs a killed earlier run placed but never checked (hidden ".<name>.incoming"): they
-// may be bytes that were later refused, and are never left beside the stored ones.
+// Hidden names a killed earlier run left (".<name>.incoming", and its copies' ".tmp"):
+// never left beside the stored files.
 void remove_unchecked_outputs(const std::string& dir) {
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.size() > 10 && name[0] == '.' && name.ends_with(".incoming")) fs::remove(it->path(), ec);
+    if (name.size() > 10 && name[0] == '.' &&
+        (name.ends_with(".incoming") || name.ends_with(".incoming.tmp"))) {
+      fs::remove(it->path(), ec);
+    }
   }
 }
 
@@ -92,9 +129,18 @@ std::string workunit_store_dir(const std::string& store_dir, const std::string& 
   return store_dir + "/" + wu_name;
 }
 
+OutputVerdict check_output(const CanonicalOutput& output, CheckedOutput& checked) {
+  checked.path = output.path;
+  checked.file.name = fs::path(output.path).filename().string();
+  OutputVerdict verdict = verify_output_file(output.path, checked.file.name, &output.reported, checked.fd);
+  checked.file.size = verdict.on_disk.size;
+  checked.file.md5 = verdict.on_disk.md5;
+  return verdict;
+}
+
 Result<std::vector<ArchivedOutput>> store_canonical_outputs(const std::string& store_dir,
                                                             const std::string& wu_name,
-                                                            const std::vector<CanonicalOutput>& outputs) {
+                                                            const std::vector<CheckedOutput>& outputs) {
   std::string dir = workunit_store_dir(store_dir, wu_name);
   // One mkdir in the common case (a new directory, with nothing of an earlier run to
   // clear out): making inodes is most of the assimilator's CPU (docs/benchmarks.md).
@@ -109,8 +155,6 @@ Result<std::vector<ArchivedOutput>> store_canonical_outputs(const std::string& s
     }
   }
   if (dir_existed) remove_unchecked_outputs(dir);
-  // Each output is placed under a hidden name first and checked there: the bytes checked
-  // are the bytes kept (a later swap in upload/ cannot reach a placed hard link).
   std::vector<std::string> placed;
   auto give_up = [&](const std::string& why) -> Result<std::vector<ArchivedOutput>> {
     for (const auto& path : placed) ::unlink(path.c_str());
@@ -120,28 +164,21 @@ Result<std::vector<ArchivedOutput>> store_canonical_outputs(const std::string& s
   std::vector<ArchivedOutput> stored;
   std::ostringstream manifest;
   for (const auto& output : outputs) {
-    ArchivedOutput file;
-    file.name = fs::path(output.path).filename().string();
-    std::string incoming = dir + "/." + file.name + ".incoming";
-    if (Status copied = place_output(output.path, incoming); !copied.ok()) return give_up(copied.error());
-    placed.push_back(incoming);
-    OutputVerdict verdict = verify_output_file(incoming, file.name, &output.reported);
-    if (verdict.error_number != 0) return give_up(verdict.message);
-    if (verdict.match != OutputMatch::Match) return give_up("not stored: " + verdict.message);
-    file.size = verdict.on_disk.size;
-    file.md5 = verdict.on_disk.md5;
-    manifest << file.name << ' ' << file.size << ' ' << file.md5 << '\n';
-    stored.push_back(file);
-  }
-  for (size_t i = 0; i < stored.size(); ++i) {
-    if (::rename(placed[i].c_str(), (dir + "/" + stored[i].name).c_str()) != 0) {
-      return give_up("cannot rename " + placed[i] + ": " + std::strerror(errno));
+    if (!output.fd) return give_up(output.path + ": not checked, not stored");
+    const std::string dst = dir + "/" + output.file.name;
+    // A name an earlier run gave is replaced atomically, never removed on failure: its
+    // MANIFEST may be there (a kill after it, before the DONE commit).
+    struct stat earlier {};
+    const bool had_name = dir_existed && ::lstat(dst.c_str(), &earlier) == 0;
+    if (Status put = place_output(output, dst, dir + "/." + output.file.name + ".incoming"); !put.ok()) {
+      return give_up(put.error());
     }
-    // A re-run links the same inode the name already has: rename() then leaves both.
-    if (dir_existed) ::unlink(placed[i].c_str());
+    if (!had_name) placed.push_back(dst);
+    manifest << output.file.name << ' ' << output.file.size << ' ' << output.file.md5 << '\n';
+    stored.push_back(output.file);
   }
   if (Status written = write_text_file(dir + "/MANIFEST", manifest.str()); !written.ok()) {
-    return make_error(written.error());
+    return give_up(written.error());  // an earlier run's MANIFEST, if any, still holds
   }
   return stored;
 }

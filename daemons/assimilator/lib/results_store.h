@@ -1,19 +1,22 @@
-// The default assimilation handler's effect: a workunit's canonical outputs copied into a
+// The default assimilation handler's effect: a workunit's canonical outputs kept in a
 // results store, one directory per workunit, with a MANIFEST (one line per file: name,
 // size, md5) — or, for a workunit that ended in error, an ERROR file with its error mask.
 //
-// Outputs are hard-linked from upload/ (the file_deleter later removes only the upload/
-// name), or copied through temp file + fsync + rename when upload/ is on another file
-// system, and checked against their result's report before they get their names.
+// The outputs come checked against their result's report and still open (CheckedOutput):
+// each is hard-linked from its open descriptor, so the inode stored is the one whose bytes
+// were checked, and nothing is read twice (the file_deleter later removes only the
+// upload/ name). When upload/ is on another file system they are copied through a temp
+// file + fsync + rename and the copy checked again before it gets its name.
 // Exactly-once: re-running the handler for the same workunit rewrites the same content,
 // so a kill between the handler and the assimilator's DONE commit repeats nothing
-// visible. The manifest is written last, so its presence means the copy is complete.
+// visible. The manifest is written last, so its presence means the store is complete.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "lib/fd_closer.h"
 #include "lib/result.h"
 #include "lib/work/output_check.h"
 
@@ -31,21 +34,31 @@ struct ArchivedOutput {
 // <store_dir>/<wu_name>/ for the workunit.
 std::string workunit_store_dir(const std::string& store_dir, const std::string& wu_name);
 
-// One canonical output to store: its path in upload/, and what its result reported for it.
+// One canonical output to check: its path in upload/, and what its result reported for it.
 struct CanonicalOutput {
   std::string path;
   ReportedOutput reported;
 };
 
-// Links (or copies) each output into the workunit's store directory under a hidden name,
-// checks the placed bytes against the size and md5 the result reported
-// (lib/work/output_check.h; the md5 is the one MANIFEST needs anyway), and only when every
-// file matches gives them their names and writes MANIFEST. Fails, naming the file and
-// leaving no MANIFEST and nothing under an output's name, when an output is missing,
-// unreadable, or differs from its report: forged bytes are never stored.
+// One canonical output checked against its report (verify_output_file's match), kept
+// open on the bytes checked.
+struct CheckedOutput {
+  std::string path;  // in upload/ (named in messages; the store keeps the file name)
+  ArchivedOutput file;
+  OwnedFd fd;
+};
+
+// Checks `output` against its report, keeping it open when it matches; otherwise the
+// verdict says what differs or failed.
+OutputVerdict check_output(const CanonicalOutput& output, CheckedOutput& checked);
+
+// Gives each checked output its name in the workunit's store directory — a link to the
+// inode it is open on (or a copy of it, checked again) — and then writes MANIFEST. Fails,
+// naming the file, and leaving no MANIFEST and none of the names it made, when an output
+// cannot be placed (gone from upload/ since its check, or an I/O error).
 Result<std::vector<ArchivedOutput>> store_canonical_outputs(const std::string& store_dir,
                                                             const std::string& wu_name,
-                                                            const std::vector<CanonicalOutput>& outputs);
+                                                            const std::vector<CheckedOutput>& outputs);
 
 // Writes <store>/<wu_name>/ERROR with the error mask and a one-line reason.
 Status store_workunit_error(const std::string& store_dir, const std::string& wu_name, int error_mask,
