@@ -12,7 +12,10 @@
 # workunits one transaction with one INSERT of the new results and one multi-row
 # INSERT .. ON DUPLICATE KEY UPDATE each for the changed results and workunits — and the
 # stage's rate as a share of it. (Other tables a stage writes — credit, assimilation
-# records — and its file work are not in the bare writes.)
+# records — and its file work are not in the bare writes.) The assimilator's file work
+# has its own floor, bench/store_floor: the same outputs read, hashed, linked into a
+# directory each with a MANIFEST by bare system calls on as many threads; it prints that
+# rate, and the stage's share of bare rows then files (1 / (1/rows + 1/files)).
 # With OLD_BUILD_DIR, the same pipeline runs again on a fresh database with that build's
 # daemons, right after, for a side-by-side comparison under the same load.
 # FLUSH_AT_COMMIT=1 runs MariaDB durable (log flushed at every commit, as production);
@@ -173,16 +176,30 @@ XML
     cpu1=$(server_cpu)
     after=$(counters)
     bare=$(bare_writes)
+    # The assimilator's file work has a floor of its own (bench/store_floor): the same
+    # outputs read, hashed, linked into a directory each with a MANIFEST, by bare system
+    # calls on as many threads. Its store stays until the end, as the stage's does.
+    local files=""
+    if [ "$2" = assimilator ] && [ -x "$new_build/store_floor" ]; then
+      files=$(find "$base/p/upload" -type f | head -n "$n" |
+        "$new_build/store_floor" --store "$base/store_floor.$number" --threads "$threads")
+    fi
     # CPU per unit (daemon and server) is steadier than units/s on a shared machine.
     awk -v n="$n" -v s="$start" -v e="$end" -v name="$1" -v b="$before" -v a="$after" \
         -v t="$(cat "$base/time")" -v c0="$cpu0" -v c1="$cpu1" -v hz="$(getconf CLK_TCK)" -v bare="$bare" \
+        -v files="$files" \
       'BEGIN { split(b, x, " "); split(a, y, " "); split(t, u, " ")
-               split(bare, w, " ")
+               split(bare, w, " "); split(files, f, " ")
                printf "%-36s %7d units/s, %5.2f statements, %5.1f rows read, %4.2f commits, CPU us: daemon %4.0f, server %4.0f per unit, peak RSS %5.1f MiB\n",
                       name, n / (e - s), (y[1] - x[1]) / n, (y[2] - x[2]) / n, (y[3] - x[3]) / n,
                       (u[1] + u[2]) * 1e6 / n, (c1 - c0) / hz * 1e6 / n, u[3] / 1024
                printf "%-36s %7d units/s (stage at %3.0f%% of it), server CPU us %4.0f per unit\n",
-                      "  bare writes of its rows", w[1], 100 * n / (e - s) / w[1], w[2] }'
+                      "  bare writes of its rows", w[1], 100 * n / (e - s) / w[1], w[2]
+               if (files != "") {
+                 both = 1 / (1 / w[1] + 1 / f[1])
+                 printf "%-36s %7d units/s, CPU us %4.0f per unit; rows then files %d units/s (stage at %3.0f%% of it)\n",
+                        "  bare file work of its store", f[1], f[2], both, 100 * n / (e - s) / both
+               } }'
   }
 
   round() {  # round NUMBER: N new workunits through every stage

@@ -131,7 +131,7 @@ std::string workunit_store_dir(const std::string& store_dir, const std::string& 
 
 OutputVerdict check_output(const CanonicalOutput& output, CheckedOutput& checked) {
   checked.path = output.path;
-  checked.file.name = fs::path(output.path).filename().string();
+  checked.file.name = output.path.substr(output.path.rfind('/') + 1);  // npos + 1: all of it
   OutputVerdict verdict = verify_output_file(output.path, checked.file.name, &output.reported, checked.fd);
   checked.file.size = verdict.on_disk.size;
   checked.file.md5 = verdict.on_disk.md5;
@@ -162,7 +162,7 @@ Result<std::vector<ArchivedOutput>> store_canonical_outputs(const std::string& s
     return make_error(why);
   };
   std::vector<ArchivedOutput> stored;
-  std::ostringstream manifest;
+  std::string manifest;  // a string, not a stream: no locale work per workunit
   for (const auto& output : outputs) {
     if (!output.fd) return give_up(output.path + ": not checked, not stored");
     const std::string dst = dir + "/" + output.file.name;
@@ -174,10 +174,11 @@ Result<std::vector<ArchivedOutput>> store_canonical_outputs(const std::string& s
       return give_up(put.error());
     }
     if (!had_name) placed.push_back(dst);
-    manifest << output.file.name << ' ' << output.file.size << ' ' << output.file.md5 << '\n';
+    manifest.append(output.file.name).append(" ").append(std::to_string(output.file.size));
+    manifest.append(" ").append(output.file.md5).append("\n");
     stored.push_back(output.file);
   }
-  if (Status written = write_text_file(dir + "/MANIFEST", manifest.str()); !written.ok()) {
+  if (Status written = write_text_file(dir + "/MANIFEST", manifest); !written.ok()) {
     return give_up(written.error());  // an earlier run's MANIFEST, if any, still holds
   }
   return stored;
