@@ -61,9 +61,10 @@ Status copy_atomically(int from, const std::string& src, const std::string& dst)
 // inode it is open on, through /proc/self/fd, so no swap of its upload/ name since the
 // check can reach the store. Where that link is refused (no /proc), by its path, kept
 // only if the name still leads to the inode checked; on another file system, a copy of
-// the open file, checked again (its bytes could have changed since). A `dst` already
-// there is replaced atomically, through a hidden name.
-Status place_output(const CheckedOutput& output, const std::string& dst, const std::string& hidden) {
+// the open file, checked again (its bytes could have changed since): `copied` says so. A
+// `dst` already there is replaced atomically, through a hidden name.
+Status place_output(const CheckedOutput& output, const std::string& dst, const std::string& hidden,
+                    bool& copied) {
   const std::string by_fd = "/proc/self/fd/" + std::to_string(output.fd.get());
   if (::linkat(AT_FDCWD, by_fd.c_str(), AT_FDCWD, dst.c_str(), AT_SYMLINK_FOLLOW) == 0)
     return Status::success();
@@ -95,7 +96,8 @@ Status place_output(const CheckedOutput& output, const std::string& dst, const s
     error = errno;
     if (error == ENOENT) return make_error("cannot link output " + output.path + ": " + std::strerror(error));
   }
-  if (Status copied = copy_atomically(output.fd.get(), output.path, hidden); !copied.ok()) return copied;
+  copied = true;
+  if (Status copy = copy_atomically(output.fd.get(), output.path, hidden); !copy.ok()) return copy;
   ReportedOutput expected{output.file.name, output.file.size, output.file.md5};
   OutputVerdict verdict = verify_output_file(hidden, output.file.name, &expected);
   if (verdict.error_number != 0 || verdict.match != OutputMatch::Match) {
@@ -107,6 +109,13 @@ Status place_output(const CheckedOutput& output, const std::string& dst, const s
     ::unlink(hidden.c_str());
     return make_error("cannot rename " + hidden + ": " + std::strerror(error));
   }
+  return Status::success();
+}
+
+// Makes the names given in `dir` durable (the entries, not the files' data).
+Status sync_directory(const std::string& dir) {
+  OwnedFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!fd || ::fsync(fd.get()) != 0) return make_error("cannot sync " + dir + ": " + std::strerror(errno));
   return Status::success();
 }
 
@@ -163,6 +172,7 @@ Result<std::vector<ArchivedOutput>> store_canonical_outputs(const std::string& s
   };
   std::vector<ArchivedOutput> stored;
   std::string manifest;  // a string, not a stream: no locale work per workunit
+  bool copied_any = false;
   for (const auto& output : outputs) {
     if (!output.fd) return give_up(output.path + ": not checked, not stored");
     const std::string dst = dir + "/" + output.file.name;
@@ -170,7 +180,8 @@ Result<std::vector<ArchivedOutput>> store_canonical_outputs(const std::string& s
     // MANIFEST may be there (a kill after it, before the DONE commit).
     struct stat earlier {};
     const bool had_name = dir_existed && ::lstat(dst.c_str(), &earlier) == 0;
-    if (Status put = place_output(output, dst, dir + "/." + output.file.name + ".incoming"); !put.ok()) {
+    if (Status put = place_output(output, dst, dir + "/." + output.file.name + ".incoming", copied_any);
+        !put.ok()) {
       return give_up(put.error());
     }
     if (!had_name) placed.push_back(dst);
@@ -180,6 +191,13 @@ Result<std::vector<ArchivedOutput>> store_canonical_outputs(const std::string& s
   }
   if (Status written = write_text_file(dir + "/MANIFEST", manifest); !written.ok()) {
     return give_up(written.error());  // an earlier run's MANIFEST, if any, still holds
+  }
+  // A copy's names must outlive a power cut once DONE commits, since upload/ (another file
+  // system, its own journal) then loses its copy: the directory and its entry synced. (A
+  // link needs nothing: one file system's journal keeps the link before any later unlink.)
+  if (copied_any) {
+    if (Status synced = sync_directory(dir); !synced.ok()) return make_error(synced.error());
+    if (Status synced = sync_directory(store_dir); !synced.ok()) return make_error(synced.error());
   }
   return stored;
 }

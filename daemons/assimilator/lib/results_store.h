@@ -6,7 +6,8 @@
 // each is hard-linked from its open descriptor, so the inode stored is the one whose bytes
 // were checked, and nothing is read twice (the file_deleter later removes only the
 // upload/ name). When upload/ is on another file system they are copied through a temp
-// file + fsync + rename and the copy checked again before it gets its name.
+// file + fsync + rename and the copy checked again before it gets its name, and the
+// directory is synced, so the copy outlives a power cut once the workunit is DONE.
 // Exactly-once: re-running the handler for the same workunit rewrites the same content,
 // so a kill between the handler and the assimilator's DONE commit repeats nothing
 // visible. The manifest is written last, so its presence means the store is complete.
