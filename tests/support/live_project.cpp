@@ -124,12 +124,20 @@ std::map<std::string, int> LiveProject::daemon_pids() const {
   return pids;
 }
 
-bool LiveProject::stop_daemons() {
-  bool clean = true;
+::testing::AssertionResult LiveProject::stop_daemons() {
   for (auto& [name, d] : daemons_) d->signal(SIGTERM);
-  for (auto& [name, d] : daemons_) clean &= d->wait(20) == 0;
+  std::string unclean;
+  for (auto& [name, d] : daemons_) {
+    const int code = d->wait(20);
+    if (code == 0) continue;
+    auto log = read_text_file(config().log_dir + "/" + name + ".log");
+    std::string tail = log.ok() ? *log : log.error();
+    if (tail.size() > 2000) tail = "..." + tail.substr(tail.size() - 2000);
+    unclean += "\n" + name + " exited with " + std::to_string(code) + "; the end of its log:\n" + tail;
+  }
   daemons_.clear();
-  return clean;
+  if (unclean.empty()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "daemons that did not stop cleanly:" << unclean;
 }
 
 std::vector<std::string> LiveProject::simulation_args(const std::string& prefix,

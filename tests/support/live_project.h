@@ -5,6 +5,8 @@
 // asked for) as processes, and tharsis-client processes.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <functional>
 #include <map>
 #include <memory>
@@ -60,8 +62,10 @@ class LiveProject {
   void start_daemon(const std::string& name, const std::vector<std::string>& args = {});
   // The pid of each daemon running from here, by name.
   std::map<std::string, int> daemon_pids() const;
-  // Stops them with SIGTERM; true when each exited cleanly.
-  bool stop_daemons();
+  // Stops them with SIGTERM; success when each exited cleanly, otherwise a failure naming
+  // each daemon that did not (its exit code, -1 for a signal or still running after 20 s)
+  // with the last lines of its log.
+  ::testing::AssertionResult stop_daemons();
   // tharsis-client arguments for simulated hosts: this project's URL, quick retries (no
   // request delay, backoffs of 0.5 s and 0.2 s for transfers), --project_dir (for
   // progress lines), --max_seconds, and one --host per entry of `host_faults` (e.g.
