@@ -47,10 +47,10 @@ std::optional<SendDetailsRow> CandidateCache::claimed(int64_t result_id, int64_t
   return details;
 }
 
+void CandidateCache::refused(int64_t workunit_id, int64_t host_id) { held_by_[workunit_id].insert(host_id); }
+
 void refill_candidate_cache(Database& db, CandidateCache& cache, int64_t now) {
   cache.refill(fetch_queue_part(db, cache.part(), now, CandidateCache::kCapacity), now);
 }
-
-void CandidateCache::refused(int64_t workunit_id, int64_t host_id) { held_by_[workunit_id].insert(host_id); }
 
 }  // namespace tharsis

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "lib/crypto/md5.h"
+#include "lib/fd_closer.h"
 #include "lib/log.h"
 #include "lib/work/fanout.h"
 #include "lib/work/file_refs.h"
@@ -57,22 +58,6 @@ std::optional<StoredOutput> complete_file(const std::string& path, int64_t nbyte
   }
   return stored;
 }
-
-// Owns the .partial file's descriptor (and its lock) for one upload.
-class PartialFile {
- public:
-  explicit PartialFile(const std::string& path)
-      : fd_(open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644)) {}
-  ~PartialFile() {
-    if (fd_ >= 0) close(fd_);
-  }
-  PartialFile(const PartialFile&) = delete;
-  PartialFile& operator=(const PartialFile&) = delete;
-  int fd() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 bool write_at(int fd, const char* data, size_t n, int64_t at) {
   for (size_t done = 0; done < n;) {
@@ -157,39 +142,40 @@ DataServerReply handle_upload_request(BodyReader& body, const ProjectConfig& con
 
   auto dir_ok = fanout_path_create(config.upload_dir, req.file_name, config.uldl_dir_fanout);
   if (!dir_ok.ok()) return error(UploadStatus::TransientError, "server cannot store the file now");
-  PartialFile file(partial);
-  if (file.fd() < 0) return error(UploadStatus::TransientError, system_error("cannot open upload file"));
-  if (flock(file.fd(), LOCK_EX | LOCK_NB) != 0) {
+  // The .partial file, and its lock, for this upload.
+  OwnedFd file(open(partial.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+  if (!file) return error(UploadStatus::TransientError, system_error("cannot open upload file"));
+  if (flock(file.get(), LOCK_EX | LOCK_NB) != 0) {
     return error(UploadStatus::TransientError,
                  "another upload of " + req.file_name + " is in progress; try later");
   }
   struct stat info {};
-  int64_t have = fstat(file.fd(), &info) == 0 ? static_cast<int64_t>(info.st_size) : 0;
+  int64_t have = fstat(file.get(), &info) == 0 ? static_cast<int64_t>(info.st_size) : 0;
   if (offset > have) {
     return error(UploadStatus::TransientError, "offset " + std::to_string(offset) + " beyond the " +
                                                    std::to_string(have) +
                                                    " bytes received; ask the size again");
   }
   // A resumed upload overwrites from its offset; the bytes come in bounded pieces.
-  if (ftruncate(file.fd(), offset) != 0) {
+  if (ftruncate(file.get(), offset) != 0) {
     return error(UploadStatus::TransientError, system_error("truncate failed"));
   }
   int64_t at = offset;
-  bool ok = write_at(file.fd(), first_data.data(), first_data.size(), at);
+  bool ok = write_at(file.get(), first_data.data(), first_data.size(), at);
   at += static_cast<int64_t>(first_data.size());
   std::vector<char> buffer(kUploadReadBufferBytes);
   while (ok && at <= nbytes) {
     size_t n = body.read(buffer.data(), buffer.size());
     if (n == 0) break;
     if (at + static_cast<int64_t>(n) > nbytes) {  // only without a Content-Length (chunked)
-      if (ftruncate(file.fd(), offset) != 0) log_warning("cannot truncate ", partial);
+      if (ftruncate(file.get(), offset) != 0) log_warning("cannot truncate ", partial);
       return error(UploadStatus::PermanentError,
                    "more data than the declared " + std::to_string(nbytes) + " bytes");
     }
-    ok = write_at(file.fd(), buffer.data(), n, at);
+    ok = write_at(file.get(), buffer.data(), n, at);
     at += static_cast<int64_t>(n);
   }
-  ok = ok && fsync(file.fd()) == 0;
+  ok = ok && fsync(file.get()) == 0;
   if (!ok) return error(UploadStatus::TransientError, system_error("write failed"));
   if (at < nbytes) {
     return error(UploadStatus::TransientError, "upload incomplete: resume at the server's file size");
