@@ -38,6 +38,8 @@ class OwnedFd {
 
   int get() const { return fd_; }
   explicit operator bool() const { return fd_ >= 0; }
+  // Gives the descriptor up without closing it (e.g. to close it checking the result).
+  int release() { return std::exchange(fd_, -1); }
   void reset() {
     if (fd_ < 0) return;
     FdCloser closing{fd_};

@@ -4,7 +4,8 @@
 // layout (daemons/assimilator/lib/results_store.h) must do, with bare system calls and
 // nothing else: read the file and hash it (the check against its report), make the
 // workunit's directory, hard-link the file into it, and write a MANIFEST line through a
-// temp file + rename. No database, no XML, no checks of names.
+// temp file + rename — with the calls the store makes (names relative to the store's open
+// directory, the link from the open file). No database, no XML, no checks of names.
 //   store_floor --store DIR [--threads T] < paths
 // The files are dealt round-robin to T threads (default 1). Prints one line:
 //   <files/s> <CPU us per file>   (wall time from the first file to the last; CPU of the
@@ -33,26 +34,29 @@ double cpu_seconds() {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-// One file stored; false (and a message) when a step fails.
-bool store_one(const std::string& store, const std::string& path) {
+// One file stored, its names made relative to the store's directory `at` and the link
+// made from the open file (as the results store does); false (and a message) when a step
+// fails.
+bool store_one(int at, const std::string& path) {
   const std::string name = path.substr(path.rfind('/') + 1);
   const int in = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (in < 0) return std::perror(path.c_str()), false;
   char buffer[64 * 1024];
   const ssize_t got = ::read(in, buffer, sizeof buffer);
-  ::close(in);
-  if (got < 0) return std::perror(path.c_str()), false;
+  if (got < 0) return std::perror(path.c_str()), ::close(in), false;
   const std::string md5 = tharsis::md5_hex(std::string_view(buffer, static_cast<size_t>(got)));
-  const std::string dir = store + "/" + name + ".d";
-  if (::mkdir(dir.c_str(), 0777) != 0) return std::perror(dir.c_str()), false;
-  if (::link(path.c_str(), (dir + "/" + name).c_str()) != 0) return std::perror(name.c_str()), false;
+  const std::string dir = name + ".d";
+  if (::mkdirat(at, dir.c_str(), 0777) != 0) return std::perror(dir.c_str()), ::close(in), false;
+  const bool linked = ::linkat(in, "", at, (dir + "/" + name).c_str(), AT_EMPTY_PATH) == 0;
+  ::close(in);
+  if (!linked) return std::perror(name.c_str()), false;
   const std::string line = name + " " + std::to_string(got) + " " + md5 + "\n";
   const std::string tmp = dir + "/MANIFEST.tmp";
-  const int out = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int out = ::openat(at, tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (out < 0) return std::perror(tmp.c_str()), false;
   const bool written = ::write(out, line.data(), line.size()) == static_cast<ssize_t>(line.size());
   ::close(out);
-  if (!written || ::rename(tmp.c_str(), (dir + "/MANIFEST").c_str()) != 0)
+  if (!written || ::renameat(at, tmp.c_str(), at, (dir + "/MANIFEST").c_str()) != 0)
     return std::perror(tmp.c_str()), false;
   return true;
 }
@@ -78,6 +82,8 @@ int main(int argc, char** argv) {
     std::cerr << "store_floor: no paths given, or cannot make " << store << "\n";
     return 2;
   }
+  const int at = ::open(store.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (at < 0) return std::perror(store.c_str()), 2;
   const double cpu0 = cpu_seconds();
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> workers;
@@ -85,7 +91,7 @@ int main(int argc, char** argv) {
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&, t] {
       for (size_t i = static_cast<size_t>(t); i < paths.size(); i += static_cast<size_t>(threads)) {
-        if (!store_one(store, paths[i])) ok[static_cast<size_t>(t)] = 0;
+        if (!store_one(at, paths[i])) ok[static_cast<size_t>(t)] = 0;
       }
     });
   }

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 #include "lib/crypto/md5.h"
 #include "lib/text_file.h"
@@ -24,6 +25,7 @@ class ResultsStoreTest : public ::testing::Test {
     ASSERT_NE(mkdtemp(pattern), nullptr);
     dir_ = pattern;
     fs::create_directories(dir_ + "/upload");
+    store_ = std::make_unique<ResultsStore>(dir_ + "/results");
   }
   void TearDown() override { fs::remove_all(dir_); }
   // An output written to upload/, described as its result reported it.
@@ -52,13 +54,14 @@ class ResultsStoreTest : public ::testing::Test {
     return info.st_ino;
   }
   std::string dir_;
+  std::unique_ptr<ResultsStore> store_;  // one for the test, as a worker keeps one
 };
 
 TEST_F(ResultsStoreTest, Assimilator_KeepsTheCheckedFilesWithManifest) {
   std::vector<CheckedOutput> files;
   files.push_back(checked("wu_1_0_r0", "alpha"));
   files.push_back(checked("wu_1_0_r1", "beta"));
-  auto stored = store_canonical_outputs(dir_ + "/results", "wu_1", files);
+  auto stored = store_->store_outputs("wu_1", files);
   ASSERT_TRUE(stored.ok()) << stored.error();
   auto manifest = read_manifest(dir_ + "/results", "wu_1");
   ASSERT_TRUE(manifest.ok()) << manifest.error();
@@ -72,20 +75,21 @@ TEST_F(ResultsStoreTest, Assimilator_KeepsTheCheckedFilesWithManifest) {
 }
 
 TEST_F(ResultsStoreTest, Assimilator_RerunAfterKillRewritesTheSameContent) {
-  ASSERT_TRUE(store_canonical_outputs(dir_ + "/results", "wu_2", all(checked("o", "payload"))).ok());
+  ASSERT_TRUE(store_->store_outputs("wu_2", all(checked("o", "payload"))).ok());
   auto first = *read_text_file(dir_ + "/results/wu_2/MANIFEST");
   std::ofstream(dir_ + "/results/wu_2/.gone.incoming") << "placed by a killed run, never checked";
+  std::ofstream(dir_ + "/results/wu_2/.MANIFEST.4242.7.incoming") << "a killed run's unfinished MANIFEST";
   // The name left by the first run is another file now (as a copy would be): replaced.
   fs::remove(dir_ + "/results/wu_2/o");
   std::ofstream(dir_ + "/results/wu_2/o") << "stale";
-  ASSERT_TRUE(store_canonical_outputs(dir_ + "/results", "wu_2", all(checked("o", "payload"))).ok());
+  ASSERT_TRUE(store_->store_outputs("wu_2", all(checked("o", "payload"))).ok());
   EXPECT_EQ(*read_text_file(dir_ + "/results/wu_2/MANIFEST"), first);
   EXPECT_EQ(*read_text_file(dir_ + "/results/wu_2/o"), "payload");
   int entries = 0;
   for (auto& e : fs::directory_iterator(dir_ + "/results/wu_2")) entries += e.is_regular_file();
   EXPECT_EQ(entries, 2);  // the output and MANIFEST, no temp or unchecked files left
   // Once more, the name already the checked file: kept as it is.
-  ASSERT_TRUE(store_canonical_outputs(dir_ + "/results", "wu_2", all(checked("o", "payload"))).ok());
+  ASSERT_TRUE(store_->store_outputs("wu_2", all(checked("o", "payload"))).ok());
   EXPECT_EQ(inode_of(dir_ + "/results/wu_2/o"), inode_of(dir_ + "/upload/o"));
 }
 
@@ -98,7 +102,7 @@ TEST_F(ResultsStoreTest, Assimilator_AnOutputGoneOrUncheckedIsNotStoredNorAnyMan
   std::vector<CheckedOutput> files;
   files.push_back(checked("wu_3_0", "kept"));
   files.push_back(std::move(absent));
-  auto stored = store_canonical_outputs(dir_ + "/results", "wu_3", files);
+  auto stored = store_->store_outputs("wu_3", files);
   ASSERT_FALSE(stored.ok());
   EXPECT_NE(stored.error().find("absent"), std::string::npos) << stored.error();
   EXPECT_FALSE(fs::exists(dir_ + "/results/wu_3")) << "not even the file placed before it";
@@ -106,7 +110,7 @@ TEST_F(ResultsStoreTest, Assimilator_AnOutputGoneOrUncheckedIsNotStoredNorAnyMan
   // Deleted from upload/ after its check (its last name gone): it cannot be linked back.
   CheckedOutput deleted = checked("wu_3_1", "short-lived");
   fs::remove(dir_ + "/upload/wu_3_1");
-  stored = store_canonical_outputs(dir_ + "/results", "wu_3", all(std::move(deleted)));
+  stored = store_->store_outputs("wu_3", all(std::move(deleted)));
   ASSERT_FALSE(stored.ok());
   EXPECT_NE(stored.error().find("wu_3_1"), std::string::npos) << stored.error();
   EXPECT_FALSE(fs::exists(dir_ + "/results/wu_3/MANIFEST"));
@@ -141,7 +145,7 @@ TEST_F(ResultsStoreTest, Assimilator_ASwapInUploadAfterTheCheckNeverReachesTheSt
   CheckedOutput honest = checked("wu_6_0", "honest answer");
   fs::create_hard_link(dir_ + "/upload/wu_6_0", dir_ + "/upload/other_name");
   swap_in_forged("wu_6_0");
-  auto stored = store_canonical_outputs(dir_ + "/results", "wu_6", all(std::move(honest)));
+  auto stored = store_->store_outputs("wu_6", all(std::move(honest)));
   ASSERT_TRUE(stored.ok()) << stored.error();
   EXPECT_EQ(*read_text_file(dir_ + "/results/wu_6/wu_6_0"), "honest answer");
   EXPECT_EQ((*read_manifest(dir_ + "/results", "wu_6"))[0].md5, md5_hex("honest answer"));
@@ -149,7 +153,7 @@ TEST_F(ResultsStoreTest, Assimilator_ASwapInUploadAfterTheCheckNeverReachesTheSt
   // The checked file has no name left: nothing is stored (a later check sees the forgery).
   honest = checked("wu_7_0", "honest answer");
   swap_in_forged("wu_7_0");
-  stored = store_canonical_outputs(dir_ + "/results", "wu_7", all(std::move(honest)));
+  stored = store_->store_outputs("wu_7", all(std::move(honest)));
   ASSERT_FALSE(stored.ok());
   EXPECT_NE(stored.error().find("wu_7_0"), std::string::npos) << stored.error();
   EXPECT_FALSE(fs::exists(dir_ + "/results/wu_7"));
@@ -169,7 +173,7 @@ TEST_F(ResultsStoreTest, Assimilator_CopiesTheCheckedFileToAStoreOnAnotherFileSy
   fs::create_hard_link(dir_ + "/upload/wu_8_0", dir_ + "/upload/other_name");
   std::ofstream(dir_ + "/upload/forged", std::ios::binary) << "forged answer";
   fs::rename(dir_ + "/upload/forged", dir_ + "/upload/wu_8_0");  // swapped after the check
-  auto stored = store_canonical_outputs(store, "wu_8", all(std::move(honest)));
+  auto stored = ResultsStore(store).store_outputs("wu_8", all(std::move(honest)));
   EXPECT_TRUE(stored.ok()) << stored.error();
   EXPECT_EQ(*read_text_file(store + "/wu_8/wu_8_0"), "honest answer") << "a copy of the file checked";
   EXPECT_NE(inode_of(store + "/wu_8/wu_8_0"), inode_of(dir_ + "/upload/other_name"));
@@ -180,11 +184,34 @@ TEST_F(ResultsStoreTest, Assimilator_CopiesTheCheckedFileToAStoreOnAnotherFileSy
   fs::remove_all(store);
 }
 
+TEST_F(ResultsStoreTest, Assimilator_FollowsItsDirectoryMovedOrRemoved) {
+  ASSERT_TRUE(store_->store_outputs("wu_9", all(checked("wu_9_0", "first"))).ok());
+  // Removed under a running store: the next workunit makes it anew at once.
+  fs::remove_all(dir_ + "/results");
+  auto stored = store_->store_outputs("wu_10", all(checked("wu_10_0", "second")));
+  ASSERT_TRUE(stored.ok()) << stored.error();
+  EXPECT_EQ(*read_text_file(dir_ + "/results/wu_10/wu_10_0"), "second");
+  // Moved away by the admin, and looked up again (here at every workunit): the store
+  // goes on in the new results/, the moved one is left as it was.
+  ResultsStore store(dir_ + "/results", std::chrono::seconds(0));
+  ASSERT_TRUE(store.store_outputs("wu_11", all(checked("wu_11_0", "third"))).ok());
+  fs::rename(dir_ + "/results", dir_ + "/results.archived");
+  stored = store.store_outputs("wu_12", all(checked("wu_12_0", "fourth")));
+  ASSERT_TRUE(stored.ok()) << stored.error();
+  EXPECT_EQ(*read_text_file(dir_ + "/results/wu_12/wu_12_0"), "fourth");
+  EXPECT_FALSE(fs::exists(dir_ + "/results.archived/wu_12"));
+  EXPECT_EQ((*read_manifest(dir_ + "/results.archived", "wu_11"))[0].md5, md5_hex("third"));
+}
+
 TEST_F(ResultsStoreTest, Assimilator_RecordsErrorWorkunits) {
-  ASSERT_TRUE(store_workunit_error(dir_ + "/results", "wu_4", 2, "too many errors").ok());
+  ASSERT_TRUE(store_->store_error("wu_4", 2, "too many errors").ok());
   auto text = read_text_file(dir_ + "/results/wu_4/ERROR");
   ASSERT_TRUE(text.ok());
   EXPECT_EQ(*text, "error_mask 2\ntoo many errors\n");
+  // Recorded again (a re-run after a kill): the same record, no temp file left.
+  ASSERT_TRUE(store_->store_error("wu_4", 2, "too many errors").ok());
+  EXPECT_EQ(*read_text_file(dir_ + "/results/wu_4/ERROR"), *text);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_ + "/results/wu_4"), fs::directory_iterator()), 1);
 }
 
 }  // namespace

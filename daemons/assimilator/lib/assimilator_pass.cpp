@@ -71,12 +71,13 @@ CanonicalOutputs check_canonical_outputs(const ProjectConfig& config, const Resu
 }
 
 AssimilationHandler results_store_handler(const ProjectConfig& config) {
-  std::string store = config.project_dir + "/results";
+  // One store per handler: the factory makes one handler per worker thread.
+  auto store = std::make_shared<ResultsStore>(config.project_dir + "/results");
   AssimilationHandler handler;
   handler.handle = [store](Database&, const WorkunitRow& wu, const ResultRow* canonical,
                            const std::vector<CheckedOutput>& outputs, int64_t) -> Status {
-    if (!canonical) return store_workunit_error(store, wu.name, wu.error_mask, "workunit ended in error");
-    auto stored = store_canonical_outputs(store, wu.name, outputs);
+    if (!canonical) return store->store_error(wu.name, wu.error_mask, "workunit ended in error");
+    auto stored = store->store_outputs(wu.name, outputs);
     if (!stored.ok()) return make_error(stored.error());
     return Status::success();
   };

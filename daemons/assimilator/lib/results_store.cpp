@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 #include "lib/fd_closer.h"
 #include "lib/text_file.h"
@@ -22,12 +24,12 @@ bool same_file(const struct stat& a, const struct stat& b) {
   return a.st_ino == b.st_ino && a.st_dev == b.st_dev;
 }
 
-// Copies the open file `from` (from its start) to dst through dst.tmp + fsync + rename:
-// dst is either absent, or complete.
-Status copy_atomically(int from, const std::string& src, const std::string& dst) {
+// Copies the open file `from` (from its start) to `dst` (relative to the directory `at`)
+// through dst.tmp + fsync + rename: dst is either absent, or complete.
+Status copy_atomically(int from, const std::string& src, int at, const std::string& dst) {
   if (::lseek(from, 0, SEEK_SET) != 0) return make_error("cannot read " + src + ": " + std::strerror(errno));
   std::string tmp = dst + ".tmp";
-  OwnedFd out(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  OwnedFd out(::openat(at, tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
   if (!out) return make_error("cannot create " + tmp + ": " + std::strerror(errno));
   char buffer[1 << 16];
   ssize_t n = 0;
@@ -47,80 +49,26 @@ Status copy_atomically(int from, const std::string& src, const std::string& dst)
   if (failure.empty() && ::fsync(out.get()) != 0)
     failure = "fsync of " + tmp + " failed: " + std::strerror(errno);
   out.reset();
-  if (failure.empty() && ::rename(tmp.c_str(), dst.c_str()) != 0) {
+  if (failure.empty() && ::renameat(at, tmp.c_str(), at, dst.c_str()) != 0) {
     failure = "rename to " + dst + " failed: " + std::strerror(errno);
   }
   if (!failure.empty()) {
-    ::unlink(tmp.c_str());
+    ::unlinkat(at, tmp.c_str(), 0);
     return make_error(failure);
   }
   return Status::success();
 }
 
-// Puts the checked output at `dst` (absent, or left by an earlier run): a link to the
-// inode it is open on, through /proc/self/fd, so no swap of its upload/ name since the
-// check can reach the store. Where that link is refused (no /proc), by its path, kept
-// only if the name still leads to the inode checked; on another file system, a copy of
-// the open file, checked again (its bytes could have changed since): `copied` says so. A
-// `dst` already there is replaced atomically, through a hidden name.
-Status place_output(const CheckedOutput& output, const std::string& dst, const std::string& hidden,
-                    bool& copied) {
-  const std::string by_fd = "/proc/self/fd/" + std::to_string(output.fd.get());
-  if (::linkat(AT_FDCWD, by_fd.c_str(), AT_FDCWD, dst.c_str(), AT_SYMLINK_FOLLOW) == 0)
-    return Status::success();
-  int error = errno;
-  if (error == EEXIST) {  // a re-run after a kill: replace it, whatever it is
-    ::unlink(hidden.c_str());
-    if (::linkat(AT_FDCWD, by_fd.c_str(), AT_FDCWD, hidden.c_str(), AT_SYMLINK_FOLLOW) == 0) {
-      if (::rename(hidden.c_str(), dst.c_str()) == 0) return Status::success();
-      error = errno;
-      ::unlink(hidden.c_str());
-      return make_error("cannot rename " + hidden + ": " + std::strerror(error));
-    }
-    error = errno;
-  }
-  struct stat checked {};
-  if (::fstat(output.fd.get(), &checked) != 0)
-    return make_error("cannot stat " + output.path + ": " + std::strerror(errno));
-  if (error != EXDEV) {
-    ::unlink(hidden.c_str());
-    if (::link(output.path.c_str(), hidden.c_str()) == 0) {
-      struct stat placed {};
-      if (::stat(hidden.c_str(), &placed) == 0 && same_file(placed, checked) &&
-          ::rename(hidden.c_str(), dst.c_str()) == 0) {
-        return Status::success();
-      }
-      ::unlink(hidden.c_str());
-      return make_error(output.path + " changed since its check: not stored");
-    }
-    error = errno;
-    if (error == ENOENT) return make_error("cannot link output " + output.path + ": " + std::strerror(error));
-  }
-  copied = true;
-  if (Status copy = copy_atomically(output.fd.get(), output.path, hidden); !copy.ok()) return copy;
-  ReportedOutput expected{output.file.name, output.file.size, output.file.md5};
-  OutputVerdict verdict = verify_output_file(hidden, output.file.name, &expected);
-  if (verdict.error_number != 0 || verdict.match != OutputMatch::Match) {
-    ::unlink(hidden.c_str());
-    return make_error("not stored: " + output.path + " changed while copied: " + verdict.message);
-  }
-  if (::rename(hidden.c_str(), dst.c_str()) != 0) {
-    error = errno;
-    ::unlink(hidden.c_str());
-    return make_error("cannot rename " + hidden + ": " + std::strerror(error));
-  }
+// Makes the names given in the directory `name` (relative to `at`) durable: the entries,
+// not the files' data.
+Status sync_directory(int at, const std::string& name) {
+  OwnedFd fd(::openat(at, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!fd || ::fsync(fd.get()) != 0) return make_error("cannot sync " + name + ": " + std::strerror(errno));
   return Status::success();
 }
 
-// Makes the names given in `dir` durable (the entries, not the files' data).
-Status sync_directory(const std::string& dir) {
-  OwnedFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!fd || ::fsync(fd.get()) != 0) return make_error("cannot sync " + dir + ": " + std::strerror(errno));
-  return Status::success();
-}
-
-// Hidden names a killed earlier run left (".<name>.incoming", and its copies' ".tmp"):
-// never left beside the stored files.
+// Hidden names a killed earlier run left (".<name>.incoming", its copies' ".tmp", and
+// the records' temp files): never left beside the stored files.
 void remove_unchecked_outputs(const std::string& dir) {
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -147,27 +95,152 @@ OutputVerdict check_output(const CanonicalOutput& output, CheckedOutput& checked
   return verdict;
 }
 
-Result<std::vector<ArchivedOutput>> store_canonical_outputs(const std::string& store_dir,
-                                                            const std::string& wu_name,
-                                                            const std::vector<CheckedOutput>& outputs) {
-  std::string dir = workunit_store_dir(store_dir, wu_name);
+ResultsStore::ResultsStore(std::string dir, std::chrono::steady_clock::duration recheck)
+    : dir_(std::move(dir)), recheck_(recheck) {}
+
+Result<int> ResultsStore::directory(bool again) {
+  const auto now = std::chrono::steady_clock::now();
+  if (fd_ && !again && now - looked_up_ < recheck_) return fd_.get();
+  looked_up_ = now;
+  struct stat named {};
+  if (fd_ && ::stat(dir_.c_str(), &named) == 0 && named.st_dev == device_ && named.st_ino == inode_) {
+    return fd_.get();  // still the directory held
+  }
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  if (ec) return make_error("cannot create " + dir_ + ": " + ec.message());
+  OwnedFd fd(::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  struct stat held {};
+  if (!fd || ::fstat(fd.get(), &held) != 0)
+    return make_error("cannot open " + dir_ + ": " + std::strerror(errno));
+  fd_ = std::move(fd);
+  device_ = held.st_dev;
+  inode_ = held.st_ino;
+  return fd_.get();
+}
+
+Status ResultsStore::make_workunit_directory(const std::string& wu_name, bool& existed) {
+  existed = false;
+  for (bool again : {false, true}) {
+    auto at = directory(again);
+    if (!at.ok()) return make_error(at.error());
+    if (::mkdirat(*at, wu_name.c_str(), 0777) == 0) return Status::success();
+    if (errno == EEXIST) {
+      existed = true;
+      return Status::success();
+    }
+    if (errno != ENOENT) break;  // ENOENT: the directory held was removed; look it up again
+  }
+  return make_error("cannot create " + workunit_store_dir(dir_, wu_name) + ": " + std::strerror(errno));
+}
+
+// A link to the inode the output is open on, from its descriptor (no path: no swap of its
+// upload/ name since the check can reach the store); through /proc/self/fd where this
+// kernel refuses that to the process (before Linux 6.10 it needs CAP_DAC_READ_SEARCH).
+// Where even that is refused, by its path, kept only if the name still leads to the inode
+// checked; on another file system, a copy of the open file, checked again (its bytes could
+// have changed since). A `name` already there is replaced atomically, through `hidden`.
+Status ResultsStore::place_output(const CheckedOutput& output, const std::string& name,
+                                  const std::string& hidden, bool& copied) {
+  const int at = fd_.get();
+  auto link_checked = [&](const std::string& to) {
+    if (links_from_descriptor_) {
+      if (::linkat(output.fd.get(), "", at, to.c_str(), AT_EMPTY_PATH) == 0) return 0;
+      if (errno == EEXIST || errno == EXDEV || errno == ENOSPC || errno == EMLINK) return errno;
+    }
+    const std::string by_fd = "/proc/self/fd/" + std::to_string(output.fd.get());
+    if (::linkat(AT_FDCWD, by_fd.c_str(), at, to.c_str(), AT_SYMLINK_FOLLOW) != 0) return errno;
+    links_from_descriptor_ = false;  // refused from the descriptor, allowed through /proc
+    return 0;
+  };
+  int error = link_checked(name);
+  if (error == 0) return Status::success();
+  if (error == EEXIST) {  // a re-run after a kill: replace it, whatever it is
+    ::unlinkat(at, hidden.c_str(), 0);
+    error = link_checked(hidden);
+    if (error == 0) {
+      if (::renameat(at, hidden.c_str(), at, name.c_str()) == 0) return Status::success();
+      error = errno;
+      ::unlinkat(at, hidden.c_str(), 0);
+      return make_error("cannot rename " + hidden + ": " + std::strerror(error));
+    }
+  }
+  struct stat checked {};
+  if (::fstat(output.fd.get(), &checked) != 0)
+    return make_error("cannot stat " + output.path + ": " + std::strerror(errno));
+  if (error != EXDEV) {
+    ::unlinkat(at, hidden.c_str(), 0);
+    if (::linkat(AT_FDCWD, output.path.c_str(), at, hidden.c_str(), 0) == 0) {
+      struct stat placed {};
+      if (::fstatat(at, hidden.c_str(), &placed, 0) == 0 && same_file(placed, checked) &&
+          ::renameat(at, hidden.c_str(), at, name.c_str()) == 0) {
+        return Status::success();
+      }
+      ::unlinkat(at, hidden.c_str(), 0);
+      return make_error(output.path + " changed since its check: not stored");
+    }
+    error = errno;
+    if (error == ENOENT) return make_error("cannot link output " + output.path + ": " + std::strerror(error));
+  }
+  copied = true;
+  if (Status copy = copy_atomically(output.fd.get(), output.path, at, hidden); !copy.ok()) return copy;
+  ReportedOutput expected{output.file.name, output.file.size, output.file.md5};
+  OutputVerdict verdict = verify_output_file(dir_ + "/" + hidden, output.file.name, &expected);
+  if (verdict.error_number != 0 || verdict.match != OutputMatch::Match) {
+    ::unlinkat(at, hidden.c_str(), 0);
+    return make_error("not stored: " + output.path + " changed while copied: " + verdict.message);
+  }
+  if (::renameat(at, hidden.c_str(), at, name.c_str()) != 0) {
+    error = errno;
+    ::unlinkat(at, hidden.c_str(), 0);
+    return make_error("cannot rename " + hidden + ": " + std::strerror(error));
+  }
+  return Status::success();
+}
+
+Status ResultsStore::write_record(const std::string& wu_name, const std::string& file,
+                                  std::string_view content) {
+  // Hidden and unique to this process and write (a killed run's is removed by the next),
+  // so two processes never share one; no fchmod: the umask applies, as to any file made.
+  static const std::string process = std::to_string(::getpid());
+  const std::string temp =
+      wu_name + "/." + file + "." + process + "." + std::to_string(records_written_++) + ".incoming";
+  const std::string final_name = wu_name + "/" + file;
+  const int at = fd_.get();
+  OwnedFd out(::openat(at, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+  if (!out) return make_error("cannot create " + dir_ + "/" + temp + ": " + std::strerror(errno));
+  const char* failure = nullptr;
+  int error = 0;
+  for (size_t done = 0; done < content.size() && !failure;) {
+    const ssize_t n = ::write(out.get(), content.data() + done, content.size() - done);
+    if (n >= 0) {
+      done += static_cast<size_t>(n);
+    } else if (errno != EINTR) {
+      failure = "write failed", error = errno;
+    }
+  }
+  if (::close(out.release()) != 0 && !failure) failure = "close failed", error = errno;
+  if (!failure && ::renameat(at, temp.c_str(), at, final_name.c_str()) != 0) {
+    failure = "cannot rename into place", error = errno;
+  }
+  if (!failure) return Status::success();
+  ::unlinkat(at, temp.c_str(), 0);
+  return make_error(dir_ + "/" + final_name + ": " + failure + ": " + std::strerror(error));
+}
+
+Result<std::vector<ArchivedOutput>> ResultsStore::store_outputs(const std::string& wu_name,
+                                                                const std::vector<CheckedOutput>& outputs) {
   // One mkdir in the common case (a new directory, with nothing of an earlier run to
   // clear out): making inodes is most of the assimilator's CPU (docs/benchmarks.md).
   bool dir_existed = false;
-  if (::mkdir(dir.c_str(), 0777) != 0) {
-    if (errno == EEXIST) {
-      dir_existed = true;
-    } else {  // e.g. the store itself is not there yet
-      std::error_code ec;
-      fs::create_directories(dir, ec);
-      if (ec) return make_error("cannot create " + dir + ": " + ec.message());
-    }
-  }
-  if (dir_existed) remove_unchecked_outputs(dir);
+  if (Status made = make_workunit_directory(wu_name, dir_existed); !made.ok())
+    return make_error(made.error());
+  const int at = fd_.get();
+  if (dir_existed) remove_unchecked_outputs(workunit_store_dir(dir_, wu_name));
   std::vector<std::string> placed;
   auto give_up = [&](const std::string& why) -> Result<std::vector<ArchivedOutput>> {
-    for (const auto& path : placed) ::unlink(path.c_str());
-    if (!dir_existed) ::rmdir(dir.c_str());  // only if empty
+    for (const auto& name : placed) ::unlinkat(at, name.c_str(), 0);
+    if (!dir_existed) ::unlinkat(at, wu_name.c_str(), AT_REMOVEDIR);  // only if empty
     return make_error(why);
   };
   std::vector<ArchivedOutput> stored;
@@ -175,41 +248,38 @@ Result<std::vector<ArchivedOutput>> store_canonical_outputs(const std::string& s
   bool copied_any = false;
   for (const auto& output : outputs) {
     if (!output.fd) return give_up(output.path + ": not checked, not stored");
-    const std::string dst = dir + "/" + output.file.name;
+    const std::string name = wu_name + "/" + output.file.name;
     // A name an earlier run gave is replaced atomically, never removed on failure: its
     // MANIFEST may be there (a kill after it, before the DONE commit).
     struct stat earlier {};
-    const bool had_name = dir_existed && ::lstat(dst.c_str(), &earlier) == 0;
-    if (Status put = place_output(output, dst, dir + "/." + output.file.name + ".incoming", copied_any);
+    const bool had_name = dir_existed && ::fstatat(at, name.c_str(), &earlier, AT_SYMLINK_NOFOLLOW) == 0;
+    if (Status put = place_output(output, name, wu_name + "/." + output.file.name + ".incoming", copied_any);
         !put.ok()) {
       return give_up(put.error());
     }
-    if (!had_name) placed.push_back(dst);
+    if (!had_name) placed.push_back(name);
     manifest.append(output.file.name).append(" ").append(std::to_string(output.file.size));
     manifest.append(" ").append(output.file.md5).append("\n");
     stored.push_back(output.file);
   }
-  if (Status written = write_text_file(dir + "/MANIFEST", manifest); !written.ok()) {
+  if (Status written = write_record(wu_name, "MANIFEST", manifest); !written.ok()) {
     return give_up(written.error());  // an earlier run's MANIFEST, if any, still holds
   }
   // A copy's names must outlive a power cut once DONE commits, since upload/ (another file
   // system, its own journal) then loses its copy: the directory and its entry synced. (A
   // link needs nothing: one file system's journal keeps the link before any later unlink.)
   if (copied_any) {
-    if (Status synced = sync_directory(dir); !synced.ok()) return make_error(synced.error());
-    if (Status synced = sync_directory(store_dir); !synced.ok()) return make_error(synced.error());
+    if (Status synced = sync_directory(at, wu_name); !synced.ok()) return make_error(synced.error());
+    if (::fsync(at) != 0) return make_error("cannot sync " + dir_ + ": " + std::strerror(errno));
   }
   return stored;
 }
 
-Status store_workunit_error(const std::string& store_dir, const std::string& wu_name, int error_mask,
-                            const std::string& reason) {
-  std::string dir = workunit_store_dir(store_dir, wu_name);
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) return make_error("cannot create " + dir + ": " + ec.message());
-  remove_unchecked_outputs(dir);
-  return write_text_file(dir + "/ERROR", "error_mask " + std::to_string(error_mask) + "\n" + reason + "\n");
+Status ResultsStore::store_error(const std::string& wu_name, int error_mask, const std::string& reason) {
+  bool existed = false;
+  if (Status made = make_workunit_directory(wu_name, existed); !made.ok()) return made;
+  if (existed) remove_unchecked_outputs(workunit_store_dir(dir_, wu_name));
+  return write_record(wu_name, "ERROR", "error_mask " + std::to_string(error_mask) + "\n" + reason + "\n");
 }
 
 Result<std::vector<ArchivedOutput>> read_manifest(const std::string& store_dir, const std::string& wu_name) {

@@ -13,8 +13,12 @@
 // visible. The manifest is written last, so its presence means the store is complete.
 #pragma once
 
+#include <sys/types.h>
+
+#include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/fd_closer.h"
@@ -53,17 +57,50 @@ struct CheckedOutput {
 // verdict says what differs or failed.
 OutputVerdict check_output(const CanonicalOutput& output, CheckedOutput& checked);
 
-// Gives each checked output its name in the workunit's store directory — a link to the
-// inode it is open on (or a copy of it, checked again) — and then writes MANIFEST. Fails,
-// naming the file, and leaving no MANIFEST and none of the names it made, when an output
-// cannot be placed (gone from upload/ since its check, or an I/O error).
-Result<std::vector<ArchivedOutput>> store_canonical_outputs(const std::string& store_dir,
-                                                            const std::string& wu_name,
-                                                            const std::vector<CheckedOutput>& outputs);
+// The results store of one assimilator worker (one pass at a time: not shared between
+// threads). It holds <dir> open and makes each workunit's names relative to it, so a
+// workunit's system calls walk two path components, not the whole path (the store's file
+// work is most of the assimilator's CPU: docs/benchmarks.md). The path is looked up again
+// at most every `recheck`, and at once when the directory held is found gone: a store
+// moved, removed or made anew by the admin is followed from then on.
+class ResultsStore {
+ public:
+  explicit ResultsStore(std::string dir,
+                        std::chrono::steady_clock::duration recheck = std::chrono::seconds(1));
 
-// Writes <store>/<wu_name>/ERROR with the error mask and a one-line reason.
-Status store_workunit_error(const std::string& store_dir, const std::string& wu_name, int error_mask,
-                            const std::string& reason);
+  const std::string& dir() const { return dir_; }
+
+  // Gives each checked output its name in the workunit's directory — a link to the inode
+  // it is open on (or a copy of it, checked again) — and then writes MANIFEST. Fails,
+  // naming the file, and leaving no MANIFEST and none of the names it made, when an output
+  // cannot be placed (gone from upload/ since its check, or an I/O error).
+  Result<std::vector<ArchivedOutput>> store_outputs(const std::string& wu_name,
+                                                    const std::vector<CheckedOutput>& outputs);
+
+  // Writes <dir>/<wu_name>/ERROR with the error mask and a one-line reason.
+  Status store_error(const std::string& wu_name, int error_mask, const std::string& reason);
+
+ private:
+  // The store's directory, open (made first when missing); `again` looks it up now.
+  Result<int> directory(bool again = false);
+  // Makes <wu_name>/ in the store: `existed` says it was there before.
+  Status make_workunit_directory(const std::string& wu_name, bool& existed);
+  // Places one checked output at `name` (relative to the store), replacing a name an
+  // earlier run left; `copied` is set when it had to be copied.
+  Status place_output(const CheckedOutput& output, const std::string& name, const std::string& hidden,
+                      bool& copied);
+  // Writes `content` to <wu_name>/<file> through a hidden temp file and a rename.
+  Status write_record(const std::string& wu_name, const std::string& file, std::string_view content);
+
+  std::string dir_;
+  std::chrono::steady_clock::duration recheck_;
+  OwnedFd fd_;
+  dev_t device_ = 0;
+  ino_t inode_ = 0;
+  std::chrono::steady_clock::time_point looked_up_{};
+  bool links_from_descriptor_ = true;  // linkat(AT_EMPTY_PATH) allowed to this process
+  uint64_t records_written_ = 0;       // the temp files' names, with the process id
+};
 
 // Reads a MANIFEST back (for tests, tools/check and the graph collector).
 Result<std::vector<ArchivedOutput>> read_manifest(const std::string& store_dir, const std::string& wu_name);
