@@ -49,6 +49,10 @@ bool is_connection_error(int code) {
     case err::kConnectionKilled:
     case err::kClientInteractionTimeout:
     case err::kUnknownCom:  // Galera: node not ready; another node may serve
+    // Galera: the node left the primary component while the statement committed (seen
+    // as a node rejoined under load); rolled back, so re-running it, here or on another
+    // node, is safe. (A disk error at COMMIT gives it too: waited out as well, not exited.)
+    case err::kErrorDuringCommit:
       return true;
     default:
       return false;

@@ -49,7 +49,8 @@ class DbError : public std::runtime_error {
       : std::runtime_error(what), code_(code), statement_(std::move(statement)) {}
   int code() const { return code_; }
   const std::string& statement() const { return statement_; }
-  // The server went away, refused us, or cannot serve yet (Galera node not ready):
+  // The server went away, refused us, or cannot serve yet (Galera node not ready, or out
+  // of the primary component as a write committed):
   // reconnecting, to this node or another, may help.
   bool connection_lost() const;
   // Deadlock or lock wait timeout: re-running the transaction may help.

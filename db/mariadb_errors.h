@@ -9,6 +9,9 @@ constexpr int kUnknownCom = 1047;                // ER_UNKNOWN_COM_ERROR; Galera
                                                  // node for application use" (joining, donor, non-primary)
 constexpr int kServerShutdown = 1053;            // ER_SERVER_SHUTDOWN
 constexpr int kDupEntry = 1062;                  // ER_DUP_ENTRY
+constexpr int kErrorDuringCommit = 1180;         // ER_ERROR_DURING_COMMIT; Galera: the write set
+                                                 // not replicated ("Not connected to Primary
+                                                 // Component"), the transaction rolled back
 constexpr int kNoSuchTable = 1146;               // ER_NO_SUCH_TABLE
 constexpr int kSpecificAccessDenied = 1227;      // ER_SPECIFIC_ACCESS_DENIED_ERROR (a privilege missing)
 constexpr int kLockWaitTimeout = 1205;           // ER_LOCK_WAIT_TIMEOUT

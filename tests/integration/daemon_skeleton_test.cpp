@@ -2,7 +2,8 @@
 // daemon run in a forked child through run_daemon itself: --one_pass drains the due rows
 // and exits 0, SIGTERM and the stop trigger stop it cleanly after the unit in hand, the
 // heartbeat row appears and advances, --mod 2 instances split the rows without overlap,
-// as do the workers of one instance with --threads, and a lost database is waited out with back-off. The toy
+// as do the workers of one instance with --threads, and a lost database, or a commit the
+// cluster refused, is waited out with back-off. The toy
 // "processes" a due workunit by setting its transition_time to never, in one transaction, and lists the ids
 // it did.
 #include <fcntl.h>
@@ -321,6 +322,33 @@ TEST_F(DaemonSkeleton, Daemon_ThreadsSplitTheirShardAndDoEveryRowOnce) {
   EXPECT_EQ(beat->shard.n, 2) << "one heartbeat row for the process's shard";
   EXPECT_EQ(beat->units_done, static_cast<int64_t>(done.size())) << "the workers' units together";
   EXPECT_FALSE(heartbeat_of(*db_, "toy", 3)) << "no row of a worker's own";
+}
+
+// What every daemon of the Galera pipeline test met when a node rejoined under load: its
+// heartbeat's write refused with 1180 ("Not connected to Primary Component": not
+// replicated, rolled back). A daemon waits that out like a lost connection, instead of
+// exiting and leaving its shard undone; here a trigger refuses the heartbeat the same way
+// until the test lifts it.
+TEST_F(DaemonSkeleton, Daemon_WaitsOutACommitTheClusterRefusedAndGoesOn) {
+  exec(*db_, "CREATE TABLE heartbeat_fault (on_off INT)");
+  exec(*db_, "INSERT INTO heartbeat_fault VALUES (1)");
+  exec(*db_,
+       "CREATE TRIGGER heartbeat_refused BEFORE INSERT ON daemon_heartbeat FOR EACH ROW "
+       "IF EXISTS (SELECT 1 FROM heartbeat_fault) THEN SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = 1180, "
+       "MESSAGE_TEXT = 'Error while appending streaming replication fragment(provider status: Not "
+       "connected to Primary Component)'; END IF");
+  auto ids = insert_due_workunits(*db_, project_.appid(), 9, std::time(nullptr));
+  ToyDaemon toy(journal(), args({"--batch", "3"}), log());
+  ASSERT_TRUE(eventually(20, [&] { return text_of(log()).find("MariaDB error 1180") != std::string::npos; }))
+      << text_of(log());
+  EXPECT_TRUE(toy.running()) << "exited on a refused commit:\n" << text_of(log());
+  exec(*db_, "DELETE FROM heartbeat_fault");
+  EXPECT_TRUE(eventually(30, [&] { return due_now() == 0 && heartbeat_of(*db_, "toy").has_value(); }))
+      << text_of(log());
+  toy.signal(SIGTERM);
+  EXPECT_EQ(toy.wait(10), kDaemonExitOk) << text_of(log());
+  auto done = journal_ids(journal(), "done");
+  EXPECT_EQ(done, std::multiset<int64_t>(ids.begin(), ids.end())) << "each row exactly once";
 }
 
 TEST(DaemonSkeletonDeadDatabase, Daemon_WaitsOutALostDatabaseWithBackoffAndStopsPromptlyDuringIt) {

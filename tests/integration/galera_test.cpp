@@ -180,6 +180,38 @@ TEST_F(Galera, NodeOutOfThePrimaryComponentIsPassedOver) {
   EXPECT_TRUE(cluster_->wait_healthy(60)) << "node 1 did not rejoin after gmcast.isolate=0";
 }
 
+// The failure the pipeline test met with a node rejoining under load: a write committed
+// just as its node leaves the primary component is not replicated (1180, or 1047 when the
+// node already refuses), and rolled back. The transaction is run again from the start on
+// another node, neither lost nor applied twice; a daemon waits it out instead of exiting.
+TEST_F(Galera, CommitAsItsNodeLeavesThePrimaryComponentIsRunAgainOnAnother) {
+  reset_counter(6);
+  auto db = on_node(1);
+  auto admin = Database::open(cluster_->admin_only(1));
+  int runs = 0;
+  bool written = db->transaction([&](Database& d) {
+    bool ok = increment(d, 6);
+    if (++runs == 1) {  // written, not committed: now cut node 1 off the group
+      exec(*admin, "SET GLOBAL wsrep_provider_options = 'gmcast.isolate=1'");
+      bool cut_off = false;
+      for (int i = 0; i < 100 && !cut_off; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        auto rows = query(*admin, "SHOW GLOBAL STATUS LIKE 'wsrep_cluster_status'");
+        cut_off = rows->next() && std::string(rows->getString(2)) != "Primary";
+      }
+      EXPECT_TRUE(cut_off) << "node 1 did not leave the primary component";
+    }
+    return ok;
+  });
+  EXPECT_TRUE(written);
+  EXPECT_EQ(runs, 2) << "run again once, after the failed commit";
+  EXPECT_GE(db->current_node(), 1) << "the second run is on a fall-back node";
+  EXPECT_EQ(value_on(2, 6), 1) << "applied once";
+  admin = Database::open(cluster_->admin_only(1));
+  exec(*admin, "SET GLOBAL wsrep_provider_options = 'gmcast.isolate=0'");
+  EXPECT_TRUE(cluster_->wait_healthy(60)) << "node 1 did not rejoin after gmcast.isolate=0";
+}
+
 TEST_F(Galera, CertificationConflictOnTwoNodesIsRetriedFromTheStart) {
   reset_counter(4);
   auto a = on_node(1);
