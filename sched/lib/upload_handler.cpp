@@ -14,6 +14,7 @@
 #include "lib/crypto/md5.h"
 #include "lib/fd_closer.h"
 #include "lib/log.h"
+#include "lib/sync_directory.h"
 #include "lib/work/fanout.h"
 #include "lib/work/file_refs.h"
 
@@ -198,6 +199,12 @@ DataServerReply handle_upload_request(BodyReader& body, const ProjectConfig& con
     return error(UploadStatus::PermanentError, late.reason);
   }
   unlink(partial.c_str());
+  // The name durable before the client is told it may delete its copy: the fsync above
+  // kept the bytes, and a journal commits a new name only seconds later. (The .partial
+  // name's removal may be lost to a power cut; the file deleter removes it then.)
+  if (Status synced = sync_directory(path.substr(0, path.rfind('/'))); !synced.ok()) {
+    return error(UploadStatus::TransientError, synced.error());
+  }
   return DataServerReply{};
 }
 

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "lib/fd_closer.h"
+#include "lib/sync_directory.h"
 #include "lib/text_file.h"
 
 namespace tharsis {
@@ -56,14 +57,6 @@ Status copy_atomically(int from, const std::string& src, int at, const std::stri
     ::unlinkat(at, tmp.c_str(), 0);
     return make_error(failure);
   }
-  return Status::success();
-}
-
-// Makes the names given in the directory `name` (relative to `at`) durable: the entries,
-// not the files' data.
-Status sync_directory(int at, const std::string& name) {
-  OwnedFd fd(::openat(at, name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!fd || ::fsync(fd.get()) != 0) return make_error("cannot sync " + name + ": " + std::strerror(errno));
   return Status::success();
 }
 
@@ -269,7 +262,7 @@ Result<std::vector<ArchivedOutput>> ResultsStore::store_outputs(const std::strin
   // system, its own journal) then loses its copy: the directory and its entry synced. (A
   // link needs nothing: one file system's journal keeps the link before any later unlink.)
   if (copied_any) {
-    if (Status synced = sync_directory(at, wu_name); !synced.ok()) return make_error(synced.error());
+    if (Status synced = sync_directory(wu_name, at); !synced.ok()) return make_error(synced.error());
     if (::fsync(at) != 0) return make_error("cannot sync " + dir_ + ": " + std::strerror(errno));
   }
   return stored;
