@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -72,6 +73,33 @@ TEST_F(ResultsStoreTest, Assimilator_KeepsTheCheckedFilesWithManifest) {
   EXPECT_EQ(*read_text_file(dir_ + "/results/wu_1/wu_1_0_r1"), "beta");
   // A link to the file in upload/, not a copy (the same file system here).
   EXPECT_EQ(inode_of(dir_ + "/results/wu_1/wu_1_0_r1"), inode_of(dir_ + "/upload/wu_1_0_r1"));
+}
+
+TEST_F(ResultsStoreTest, Assimilator_AManifestEmptiedByAPowerCutIsReadFromItsFiles) {
+  std::vector<CheckedOutput> files;
+  files.push_back(checked("wu_13_0_r1", "beta"));
+  files.push_back(checked("wu_13_0_r0", "alpha"));
+  ASSERT_TRUE(store_->store_outputs("wu_13", files).ok());
+  auto written = read_manifest(dir_ + "/results", "wu_13");
+  ASSERT_TRUE(written.ok()) << written.error();
+  // What a power cut before the MANIFEST's data reached the disk leaves: the name, empty.
+  fs::resize_file(dir_ + "/results/wu_13/MANIFEST", 0);
+  std::ofstream(dir_ + "/results/wu_13/.wu_13_0_r2.incoming") << "a killed run's, never checked";
+  auto read = read_manifest(dir_ + "/results", "wu_13");
+  ASSERT_TRUE(read.ok()) << read.error();
+  ASSERT_EQ(read->size(), 2u) << "the stored files only, not the hidden one";
+  for (const auto& file : *read) {  // by name, each as the MANIFEST had it
+    auto same =
+        std::find_if(written->begin(), written->end(), [&](const auto& w) { return w.name == file.name; });
+    ASSERT_NE(same, written->end()) << file.name;
+    EXPECT_EQ(file.size, same->size) << file.name;
+    EXPECT_EQ(file.md5, same->md5) << file.name;
+  }
+  EXPECT_EQ((*read)[0].name, "wu_13_0_r0");
+  EXPECT_EQ((*read)[1].md5, md5_hex("beta"));
+  // A MANIFEST that is absent still means an incomplete store.
+  fs::remove(dir_ + "/results/wu_13/MANIFEST");
+  EXPECT_FALSE(read_manifest(dir_ + "/results", "wu_13").ok());
 }
 
 TEST_F(ResultsStoreTest, Assimilator_RerunAfterKillRewritesTheSameContent) {

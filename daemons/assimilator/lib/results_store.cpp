@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include <string_view>
 #include <utility>
 
+#include "lib/crypto/md5.h"
 #include "lib/fd_closer.h"
 #include "lib/sync_directory.h"
 #include "lib/text_file.h"
@@ -275,9 +277,32 @@ Status ResultsStore::store_error(const std::string& wu_name, int error_mask, con
   return write_record(wu_name, "ERROR", "error_mask " + std::to_string(error_mask) + "\n" + reason + "\n");
 }
 
+namespace {
+
+// The stored files of the workunit directory `dir` (all but MANIFEST, ERROR and hidden
+// names), by name, each with its size and md5.
+Result<std::vector<ArchivedOutput>> manifest_from_files(const std::string& dir) {
+  std::vector<ArchivedOutput> files;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.starts_with(".") || name == "MANIFEST" || name == "ERROR" || !it->is_regular_file(ec)) continue;
+    auto md5 = md5_file_hex(it->path().string());
+    if (!md5.ok()) return make_error(md5.error());
+    files.push_back(ArchivedOutput{name, static_cast<int64_t>(it->file_size(ec)), *md5});
+  }
+  if (ec) return make_error("cannot list " + dir + ": " + ec.message());
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return files;
+}
+
+}  // namespace
+
 Result<std::vector<ArchivedOutput>> read_manifest(const std::string& store_dir, const std::string& wu_name) {
-  auto text = read_text_file(workunit_store_dir(store_dir, wu_name) + "/MANIFEST");
+  const std::string dir = workunit_store_dir(store_dir, wu_name);
+  auto text = read_text_file(dir + "/MANIFEST");
   if (!text.ok()) return make_error(text.error());
+  if (text->empty()) return manifest_from_files(dir);
   std::vector<ArchivedOutput> files;
   std::istringstream in(*text);
   ArchivedOutput file;

@@ -102,7 +102,11 @@ class ResultsStore {
   uint64_t records_written_ = 0;       // the temp files' names, with the process id
 };
 
-// Reads a MANIFEST back (for tests, tools/check and the graph collector).
+// Reads a MANIFEST back (for tests, tools/check, output downloads and the graph
+// collector). An empty one is read from the files beside it, by name, hashed: the store
+// writes MANIFEST without an fsync (one per workunit would cost the stage most of its
+// rate on a journaled file system), so a power cut soon after can leave it empty while its
+// links, and the workunit's DONE, survived; the files are the checked ones by construction.
 Result<std::vector<ArchivedOutput>> read_manifest(const std::string& store_dir, const std::string& wu_name);
 
 }  // namespace tharsis
