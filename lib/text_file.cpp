@@ -28,16 +28,21 @@ Status write_text_file(const std::string& path, std::string_view content, mode_t
   // Unique per process and call, so threads (or processes) writing one path never share a
   // temporary file; the last rename wins.
   static std::atomic<uint64_t> writes{0};
-  std::string temp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(writes++);
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+  const std::string temp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(writes++);
+  return write_file_replacing(AT_FDCWD, temp, path, content, mode, FileMode::Exact);
+}
+
+Status write_file_replacing(int at, const std::string& temp, const std::string& name,
+                            std::string_view content, mode_t mode, FileMode rule) {
+  int fd = ::openat(at, temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
   if (fd < 0) return make_error(temp + ": cannot create: " + std::strerror(errno));
   auto fail = [&](const std::string& what) -> Status {
     int saved = errno;
     ::close(fd);
-    ::unlink(temp.c_str());
-    return make_error(path + ": " + what + ": " + std::strerror(saved));
+    ::unlinkat(at, temp.c_str(), 0);
+    return make_error(name + ": " + what + ": " + std::strerror(saved));
   };
-  if (::fchmod(fd, mode) != 0) return fail("cannot set permissions");  // umask-proof
+  if (rule == FileMode::Exact && ::fchmod(fd, mode) != 0) return fail("cannot set permissions");
   size_t done = 0;
   while (done < content.size()) {
     ssize_t n = ::write(fd, content.data() + done, content.size() - done);
@@ -48,13 +53,14 @@ Status write_text_file(const std::string& path, std::string_view content, mode_t
     done += static_cast<size_t>(n);
   }
   if (::close(fd) != 0) {
-    ::unlink(temp.c_str());
-    return make_error(path + ": close failed: " + std::strerror(errno));
-  }
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
     int saved = errno;
-    ::unlink(temp.c_str());
-    return make_error(path + ": cannot rename into place: " + std::strerror(saved));
+    ::unlinkat(at, temp.c_str(), 0);
+    return make_error(name + ": close failed: " + std::strerror(saved));
+  }
+  if (::renameat(at, temp.c_str(), at, name.c_str()) != 0) {
+    int saved = errno;
+    ::unlinkat(at, temp.c_str(), 0);
+    return make_error(name + ": cannot rename into place: " + std::strerror(saved));
   }
   return Status::success();
 }

@@ -2,6 +2,7 @@
 #include "daemons/assimilator/lib/assimilator_pass.h"
 
 #include <cerrno>
+#include <utility>
 
 #include "daemons/assimilator/assimilator_rules.h"
 #include "daemons/assimilator/lib/results_store.h"
@@ -44,28 +45,24 @@ Result<std::vector<CanonicalOutput>> canonical_outputs_of(const ProjectConfig& c
 CanonicalOutputs check_canonical_outputs(const ProjectConfig& config, const ResultRow& canonical,
                                          std::vector<CheckedOutput>& checked, std::string& why) {
   checked.clear();
+  auto refuse = [&](std::string message, CanonicalOutputs verdict) {
+    why = std::move(message);
+    checked.clear();  // nothing kept open unless all match
+    return verdict;
+  };
   auto outputs = canonical_outputs_of(config, canonical);
-  if (!outputs.ok()) {
-    why = outputs.error();
-    return CanonicalOutputs::Mismatch;
-  }
+  if (!outputs.ok()) return refuse(outputs.error(), CanonicalOutputs::Mismatch);
   for (const auto& output : *outputs) {
-    CheckedOutput& file = checked.emplace_back();
-    OutputVerdict verdict = check_output(output, file);
+    OutputVerdict verdict = check_output(output, checked.emplace_back());
     if (verdict.error_number != 0) {
-      why = verdict.message;
-      checked.clear();
       // A canonical output gone from upload/ cannot be assimilated, ever (as the validator
       // treats a missing output); other errors (EIO, EACCES) may heal.
       const int e = verdict.error_number;
-      return e == ENOENT || e == ENOTDIR || e == EISDIR ? CanonicalOutputs::Mismatch
-                                                        : CanonicalOutputs::Unreadable;
+      return refuse(verdict.message, e == ENOENT || e == ENOTDIR || e == EISDIR
+                                         ? CanonicalOutputs::Mismatch
+                                         : CanonicalOutputs::Unreadable);
     }
-    if (verdict.match != OutputMatch::Match) {
-      why = verdict.message;
-      checked.clear();
-      return CanonicalOutputs::Mismatch;
-    }
+    if (verdict.match != OutputMatch::Match) return refuse(verdict.message, CanonicalOutputs::Mismatch);
   }
   return CanonicalOutputs::Match;
 }

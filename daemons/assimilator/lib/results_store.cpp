@@ -195,32 +195,15 @@ Status ResultsStore::place_output(const CheckedOutput& output, const std::string
 
 Status ResultsStore::write_record(const std::string& wu_name, const std::string& file,
                                   std::string_view content) {
-  // Hidden and unique to this process and write (a killed run's is removed by the next),
-  // so two processes never share one; no fchmod: the umask applies, as to any file made.
+  // Hidden, and unique to this process and write (a killed run's is removed by the next);
+  // the umask applies, as to the store's directories.
   static const std::string process = std::to_string(::getpid());
   const std::string temp =
       wu_name + "/." + file + "." + process + "." + std::to_string(records_written_++) + ".incoming";
-  const std::string final_name = wu_name + "/" + file;
-  const int at = fd_.get();
-  OwnedFd out(::openat(at, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
-  if (!out) return make_error("cannot create " + dir_ + "/" + temp + ": " + std::strerror(errno));
-  const char* failure = nullptr;
-  int error = 0;
-  for (size_t done = 0; done < content.size() && !failure;) {
-    const ssize_t n = ::write(out.get(), content.data() + done, content.size() - done);
-    if (n >= 0) {
-      done += static_cast<size_t>(n);
-    } else if (errno != EINTR) {
-      failure = "write failed", error = errno;
-    }
-  }
-  if (::close(out.release()) != 0 && !failure) failure = "close failed", error = errno;
-  if (!failure && ::renameat(at, temp.c_str(), at, final_name.c_str()) != 0) {
-    failure = "cannot rename into place", error = errno;
-  }
-  if (!failure) return Status::success();
-  ::unlinkat(at, temp.c_str(), 0);
-  return make_error(dir_ + "/" + final_name + ": " + failure + ": " + std::strerror(error));
+  Status written =
+      write_file_replacing(fd_.get(), temp, wu_name + "/" + file, content, 0644, FileMode::LessUmask);
+  if (!written.ok()) return make_error(dir_ + ": " + written.error());
+  return written;
 }
 
 Result<std::vector<ArchivedOutput>> ResultsStore::store_outputs(const std::string& wu_name,
