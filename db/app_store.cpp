@@ -1,12 +1,9 @@
 // Implementation of db/app_store.h.
 #include "db/app_store.h"
 
-#include <cmath>
-#include <map>
 #include <string>
 #include <utility>
 
-#include "db/id_list.h"
 #include "db/sql.h"
 
 namespace tharsis {
@@ -92,37 +89,6 @@ std::vector<AppWithVersions> fetch_apps_with_current_versions(Database& db) {
                                    rows->getString(10)});
   }
   return out;
-}
-
-void add_credit(Database& db, int64_t host_id, int64_t user_id, double credit) {
-  if (host_id) exec(db, "UPDATE host SET total_credit = total_credit + ? WHERE id = ?", credit, host_id);
-  if (user_id) exec(db, "UPDATE user SET total_credit = total_credit + ? WHERE id = ?", credit, user_id);
-}
-
-void add_credits(Database& db, const std::vector<CreditChange>& changes) {
-  std::map<int64_t, double> hosts, users;
-  for (const auto& c : changes) {
-    if (c.host_id) hosts[c.host_id] += c.credit;
-    if (c.user_id) users[c.user_id] += c.credit;
-  }
-  for (const auto& [table, totals] : {std::pair{"host", &hosts}, std::pair{"user", &users}}) {
-    const std::string one_row =
-        std::string("UPDATE ") + table + " SET total_credit = total_credit + ? WHERE id = ?";
-    const std::string all_rows =
-        "UPDATE JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$[0]', credit DOUBLE PATH '$[1]')) c "
-        "STRAIGHT_JOIN " +
-        std::string(table) +
-        " t FORCE INDEX (PRIMARY) ON t.id = c.id SET t.total_credit = t.total_credit + c.credit";
-    std::string json = "[";
-    for (const auto& [id, credit] : *totals) {
-      if (!std::isfinite(credit)) {  // not a JSON number: bound as a double instead
-        exec(db, one_row, credit, id);
-        continue;
-      }
-      json += (json.size() > 1 ? ",[" : "[") + std::to_string(id) + "," + json_double(credit) + "]";
-    }
-    if (json.size() > 1) exec(db, all_rows, json + "]");
-  }
 }
 
 }  // namespace tharsis

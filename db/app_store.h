@@ -1,4 +1,4 @@
-// SQL for app, platform and app_version, and the credit totals of hosts and users.
+// SQL for app, platform and app_version.
 #pragma once
 
 #include <cstdint>
@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "db/database.h"
-#include "db/row_changes.h"
 
 namespace tharsis {
 
@@ -56,11 +55,5 @@ struct AppWithVersions {
   std::vector<CurrentAppVersion> versions;
 };
 std::vector<AppWithVersions> fetch_apps_with_current_versions(Database& db);
-
-// Adds granted credit to a host's and its owner's totals.
-void add_credit(Database& db, int64_t host_id, int64_t user_id, double credit);
-// The same for many changes: summed per host and per user, then one UPDATE for the hosts
-// and one for the users (each row changed once, in ascending id order).
-void add_credits(Database& db, const std::vector<CreditChange>& changes);
 
 }  // namespace tharsis

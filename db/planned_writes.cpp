@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "db/app_store.h"
+#include "db/credit_store.h"
 #include "db/result_store.h"
 #include "db/stale_row.h"
 #include "db/workunit_store.h"
@@ -16,7 +16,7 @@ bool write_as_set(Database& db, const PlannedWrites& w) {
   insert_result_rows(db, w.new_results);
   if (!all(record_assimilations(db, w.assimilations), w.assimilations.size())) return false;
   if (!all(update_workunits_guarded(db, w.workunit_updates), w.workunit_updates.size())) return false;
-  add_credits(db, w.credits);
+  record_pending_credit(db, w.credits);
   return true;
 }
 
@@ -32,7 +32,7 @@ void write_row_by_row(Database& db, const PlannedWrites& w) {
   for (const auto& u : w.workunit_updates) {
     require_written(update_workunit_guarded(db, u.before, u.after), "workunit " + std::to_string(u.after.id));
   }
-  for (const auto& c : w.credits) add_credit(db, c.host_id, c.user_id, c.credit);
+  record_pending_credit(db, w.credits);  // not guarded: one statement
 }
 
 }  // namespace tharsis

@@ -1,7 +1,7 @@
 // The writes a daemon's rules planned for a batch of units, gathered so that the batch is
 // written as a set — new results and assimilation records in multi-row INSERTs, the
 // result updates in one statement and the workunit updates in another, every update still
-// guarded per row on the state it was planned on, credit summed per host and per user —
+// guarded per row on the state it was planned on, credit recorded as pending per host and user —
 // or, when a set write finds a row changed under it, row by row, each guarded, to find
 // which unit is stale (lib/daemon/batch_commit.h).
 #pragma once
@@ -20,7 +20,7 @@ struct PlannedWrites {
   std::vector<ResultRow> new_results;             // id 0; ids are not read back
   std::vector<AssimilationRecord> assimilations;  // distinct workunits; each must be new
   std::vector<WorkunitUpdate> workunit_updates;   // distinct rows
-  std::vector<CreditChange> credits;              // increments, not guarded
+  std::vector<CreditChange> credits;  // recorded as pending credit (db/credit_store.h), not guarded
 };
 
 // In order: result updates, new results, assimilation records, workunit updates, credit;

@@ -452,3 +452,16 @@ CREATE TABLE IF NOT EXISTS batch_file_assoc (
   PRIMARY KEY (batch_id, job_file_id),
   KEY batch_file_assoc_file (job_file_id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
+-- Granted credit on its way to the totals of its host and the host's owner. The validator's
+-- transaction only inserts here (one row per host and user of a batch), so it never waits
+-- for a scheduler RPC that holds a host row, nor holds its workunits while it would; each
+-- validator pass then adds the rows to host.total_credit and user.total_credit in a short
+-- transaction of its own that passes over the rows another transaction holds
+-- (daemons/validator/lib/credit_fold.h). host_id / user_id 0: no host / no user.
+CREATE TABLE IF NOT EXISTS credit_pending (
+  id            BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+  host_id       INT NOT NULL DEFAULT 0,
+  user_id       INT NOT NULL DEFAULT 0,
+  credit        DOUBLE NOT NULL DEFAULT 0
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

@@ -63,7 +63,11 @@ std::vector<Migration> build_migrations() {
                  "from the index); operand: index operand_reserved (preferred_until)",
                  {redefine_index("result", "res_send", "(server_state, priority DESC, id, workunitid)"),
                   add_index("operand", "operand_reserved", "(preferred_until)")}});
-  // Next: {11, "...", {create_table("..."), add_index("workunit", "...", "(...)")}},
+  all.push_back({11,
+                 "credit_pending: granted credit on its way to host and user totals (the validator no "
+                 "longer waits for a scheduler RPC's host row)",
+                 {create_table("credit_pending")}});
+  // Next: {12, "...", {create_table("..."), add_index("workunit", "...", "(...)")}},
   return all;
 }
 

@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <set>
 #include <thread>
@@ -421,6 +423,62 @@ TEST_F(BackendPipeline, CheckOnALiveDatabaseNeverSeesAHalfCommittedState) {
   stop = true;
   writer.join();
   EXPECT_EQ(torn, 0u) << "first: " << first;
+}
+
+// A scheduler RPC holds its host's row from its first statement to its commit. The
+// validator's batch must not wait for it (nor hold its workunits meanwhile): the credit it
+// grants is recorded as pending and added to the totals once the host is free, once.
+TEST_F(BackendPipeline, TheValidatorDoesNotWaitForAHostAnRpcHoldsAndItsCreditArrivesOnce) {
+  exec(*db_, "INSERT IGNORE INTO user (id, email_addr, name, authenticator) VALUES (1, 'a@b', 'a', 'auth1')");
+  exec(*db_, "INSERT INTO host (id, userid) VALUES (11, 1), (12, 1)");
+  int64_t wu = create("held", 2, 2);
+  run_daemons();
+  auto results = results_of(wu);
+  ASSERT_EQ(results.size(), 2u);
+  send(results[0], 11);
+  send(results[1], 12);
+  now_ += 10;
+  report(results[0], 11, "answer 42\n");
+  report(results[1], 12, "answer 42\n");
+  DaemonOptions options;
+  DaemonContext context{project_.config(), options, Shard{}, 1000};
+  TransitionerPass(project_.config()).do_pass(*db_, context, now_);
+  auto credit = [&](const char* table, int64_t id) {
+    return query_int(*db_, "SELECT ROUND(total_credit) FROM " + std::string(table) + " WHERE id = ?", id);
+  };
+  const int64_t user_before = credit("user", 1);
+  exec(*db_, "SET SESSION innodb_lock_wait_timeout = 5");  // a wait would show as 5 s or more
+
+  ValidatorPass validator(project_.config());
+  std::promise<void> held, done;
+  std::thread rpc([&] {
+    auto other = project_.open();
+    other->transaction([&](Database& d) {
+      query_int(d, "SELECT id FROM host WHERE id = 11 FOR UPDATE");
+      held.set_value();
+      done.get_future().wait();
+    });
+  });
+  held.get_future().wait();
+  auto start = std::chrono::steady_clock::now();
+  int validated = validator.do_pass(*db_, context, now_);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(validated, 1);
+  EXPECT_LT(seconds, 2.0) << "the validator waited for the host the RPC holds";
+  EXPECT_NE(fetch_workunit(*db_, wu)->canonical_resultid, 0);
+  EXPECT_EQ(credit("host", 11), 0) << "held: its credit waits";
+  EXPECT_EQ(credit("host", 12), 10);
+  EXPECT_EQ(credit("user", 1), user_before + 10);
+  done.set_value();
+  rpc.join();
+
+  EXPECT_EQ(validator.do_pass(*db_, context, now_), 0);
+  EXPECT_EQ(credit("host", 11), 10);
+  EXPECT_EQ(credit("user", 1), user_before + 20);
+  EXPECT_EQ(validator.do_pass(*db_, context, now_), 0);
+  EXPECT_EQ(credit("host", 11), 10) << "added once";
+  EXPECT_EQ(credit("host", 12), 10);
+  EXPECT_EQ(credit("user", 1), user_before + 20);
 }
 
 }  // namespace

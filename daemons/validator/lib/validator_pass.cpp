@@ -1,6 +1,7 @@
 // Implementation of daemons/validator/lib/validator_pass.h.
 #include "daemons/validator/lib/validator_pass.h"
 
+#include "daemons/validator/lib/credit_fold.h"
 #include "daemons/validator/lib/file_comparators.h"
 #include "daemons/validator/lib/report_checking_comparator.h"
 #include "daemons/validator/validator_rules.h"
@@ -62,8 +63,12 @@ int ValidatorPass::do_pass(Database& db, const DaemonContext& context, int64_t n
       read_from_cursor(cursor_, context.batch, [&](int64_t after, int64_t upto, int n) {
         return fetch_need_validate_ids(db, context.shard, n, after, upto);
       });
-  return validate_batch(db, ids, now, context.options.units_per_commit,
-                        [&] { return context.stop_requested(); });
+  int validated = validate_batch(db, ids, now, context.options.units_per_commit,
+                                 [&] { return context.stop_requested(); });
+  // The credit those batches granted (and any left by an earlier pass: a host an RPC held,
+  // a pass killed after its commit) is added to the totals in transactions of its own.
+  fold_pending_credit(db);
+  return validated;
 }
 
 }  // namespace tharsis

@@ -4,9 +4,10 @@
 // the app's file comparator (app.comparator: bitwise, numeric or trivial) behind the
 // report check (report_checking_comparator.h: an output whose size or md5 differs from
 // what its result reported makes that result VALIDATE_ERROR), and the batch's writes made
-// as a set, guarded on the loaded state, with the credit granted summed per host and user;
-// a batch whose rows changed meanwhile is written again unit by unit, the stale workunit
-// skipped alone.
+// as a set, guarded on the loaded state, with the credit granted recorded as pending per
+// host and user; a batch whose rows changed meanwhile is written again unit by unit, the
+// stale workunit skipped alone. After its batches a pass adds the pending credit to the
+// hosts' and users' totals (credit_fold.h): the batches never lock a host or user row.
 #pragma once
 
 #include <functional>
