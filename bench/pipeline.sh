@@ -51,11 +51,16 @@
 # statement logged (the logging costs server CPU itself): calls and server µs per
 # lifecycle, µs and rows examined per call. Times are wall-clock inside the server, so
 # lock waits and CPU contention count in them.
+# LOCK_WAITS=K (single node) also samples InnoDB's lock waits every 50 ms over the window
+# (information_schema: the waiting statement, the statement the holder runs now, or "idle
+# in its transaction" between statements, and the table and index locked) and prints the K
+# commonest pairs of shapes with their share of the samples: which transactions wait for
+# which. A holder's current statement need not be the one that took the lock.
 # ROUNDS=R (with OLD_BUILD) runs each comparison R times, the builds' order alternating
 # (odd rounds the new build first, even rounds the old), with a ratio per round: on this VM
 # the second window of a pair runs slower whichever build it is.
 #   [FLUSH_AT_COMMIT=1|2] [NODES=1|3|"1 3"] [WARMUP=15] [LOOPS=8] [LEVEL=4000] [DAEMON_SLEEP=1] \
-#     [PRELOAD_RESULTS=M] [STATEMENTS=K] [RATE=R] [POOL=1] [ROUNDS=R] bench/pipeline.sh BUILD [SECONDS] [OLD_BUILD]
+#     [PRELOAD_RESULTS=M] [STATEMENTS=K] [LOCK_WAITS=K] [RATE=R] [POOL=1] [ROUNDS=R] bench/pipeline.sh BUILD [SECONDS] [OLD_BUILD]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 usage="usage: pipeline.sh BUILD [SECONDS] [OLD_BUILD]"
@@ -68,6 +73,7 @@ level="${LEVEL:-4000}"
 daemon_sleep="${DAEMON_SLEEP:-1}"
 flushes="${FLUSH_AT_COMMIT:-2 1}"
 statements="${STATEMENTS:-0}"
+lock_waits="${LOCK_WAITS:-0}"
 rate="${RATE:-0}"
 rounds="${ROUNDS:-1}"
 case "$rounds" in ''|*[!0-9]*|0) echo "pipeline: ROUNDS: a whole number of at least 1" >&2; exit 2 ;; esac
@@ -75,6 +81,7 @@ pool="${POOL:-0}"
 case "$pool" in 0|1) ;; *) echo "pipeline: POOL: 0 (mod_fcgid) or 1 (FastCGI pools)" >&2; exit 2 ;; esac
 [[ "$rate" =~ ^[0-9]+$ ]] || { echo "pipeline: RATE: report+get RPC/s offered, a whole number" >&2; exit 2; }
 [[ "$statements" =~ ^[0-9]+$ ]] || { echo "pipeline: STATEMENTS: a count of statement shapes" >&2; exit 2; }
+[[ "$lock_waits" =~ ^[0-9]+$ ]] || { echo "pipeline: LOCK_WAITS: a count of lock wait pairs" >&2; exit 2; }
 node_counts="${NODES:-1}"
 preload="${PRELOAD_RESULTS:-0}"
 [[ "$preload" =~ ^[0-9]+$ ]] || { echo "pipeline: PRELOAD_RESULTS must be a number" >&2; exit 2; }
@@ -317,6 +324,11 @@ PY
   load0="$(cut -d' ' -f1 /proc/loadavg)"
   t0=$(date +%s.%N); c0="$(counters)"; b0="$(backlogs)"
   [ -n "$slow_log" ] && : > "$base/slow.log"  # (the server appends: the log now starts here)
+  local lock_sampler=""
+  if [ "$lock_waits" -gt 0 ] && [ "$nodes" -eq 1 ]; then
+    sample_lock_waits "$sock" "$base/lock_waits" "$base/lock_waits.stop" &
+    lock_sampler=$!
+  fi
   sample_processes "$p" "$mysqld_pids" "$httpd_pids" "$feeder" "$load" > "$base/cpu0"
   # The last sample before sched_load exits ends the window (sampled often only near it).
   sleep "$(awk -v s="$load_start" -v w="$((warmup + seconds))" -v now="$(date +%s.%N)" \
@@ -330,6 +342,7 @@ PY
   done
   t1=$(date +%s.%N); c1="$(counters)"; b1="$(backlogs)"
   [ -n "$slow_log" ] && cp "$base/slow.log" "$base/window.log"
+  [ -n "$lock_sampler" ] && { touch "$base/lock_waits.stop"; wait "$lock_sampler" || true; }
   [ -s "$base/cpu1" ] || { echo "pipeline: the load generator ended early: $(cat "$base/load.err")" >&2; exit 1; }
   wait "$load_shell" || true
   local load1; load1="$(cut -d' ' -f1 /proc/loadavg)"
@@ -428,9 +441,48 @@ for text, (calls, secs, rows) in sorted(shapes.items(), key=lambda kv: -kv[1][1]
           f"{rows / calls:8.1f}  {text}")
 PY
 )"
+  lock_wait_pairs=""
+  [ -n "$lock_sampler" ] && lock_wait_pairs="$(/usr/bin/python3 - "$base/lock_waits" "$base/lock_waits.samples" \
+    "$lock_waits" <<'PY'
+import collections, re, sys
+path, samples_path, top = sys.argv[1], sys.argv[2], int(sys.argv[3])
+def shape(text):
+    text = re.sub(r"'(?:[^'\\]|\\.)*'", "?", text)
+    return re.sub(r"\s+", " ", re.sub(r"\b\d+\b", "?", text)).strip()[:70]
+pairs = collections.Counter()
+for line in open(path, errors="replace"):
+    fields = line.rstrip("\n").split("\t")
+    if len(fields) == 4:
+        pairs[(shape(fields[0]), shape(fields[1]), fields[2], fields[3])] += 1
+samples = sum(1 for _ in open(samples_path)) or 1
+waits = sum(pairs.values())
+print(f"  {samples} samples, {waits} waits seen ({waits / samples:.2f} per sample)")
+for (waiter, holder, table, index), n in pairs.most_common(top):
+    print(f"  {100 * n / max(waits, 1):5.1f}%  {table}.{index}: {waiter}  <- held by: {holder}")
+PY
+)"
   stop_servers
   rm -rf "$base"
   trap - EXIT
+}
+
+# Samples the lock waits (waiter, holder's statement now, table, index; tab-separated) into
+# OUT every 50 ms until STOP exists; a line per sample goes to OUT.samples.
+sample_lock_waits() {
+  local sock="$1" out="$2" stop="$3"
+  : > "$out"; : > "$out.samples"
+  while [ ! -e "$stop" ]; do
+    mariadb --no-defaults --socket="$sock" --user=root --batch --skip-column-names -e "
+      SELECT REPLACE(LEFT(rt.trx_query, 200), '\t', ' '),
+             IFNULL(REPLACE(LEFT(bt.trx_query, 200), '\t', ' '), '(idle in its transaction)'),
+             l.lock_table, l.lock_index
+      FROM information_schema.innodb_lock_waits w
+      JOIN information_schema.innodb_trx rt ON rt.trx_id = w.requesting_trx_id
+      JOIN information_schema.innodb_trx bt ON bt.trx_id = w.blocking_trx_id
+      JOIN information_schema.innodb_locks l ON l.lock_id = w.requested_lock_id" >> "$out" 2>/dev/null || true
+    echo >> "$out.samples"
+    sleep 0.05
+  done
 }
 
 field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
@@ -471,6 +523,10 @@ report() {  # report LABEL FIGURES
     echo "  statement shapes by server time (calls and µs per lifecycle, µs and rows examined per call):"
     echo "$3"
   fi
+  if [ -n "${4:-}" ]; then
+    echo "  lock waits sampled every 50 ms (waiting statement <- what its holder runs now):"
+    echo "$4"
+  fi
 }
 
 # The file system the run is on: on ext4 without a journal, each new file's inode search
@@ -504,7 +560,7 @@ for flush in $flushes; do
         run "$b" "$flush" "$nodes"
         all[$b,$flush,$nodes,$round]="$figures"
         report "$b, innodb_flush_log_at_trx_commit=$flush, $nodes database node(s)$([ "$rounds" -gt 1 ] &&
-          echo ", round $round of $rounds")" "$figures" "$statement_shapes"
+          echo ", round $round of $rounds")" "$figures" "$statement_shapes" "$lock_wait_pairs"
       done
     done
   done
