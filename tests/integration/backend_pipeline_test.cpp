@@ -97,6 +97,20 @@ class BackendPipeline : public ::testing::Test {
     }
     ASSERT_TRUE(db_->transaction([&](Database& d) { return mark_result_reported(d, r.id, host, now_, rp); }));
   }
+  // Both results of a quorum-2 workunit sent to hosts 11 and 12, reported with the same
+  // output, and the transitioner's pass that sets need_validate.
+  void send_and_report_agreeing_pair(int64_t wu) {
+    auto results = results_of(wu);
+    ASSERT_EQ(results.size(), 2u);
+    send(results[0], 11);
+    send(results[1], 12);
+    now_ += 10;
+    report(results[0], 11, "answer 42\n");
+    report(results[1], 12, "answer 42\n");
+    DaemonOptions options;
+    DaemonContext context{project_.config(), options, Shard{}, 1000};
+    TransitionerPass(project_.config()).do_pass(*db_, context, now_);
+  }
   void expect_settled_and_clean() {
     CheckReport report = check_project(*db_, project_.config(), now_, /*require_settled=*/true);
     for (const auto& v : report.violations) ADD_FAILURE() << v;
@@ -359,16 +373,8 @@ TEST_F(BackendPipeline, DbPurgeArchivesReadBackAsTheRowsTheyReplaced) {
 TEST_F(BackendPipeline, CheckOnALiveDatabaseNeverSeesAHalfCommittedState) {
   int64_t wu = create("torn", 2, 2);
   run_daemons();
+  send_and_report_agreeing_pair(wu);
   auto results = results_of(wu);
-  ASSERT_EQ(results.size(), 2u);
-  send(results[0], 11);
-  send(results[1], 12);
-  now_ += 10;
-  report(results[0], 11, "answer 42\n");
-  report(results[1], 12, "answer 42\n");
-  DaemonOptions options;
-  DaemonContext context{project_.config(), options, Shard{}, 1000};
-  TransitionerPass(project_.config()).do_pass(*db_, context, now_);
 
   struct State {
     int64_t canonical = 0, assimilate = 0, need_validate = 0, transition_time = 0;
@@ -433,16 +439,9 @@ TEST_F(BackendPipeline, TheValidatorDoesNotWaitForAHostAnRpcHoldsAndItsCreditArr
   exec(*db_, "INSERT INTO host (id, userid) VALUES (11, 1), (12, 1)");
   int64_t wu = create("held", 2, 2);
   run_daemons();
-  auto results = results_of(wu);
-  ASSERT_EQ(results.size(), 2u);
-  send(results[0], 11);
-  send(results[1], 12);
-  now_ += 10;
-  report(results[0], 11, "answer 42\n");
-  report(results[1], 12, "answer 42\n");
+  send_and_report_agreeing_pair(wu);
   DaemonOptions options;
   DaemonContext context{project_.config(), options, Shard{}, 1000};
-  TransitionerPass(project_.config()).do_pass(*db_, context, now_);
   auto credit = [&](const char* table, int64_t id) {
     return query_int(*db_, "SELECT ROUND(total_credit) FROM " + std::string(table) + " WHERE id = ?", id);
   };
