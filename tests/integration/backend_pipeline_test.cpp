@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -26,6 +27,7 @@
 #include "lib/work/fanout.h"
 #include "lib/work/file_refs.h"
 #include "lib/work/output_check.h"
+#include "tests/support/child_process.h"
 #include "tests/support/daemon_rounds.h"
 #include "tests/support/test_project.h"
 #include "tools/lib/checker.h"
@@ -470,6 +472,15 @@ TEST_F(BackendPipeline, TheValidatorDoesNotWaitForAHostAnRpcHoldsAndItsCreditArr
   EXPECT_EQ(credit("user", 1), user_before + 10);
   done.set_value();
   rpc.join();
+  // `status` shows the admin the credit still on its way.
+  const std::string out = project_.config().project_dir + "/status.txt";
+  ASSERT_EQ(std::system((testing::built_programs_dir() + "/status --project_dir " +
+                         project_.config().project_dir + " > " + out)
+                            .c_str()),
+            0);
+  auto shown = read_text_file(out);
+  ASSERT_TRUE(shown.ok());
+  EXPECT_NE(shown->find("credit_pending           1"), std::string::npos) << *shown;
 
   EXPECT_EQ(validator.do_pass(*db_, context, now_), 0);
   EXPECT_EQ(credit("host", 11), 10);

@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <iostream>
 
+#include "db/credit_store.h"
 #include "db/file_store.h"
 #include "db/heartbeat_store.h"
 #include "db/queue_stats.h"
@@ -89,6 +90,12 @@ int main(int argc, char** argv) {
               << "  (files the file deleter could not unlink: see its log)\n";
   } catch (const DbError&) {
     // No file_delete_retry table: an older schema, said above.
+  }
+  try {
+    std::cout << "  " << std::left << std::setw(16) << "credit_pending" << std::right << std::setw(10)
+              << count_pending_credit(*db) << "  (granted credit a validator pass adds to the totals)\n";
+  } catch (const DbError&) {
+    // No credit_pending table: an older schema, said above.
   }
   std::cout << "\nresults:\n";
   for (const auto& [key, count] : results_by_state(*db)) {
