@@ -43,7 +43,8 @@
 # (`<program> --fastcgi_socket S --processes LOOPS`, run by `start` as project daemons,
 # reached through Apache's mod_proxy_fcgi; sched/lib/fastcgi_pool.h) instead of mod_fcgid,
 # which starts processes only on demand and holds a request a second whenever all it has
-# are busy. Single node only. POOL_PROCESSES=N gives each pool N workers (default LOOPS).
+# are busy. Single node only. POOL_PROCESSES=N gives each pool N workers (default LOOPS);
+# UPLOAD_POOL_PROCESSES=N the upload handler's pool alone (default POOL_PROCESSES).
 # TMPDIR=DIR puts the run (database, project, logs) under DIR instead of /tmp, e.g. on a
 # file system of another kind (every bench/ script honours it).
 # STATEMENTS=K (single node) also prints the K statement shapes (literals replaced by ?)
@@ -60,7 +61,7 @@
 # (odd rounds the new build first, even rounds the old), with a ratio per round: on this VM
 # the second window of a pair runs slower whichever build it is.
 #   [FLUSH_AT_COMMIT=1|2] [NODES=1|3|"1 3"] [WARMUP=15] [LOOPS=8] [LEVEL=4000] [DAEMON_SLEEP=1] \
-#     [PRELOAD_RESULTS=M] [STATEMENTS=K] [LOCK_WAITS=K] [RATE=R] [POOL=1] [POOL_PROCESSES=N] [ROUNDS=R] bench/pipeline.sh BUILD [SECONDS] [OLD_BUILD]
+#     [PRELOAD_RESULTS=M] [STATEMENTS=K] [LOCK_WAITS=K] [RATE=R] [POOL=1] [POOL_PROCESSES=N] [UPLOAD_POOL_PROCESSES=N] [ROUNDS=R] bench/pipeline.sh BUILD [SECONDS] [OLD_BUILD]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 usage="usage: pipeline.sh BUILD [SECONDS] [OLD_BUILD]"
@@ -80,6 +81,9 @@ case "$rounds" in ''|*[!0-9]*|0) echo "pipeline: ROUNDS: a whole number of at le
 pool="${POOL:-0}"
 pool_processes="${POOL_PROCESSES:-${LOOPS:-8}}"
 [[ "$pool_processes" =~ ^[1-9][0-9]*$ ]] || { echo "pipeline: POOL_PROCESSES: workers per pool, at least 1" >&2; exit 2; }
+upload_pool_processes="${UPLOAD_POOL_PROCESSES:-$pool_processes}"
+[[ "$upload_pool_processes" =~ ^[1-9][0-9]*$ ]] ||
+  { echo "pipeline: UPLOAD_POOL_PROCESSES: workers of the upload handler's pool, at least 1" >&2; exit 2; }
 case "$pool" in 0|1) ;; *) echo "pipeline: POOL: 0 (mod_fcgid) or 1 (FastCGI pools)" >&2; exit 2 ;; esac
 [[ "$rate" =~ ^[0-9]+$ ]] || { echo "pipeline: RATE: report+get RPC/s offered, a whole number" >&2; exit 2; }
 [[ "$statements" =~ ^[0-9]+$ ]] || { echo "pipeline: STATEMENTS: a count of statement shapes" >&2; exit 2; }
@@ -233,7 +237,9 @@ PY
   if [ "$pool" = 1 ]; then  # the pools as project daemons, Apache passing their URLs to them
     mkdir -p "$p/run"
     for program in scheduler:fcgi file_upload_handler:file_upload_handler.fcgi; do
-      sed -i "s|</daemons>|<daemon><cmd>${program%%:*} --fastcgi_socket $p/run/${program%%:*}.sock --processes $pool_processes</cmd></daemon></daemons>|" \
+      local workers="$pool_processes"
+      [ "${program%%:*}" = file_upload_handler ] && workers="$upload_pool_processes"
+      sed -i "s|</daemons>|<daemon><cmd>${program%%:*} --fastcgi_socket $p/run/${program%%:*}.sock --processes $workers</cmd></daemon></daemons>|" \
         "$p/config.xml"
       echo "ProxyPass \"/bench_cgi/${program#*:}\" \"unix:$p/run/${program%%:*}.sock|fcgi://${program%%:*}/\" retry=0" >> "$base/fcgid.conf"
     done
@@ -549,7 +555,7 @@ filesystem() {
 echo "pipeline: runs under ${TMPDIR:-/tmp}: $(filesystem)"
 echo "pipeline: quorum 2, $loops hosts (report+get, uploads$( [ "$rate" -gt 0 ] && echo ", $rate RPC/s offered")), unsent queue kept at $level results," \
   "daemons --sleep $daemon_sleep, warm-up $warmup s, window $seconds s, preloaded results $preload," \
-  "server options added: ${server_args:-none}, $([ "$pool" = 1 ] && echo "FastCGI pools of $pool_processes workers" ||
+  "server options added: ${server_args:-none}, $([ "$pool" = 1 ] && echo "FastCGI pools of $pool_processes workers (the upload handler's $upload_pool_processes)" ||
     echo "mod_fcgid")"
 declare -A all
 for flush in $flushes; do
