@@ -60,8 +60,7 @@ CreditHolderRows lock_credit_holders(Database& db, CreditHolder holder, const st
   CreditHolderRows out;
   if (ids.empty()) return out;
   const std::string join = " t FROM " + kIdListTable + " STRAIGHT_JOIN " + table_of(holder) +
-                           " t FORCE INDEX (PRIMARY) ON t.id = "
-                           "wanted.wanted_id";
+                           " t FORCE INDEX (PRIMARY) ON t.id = wanted.wanted_id";
   out.locked = read_ids(db, "SELECT t.id" + join + " FOR UPDATE SKIP LOCKED", ids);
   // A row held elsewhere is not among the locked; a plain read tells it from one that is gone.
   out.existing = out.locked.size() == ids.size() ? out.locked : read_ids(db, "SELECT t.id" + join, ids);
