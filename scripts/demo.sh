@@ -12,7 +12,7 @@
 # every task done exactly once (tools/check --settled); then a batch of 40 jobs submitted
 # over HTTP by a scientist's account with tharsis-submit (sandbox upload, submit, query,
 # outputs, retire: BOINC's remote submission). Everything lives under one temp
-# dir, removed at the end unless --keep.
+# dir, removed at the end unless --keep (which keeps the database too, shut down).
 #   scripts/demo.sh BUILD_DIR [--keep] [--port N]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -36,8 +36,13 @@ cleanup() {
   [ -x "$build_dir/stop" ] && [ -f "$project/config.xml" ] &&
     "$build_dir/stop" --project_dir "$project" --grace 10 >/dev/null
   "$here/scripts/private_apache.sh" stop "$base/apache"
-  "$here/scripts/private_mariadb.sh" stop "$base/db" >/dev/null
-  if [ "$keep" -eq 0 ]; then rm -rf "$base"; else echo "demo: kept $base"; fi
+  if [ "$keep" -eq 0 ]; then
+    "$here/scripts/private_mariadb.sh" stop "$base/db" >/dev/null
+    rm -rf "$base"
+  else  # the database too: `scripts/private_mariadb.sh start $base/db` resumes it
+    "$here/scripts/private_mariadb.sh" halt "$base/db" >/dev/null
+    echo "demo: kept $base (database: scripts/private_mariadb.sh start $base/db)"
+  fi
 }
 trap cleanup EXIT
 
