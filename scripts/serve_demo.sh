@@ -22,7 +22,7 @@ cleanup() {
   [ -n "$volunteers" ] && kill "$volunteers" 2>/dev/null && wait "$volunteers" 2>/dev/null
   "$build_dir/stop" --project_dir "$project" --grace 10 >/dev/null
   "$here/scripts/private_apache.sh" stop "$base/apache"
-  "$here/scripts/private_mariadb.sh" stop "$base/db" >/dev/null
+  "$here/scripts/private_mariadb.sh" halt "$base/db" >/dev/null  # kept: it can be served again
   echo "serve_demo: stopped"
 }
 trap cleanup EXIT
