@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 namespace tharsis {
 
@@ -36,9 +37,10 @@ Status write_file_replacing(int at, const std::string& temp, const std::string& 
                             std::string_view content, mode_t mode, FileMode rule) {
   int fd = ::openat(at, temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
   if (fd < 0) return make_error(temp + ": cannot create: " + std::strerror(errno));
+  // The temp removed (and closed while still open), the error named after `name`.
   auto fail = [&](const std::string& what) -> Status {
     int saved = errno;
-    ::close(fd);
+    if (fd >= 0) ::close(fd);
     ::unlinkat(at, temp.c_str(), 0);
     return make_error(name + ": " + what + ": " + std::strerror(saved));
   };
@@ -52,16 +54,9 @@ Status write_file_replacing(int at, const std::string& temp, const std::string& 
     }
     done += static_cast<size_t>(n);
   }
-  if (::close(fd) != 0) {
-    int saved = errno;
-    ::unlinkat(at, temp.c_str(), 0);
-    return make_error(name + ": close failed: " + std::strerror(saved));
-  }
-  if (::renameat(at, temp.c_str(), at, name.c_str()) != 0) {
-    int saved = errno;
-    ::unlinkat(at, temp.c_str(), 0);
-    return make_error(name + ": cannot rename into place: " + std::strerror(saved));
-  }
+  const int closing = std::exchange(fd, -1);
+  if (::close(closing) != 0) return fail("close failed");
+  if (::renameat(at, temp.c_str(), at, name.c_str()) != 0) return fail("cannot rename into place");
   return Status::success();
 }
 

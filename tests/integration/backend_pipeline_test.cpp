@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <future>
 #include <map>
 #include <set>
 #include <thread>
@@ -29,6 +28,7 @@
 #include "lib/work/output_check.h"
 #include "tests/support/child_process.h"
 #include "tests/support/daemon_rounds.h"
+#include "tests/support/held_elsewhere.h"
 #include "tests/support/test_project.h"
 #include "tools/lib/checker.h"
 #include "tools/lib/db_purge.h"
@@ -451,27 +451,20 @@ TEST_F(BackendPipeline, TheValidatorDoesNotWaitForAHostAnRpcHoldsAndItsCreditArr
   exec(*db_, "SET SESSION innodb_lock_wait_timeout = 5");  // a wait would show as 5 s or more
 
   ValidatorPass validator(project_.config());
-  std::promise<void> held, done;
-  std::thread rpc([&] {
-    auto other = project_.open();
-    other->transaction([&](Database& d) {
-      query_int(d, "SELECT id FROM host WHERE id = 11 FOR UPDATE");
-      held.set_value();
-      done.get_future().wait();
-    });
-  });
-  held.get_future().wait();
-  auto start = std::chrono::steady_clock::now();
-  int validated = validator.do_pass(*db_, context, now_);
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_EQ(validated, 1);
-  EXPECT_LT(seconds, 2.0) << "the validator waited for the host the RPC holds";
-  EXPECT_NE(fetch_workunit(*db_, wu)->canonical_resultid, 0);
-  EXPECT_EQ(credit("host", 11), 0) << "held: its credit waits";
-  EXPECT_EQ(credit("host", 12), 10);
-  EXPECT_EQ(credit("user", 1), user_before + 10);
-  done.set_value();
-  rpc.join();
+  testing::while_held_elsewhere(
+      [&] { return project_.open(); },
+      [](Database& rpc) { query_int(rpc, "SELECT id FROM host WHERE id = 11 FOR UPDATE"); },
+      [&] {
+        auto start = std::chrono::steady_clock::now();
+        int validated = validator.do_pass(*db_, context, now_);
+        double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        EXPECT_EQ(validated, 1);
+        EXPECT_LT(seconds, 2.0) << "the validator waited for the host the RPC holds";
+        EXPECT_NE(fetch_workunit(*db_, wu)->canonical_resultid, 0);
+        EXPECT_EQ(credit("host", 11), 0) << "held: its credit waits";
+        EXPECT_EQ(credit("host", 12), 10);
+        EXPECT_EQ(credit("user", 1), user_before + 10);
+      });
   // `status` shows the admin the credit still on its way.
   const std::string out = project_.config().project_dir + "/status.txt";
   ASSERT_EQ(std::system((testing::built_programs_dir() + "/status --project_dir " +

@@ -8,13 +8,12 @@
 
 #include <chrono>
 #include <functional>
-#include <future>
 #include <limits>
 #include <string>
-#include <thread>
 
 #include "db/credit_store.h"
 #include "db/sql.h"
+#include "tests/support/held_elsewhere.h"
 #include "tests/support/test_database.h"
 
 namespace tharsis::credit_fold_test {
@@ -39,19 +38,7 @@ class CreditFoldTest : public ::testing::Test {
   // locking read), then ends that transaction without a change.
   void while_held_elsewhere(const std::function<void(Database&)>& statement,
                             const std::function<void()>& body) {
-    std::promise<void> held, done;
-    std::thread holder([&] {
-      auto other = tdb_.open();
-      other->transaction([&](Database& d) {
-        statement(d);
-        held.set_value();
-        done.get_future().wait();
-      });
-    });
-    held.get_future().wait();
-    body();
-    done.set_value();
-    holder.join();
+    testing::while_held_elsewhere([&] { return tdb_.open(); }, statement, body);
   }
   // The fold, timed in seconds.
   std::pair<int, double> timed_fold(int limit = kCreditFoldRows) {

@@ -3,13 +3,12 @@
 #pragma once
 
 #include <cstdint>
-#include <future>
-#include <thread>
 #include <vector>
 
 #include "db/database.h"
 #include "db/rows.h"
 #include "db/sql.h"
+#include "tests/support/held_elsewhere.h"
 #include "tests/support/test_database.h"
 
 namespace tharsis::testing {
@@ -20,25 +19,9 @@ std::vector<WorkunitRow> insert_planned_workunits(Database& db, int n, int64_t t
 // Holds workunit `id` locked (FOR UPDATE) from another connection while `body` runs.
 template <class Body>
 void with_workunit_locked_elsewhere(const TestDatabase& tdb, int64_t id, Body body) {
-  std::promise<void> locked, done;
-  std::thread holder([&] {
-    auto other = tdb.open();
-    other->transaction([&](Database& d) {
-      query_int(d, "SELECT id FROM workunit WHERE id = ? FOR UPDATE", id);
-      locked.set_value();
-      done.get_future().wait();
-    });
-  });
-  locked.get_future().wait();
-  try {
-    body();
-  } catch (...) {
-    done.set_value();
-    holder.join();
-    throw;
-  }
-  done.set_value();
-  holder.join();
+  while_held_elsewhere(
+      [&] { return tdb.open(); },
+      [&](Database& d) { query_int(d, "SELECT id FROM workunit WHERE id = ? FOR UPDATE", id); }, body);
 }
 
 }  // namespace tharsis::testing
