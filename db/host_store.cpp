@@ -138,6 +138,44 @@ AccountAndHost lock_account_host_and_reported_workunits(Database& db, const std:
   return out;
 }
 
+std::vector<AccountAndHost> lock_accounts_hosts_and_reported_workunits(
+    Database& db, const std::vector<AccountHostQuery>& queries) {
+  std::vector<AccountAndHost> out(queries.size());
+  if (queries.empty()) return out;
+  // As the one-request statement: each account by its authenticator in a derived table
+  // kept apart (derived_merge off), so FOR UPDATE does not reach the user rows; a row per
+  // report name (NESTED PATH: one, NULL, for none), its host and workunit joined to it.
+  static const std::string sql =
+      "SET STATEMENT optimizer_switch = 'derived_merge=off' FOR SELECT a.*, " + qualified(kColumns, "h", "") +
+      ", a.wanted_name AS locked_name, w.id AS locked_workunit FROM (SELECT q.request_index, q.named_host, "
+      "q.wanted_name, " +
+      qualified(kUserColumns, "u", "u_") +
+      " FROM JSON_TABLE(?, '$[*]' COLUMNS (request_index INT PATH '$[0]', authenticator VARCHAR(254) PATH "
+      "'$[1]', named_host BIGINT PATH '$[2]', NESTED PATH '$[3][*]' COLUMNS (wanted_name VARCHAR(254) PATH "
+      "'$'))) q STRAIGHT_JOIN user u ON u.authenticator = q.authenticator) a "
+      "LEFT JOIN host h ON h.id = a.named_host LEFT JOIN workunit w ON w.id = " +
+      reportable_result_workunit("x.name = a.wanted_name", "h.id") + " FOR UPDATE";
+  std::string json = "[";
+  for (size_t i = 0; i < queries.size(); ++i) {
+    json += (i ? ",[" : "[") + std::to_string(i) + "," + json_string(queries[i].authenticator) + "," +
+            std::to_string(queries[i].host_id) + "," + name_list_json(queries[i].report_names) + "]";
+  }
+  json += "]";
+  auto rows = SqlAccess::run(db, sql, [&](sql::PreparedStatement& st) {
+    sql_bind::bind(st, 1, json);
+    bind_reportable_states(st, 2);
+    return std::unique_ptr<sql::ResultSet>(st.executeQuery());
+  });
+  while (rows->next()) {
+    int64_t index = rows->getInt64("request_index");
+    if (index < 0 || index >= static_cast<int64_t>(out.size())) continue;
+    AccountAndHost& answer = out[static_cast<size_t>(index)];
+    if (!answer.user) answer.user = read_user_row(*rows, "u_");
+    read_locks(*rows, answer.locked);
+  }
+  return out;
+}
+
 std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const std::string& host_cpid,
                                           bool for_update) {
   // Served by the host_user (userid, host_cpid) index: a key lookup however many hosts
@@ -162,6 +200,64 @@ void update_host(Database& db, const HostRow& h, int64_t now, int results_sent) 
   exec(db, sql, h.userid, h.rpc_seqno, h.rpc_seqno, h.rpc_time, h.domain_name, h.host_cpid, h.platform_name,
        h.p_ncpus, h.p_vendor, h.p_model, h.p_fpops, h.p_iops, h.os_name, h.os_version, h.m_nbytes, h.m_swap,
        h.d_total, h.d_free, h.max_results_day, today, results_sent, today, h.id);
+}
+
+void update_hosts(Database& db, const std::vector<HostWrite>& writes, int64_t now) {
+  if (writes.empty()) return;
+  if (writes.size() == 1) return update_host(db, writes[0].row, now, writes[0].results_sent);
+  const size_t n = writes.size();
+  int64_t today = now / kSecondsPerDay;
+  // update_host's assignments, each value chosen by id (CASE; bound parameters, so the
+  // client's bytes go in as they are).
+  static const char* const kColumnsWritten[] = {
+      "userid",   "rpc_time", "domain_name", "host_cpid", "platform_name",  "p_ncpus",
+      "p_vendor", "p_model",  "p_fpops",     "p_iops",    "os_name",        "os_version",
+      "m_nbytes", "m_swap",   "d_total",     "d_free",    "max_results_day"};
+  auto by_id = [n](const std::string& value) {
+    std::string text = "CASE id";
+    for (size_t i = 0; i < n; ++i) text += " WHEN ? THEN " + value;
+    return text + " END";
+  };
+  std::string sql = "UPDATE host SET rpc_seqno = " + by_id("IF(? = 0, 0, GREATEST(rpc_seqno, ?))");
+  for (const char* column : kColumnsWritten) sql += std::string(", ") + column + " = " + by_id("?");
+  sql += ", nresults_today = IF(nresults_day = ?, nresults_today, 0) + " + by_id("?") +
+         ", nresults_day = ? WHERE id IN (?";
+  for (size_t i = 1; i < n; ++i) sql += ", ?";
+  sql += ")";
+  exec_bound(db, sql, [&](sql::PreparedStatement& st) {
+    int i = 1;
+    auto each = [&](auto value_of) {
+      for (const HostWrite& w : writes) {
+        sql_bind::bind(st, i++, w.row.id);
+        sql_bind::bind(st, i++, value_of(w));
+      }
+    };
+    for (const HostWrite& w : writes) {
+      sql_bind::bind_all(st, i, w.row.id, w.row.rpc_seqno, w.row.rpc_seqno);
+      i += 3;
+    }
+    each([](const HostWrite& w) { return w.row.userid; });
+    each([](const HostWrite& w) { return w.row.rpc_time; });
+    each([](const HostWrite& w) -> const std::string& { return w.row.domain_name; });
+    each([](const HostWrite& w) -> const std::string& { return w.row.host_cpid; });
+    each([](const HostWrite& w) -> const std::string& { return w.row.platform_name; });
+    each([](const HostWrite& w) { return w.row.p_ncpus; });
+    each([](const HostWrite& w) -> const std::string& { return w.row.p_vendor; });
+    each([](const HostWrite& w) -> const std::string& { return w.row.p_model; });
+    each([](const HostWrite& w) { return w.row.p_fpops; });
+    each([](const HostWrite& w) { return w.row.p_iops; });
+    each([](const HostWrite& w) -> const std::string& { return w.row.os_name; });
+    each([](const HostWrite& w) -> const std::string& { return w.row.os_version; });
+    each([](const HostWrite& w) { return w.row.m_nbytes; });
+    each([](const HostWrite& w) { return w.row.m_swap; });
+    each([](const HostWrite& w) { return w.row.d_total; });
+    each([](const HostWrite& w) { return w.row.d_free; });
+    each([](const HostWrite& w) { return w.row.max_results_day; });
+    sql_bind::bind(st, i++, today);
+    each([](const HostWrite& w) { return w.results_sent; });
+    sql_bind::bind(st, i++, today);
+    for (const HostWrite& w : writes) sql_bind::bind(st, i++, w.row.id);
+  });
 }
 
 void add_results_sent(Database& db, int64_t host_id, int64_t now, int n) {

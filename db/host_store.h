@@ -35,6 +35,19 @@ struct AccountAndHost {
 };
 AccountAndHost lock_account_host_and_reported_workunits(Database& db, const std::string& authenticator,
                                                         int64_t id, const std::vector<std::string>& names);
+// One request of a group (sched/lib/rpc/grouped_rpc.h) for
+// lock_accounts_hosts_and_reported_workunits.
+struct AccountHostQuery {
+  std::string authenticator;
+  int64_t host_id = 0;                    // > 0
+  std::vector<std::string> report_names;  // distinct
+};
+// lock_account_host_and_reported_workunits for each of `queries` in one statement:
+// out[i] answers queries[i]. The accounts are read, not locked; the hosts and the
+// reports' workunits are locked in the statement's order (a concurrent group locking some
+// of the same rows in another order is a deadlock, which re-runs one of the two).
+std::vector<AccountAndHost> lock_accounts_hosts_and_reported_workunits(
+    Database& db, const std::vector<AccountHostQuery>& queries);
 // The newest host of `userid` with this host_cpid (a client that lost its host id);
 // for_update as for fetch_host.
 std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const std::string& host_cpid,
@@ -46,6 +59,13 @@ std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const st
 // error_rate are not written: they belong to the validator, which may have changed them
 // since `host` was read.
 void update_host(Database& db, const HostRow& host, int64_t now, int results_sent);
+// update_host for several hosts (distinct ids, rows this transaction holds locked) in one
+// statement: each row written as update_host writes it, with its own results sent.
+struct HostWrite {
+  HostRow row;
+  int results_sent = 0;
+};
+void update_hosts(Database& db, const std::vector<HostWrite>& writes, int64_t now);
 // Adds n results sent at `now` to the host's count for today (unix day now / 86400),
 // starting a fresh count on a new day, in one statement so concurrent RPCs add up.
 // add_results_sent only adds; count_results_sent also returns the count for today after.

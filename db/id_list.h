@@ -26,26 +26,29 @@ inline std::string id_list_json(const std::vector<int64_t>& ids) {
   return json + "]";
 }
 
-// A JSON array of strings; quotes, backslashes and control characters escaped.
+// A JSON string; quotes, backslashes and control characters escaped.
+inline std::string json_string(const std::string& text) {
+  std::string json = "\"";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      json += '\\';
+      json += static_cast<char>(c);
+    } else if (c < 0x20) {
+      static const char kHex[] = "0123456789abcdef";
+      json += "\\u00";
+      json += kHex[c >> 4];
+      json += kHex[c & 15];
+    } else {
+      json += static_cast<char>(c);
+    }
+  }
+  return json + '"';
+}
+
+// A JSON array of strings (json_string each).
 inline std::string name_list_json(const std::vector<std::string>& names) {
   std::string json = "[";
-  for (size_t i = 0; i < names.size(); ++i) {
-    json += i ? ",\"" : "\"";
-    for (unsigned char c : names[i]) {
-      if (c == '"' || c == '\\') {
-        json += '\\';
-        json += static_cast<char>(c);
-      } else if (c < 0x20) {
-        static const char kHex[] = "0123456789abcdef";
-        json += "\\u00";
-        json += kHex[c >> 4];
-        json += kHex[c & 15];
-      } else {
-        json += static_cast<char>(c);
-      }
-    }
-    json += '"';
-  }
+  for (size_t i = 0; i < names.size(); ++i) json += (i ? "," : "") + json_string(names[i]);
   return json + "]";
 }
 

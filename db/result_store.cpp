@@ -337,18 +337,20 @@ std::vector<int64_t> claim_unsent_results(Database& db, const std::vector<SendCl
     if (claim_unsent_result(db, claims[0])) return {claims[0].result_id};
     return {};
   }
-  const SendClaim& first = claims.front();
+  const int64_t now = claims.front().now;
+  std::set<std::pair<int64_t, int64_t>> host_workunits;
   std::set<int64_t> workunits;
   std::string json = "[";
   std::vector<int64_t> ids;
   for (const auto& c : claims) {
-    if (c.host_id != first.host_id || c.user_id != first.user_id || c.now != first.now)
-      throw std::invalid_argument("claim_unsent_results: claims of more than one host, user or time");
-    if (!workunits.insert(c.workunit_id).second)
+    if (c.now != now) throw std::invalid_argument("claim_unsent_results: claims of more than one time");
+    if (!host_workunits.emplace(c.host_id, c.workunit_id).second)
       throw std::invalid_argument("claim_unsent_results: two claims of workunit " +
-                                  std::to_string(c.workunit_id));
+                                  std::to_string(c.workunit_id) + " for host " + std::to_string(c.host_id));
+    workunits.insert(c.workunit_id);
     json += (ids.empty() ? "[" : ",[") + std::to_string(c.result_id) + "," + std::to_string(c.workunit_id) +
-            "," + std::to_string(c.now + c.delay_bound) + "," + std::to_string(c.app_version_id) + "]";
+            "," + std::to_string(c.now + c.delay_bound) + "," + std::to_string(c.app_version_id) + "," +
+            std::to_string(c.host_id) + "," + std::to_string(c.user_id) + "]";
     ids.push_back(c.result_id);
   }
   json += "]";
@@ -356,28 +358,37 @@ std::vector<int64_t> claim_unsent_results(Database& db, const std::vector<SendCl
   // in the list's order, as the one-claim statement does for one pair. exists_to_in off:
   // the once-per-host guard stays a res_wu_host lookup per workunit; MariaDB would
   // otherwise materialize all of the host's results, its whole history, for every round.
-  int64_t matched = exec(
-      db,
-      "SET STATEMENT optimizer_switch = 'exists_to_in=off' FOR UPDATE JSON_TABLE(?, '$[*]' COLUMNS "
-      "(result_id BIGINT PATH '$[0]', workunit_id BIGINT PATH '$[1]', "
-      "deadline BIGINT PATH '$[2]', app_version_id BIGINT PATH '$[3]')) c "
-      "STRAIGHT_JOIN workunit w FORCE INDEX (PRIMARY) ON w.id = c.workunit_id "
-      "STRAIGHT_JOIN result r FORCE INDEX (PRIMARY) ON r.id = c.result_id AND r.workunitid = w.id "
-      "SET r.server_state = ?, r.hostid = ?, r.userid = ?, r.sent_time = ?, r.report_deadline = c.deadline, "
-      "r.app_version_id = c.app_version_id, w.transition_time = LEAST(w.transition_time, c.deadline) "
-      "WHERE r.server_state = ? AND NOT EXISTS (SELECT 1 FROM result h WHERE h.workunitid = w.id AND "
-      "h.hostid = ?)",
-      json, ServerState::InProgress, first.host_id, first.user_id, first.now, ServerState::Unsent,
-      first.host_id);
-  // Matched rows (CLIENT_FOUND_ROWS): a workunit and a result per claim that went through.
-  if (matched == 2 * static_cast<int64_t>(claims.size())) return ids;
+  int64_t matched =
+      exec(db,
+           "SET STATEMENT optimizer_switch = 'exists_to_in=off' FOR UPDATE JSON_TABLE(?, '$[*]' COLUMNS "
+           "(result_id BIGINT PATH '$[0]', workunit_id BIGINT PATH '$[1]', deadline BIGINT PATH '$[2]', "
+           "app_version_id BIGINT PATH '$[3]', host_id BIGINT PATH '$[4]', user_id BIGINT PATH '$[5]')) c "
+           "STRAIGHT_JOIN workunit w FORCE INDEX (PRIMARY) ON w.id = c.workunit_id "
+           "STRAIGHT_JOIN result r FORCE INDEX (PRIMARY) ON r.id = c.result_id AND r.workunitid = w.id "
+           "SET r.server_state = ?, r.hostid = c.host_id, r.userid = c.user_id, r.sent_time = ?, "
+           "r.report_deadline = c.deadline, r.app_version_id = c.app_version_id, "
+           "w.transition_time = LEAST(w.transition_time, c.deadline) "
+           "WHERE r.server_state = ? AND NOT EXISTS (SELECT 1 FROM result h WHERE h.workunitid = w.id AND "
+           "h.hostid = c.host_id)",
+           json, ServerState::InProgress, now, ServerState::Unsent);
+  // Matched rows (CLIENT_FOUND_ROWS): a result per claim that went through and its
+  // workunit, counted once however many of its results went.
+  if (workunits.size() == claims.size() && matched == 2 * static_cast<int64_t>(claims.size())) return ids;
+  std::map<int64_t, int64_t> host_of;
+  for (const auto& c : claims) host_of[c.result_id] = c.host_id;
   std::vector<int64_t> won;
   auto rows = query(db,
-                    "SELECT r.id FROM " + kIdListTable +
+                    "SELECT r.id, r.hostid FROM " + kIdListTable +
                         " STRAIGHT_JOIN result r FORCE INDEX (PRIMARY) ON r.id = wanted.wanted_id "
-                        "WHERE r.hostid = ? AND r.server_state = ? AND r.sent_time = ?",
-                    id_list_json(ids), first.host_id, ServerState::InProgress, first.now);
-  while (rows->next()) won.push_back(rows->getInt64(1));
+                        "WHERE r.server_state = ? AND r.sent_time = ?",
+                    id_list_json(ids), ServerState::InProgress, now);
+  std::set<int64_t> now_sent;
+  while (rows->next()) {
+    if (host_of[rows->getInt64(1)] == rows->getInt64(2)) now_sent.insert(rows->getInt64(1));
+  }
+  for (int64_t id : ids) {
+    if (now_sent.count(id)) won.push_back(id);
+  }
   return won;
 }
 
@@ -437,8 +448,10 @@ std::string case_by_name(size_t n) {
 // place: a later table's values pass through a temporary table, which with the result's
 // MEDIUMTEXT column would be one on disk per statement (measured: 0.6 ms more per report).
 // Returns the rows matched (a result and its workunit each per report taken).
-int64_t write_reports(Database& db, const std::vector<const NamedReport*>& reports, int64_t host_id,
-                      int64_t now) {
+// `host_of[i]`: the host reports[i] must be sent to; one host for all is "r.hostid = ?", several a
+// CASE by name (a group of requests, write_locked_reports_of_hosts).
+int64_t write_reports(Database& db, const std::vector<const NamedReport*>& reports,
+                      const std::vector<int64_t>& host_of, int64_t now) {
   const size_t n = reports.size();
   static const char* const kPerReport[] = {"outcome",      "client_state",   "exit_status", "cpu_time",
                                            "elapsed_time", "claimed_credit", "xml_doc_out"};
@@ -446,7 +459,9 @@ int64_t write_reports(Database& db, const std::vector<const NamedReport*>& repor
   for (const char* column : kPerReport) sql += std::string(", r.") + column + " =" + case_by_name(n);
   sql += ", r.received_time = ?, w.transition_time = ? WHERE r.name IN (?";
   for (size_t i = 1; i < n; ++i) sql += ", ?";
-  sql += ") AND r.hostid = ? AND " + kTakesReport;
+  const bool one_host =
+      std::all_of(host_of.begin(), host_of.end(), [&](int64_t h) { return h == host_of[0]; });
+  sql += ") AND r.hostid = " + (one_host ? std::string("?") : case_by_name(n)) + " AND " + kTakesReport;
   return exec_bound(db, sql, [&](sql::PreparedStatement& st) {
     int i = 1;
     sql_bind::bind(st, i++, ServerState::Over);
@@ -466,7 +481,14 @@ int64_t write_reports(Database& db, const std::vector<const NamedReport*>& repor
     sql_bind::bind_all(st, i, now, now);
     i += 2;
     for (const NamedReport* r : reports) sql_bind::bind(st, i++, r->name);
-    sql_bind::bind_all(st, i, host_id, ServerState::InProgress, ServerState::Over, Outcome::NoReply,
+    if (one_host) {
+      sql_bind::bind(st, i++, host_of[0]);
+    } else {
+      for (size_t k = 0; k < n; ++k)
+        sql_bind::bind_all(st, i + 2 * static_cast<int>(k), reports[k]->name, host_of[k]);
+      i += 2 * static_cast<int>(n);
+    }
+    sql_bind::bind_all(st, i, ServerState::InProgress, ServerState::Over, Outcome::NoReply,
                        Outcome::ClientDetached, ValidateState::Init, FileDeleteState::Init,
                        AssimilateState::Init);
   });
@@ -526,51 +548,77 @@ ReportLocks lock_workunits_of_reportable(Database& db, const std::vector<std::st
   return locked;
 }
 
-std::vector<std::string> write_locked_reports(Database& db, const std::vector<NamedReport>& reports,
-                                              const ReportLocks& locked, int64_t host_id, int64_t now) {
-  std::set<std::string> distinct;
-  std::vector<const NamedReport*> writes;
-  for (const auto& r : reports) {
-    if (!distinct.insert(r.name).second)
-      throw std::invalid_argument("mark_results_reported_by_name: " + r.name + " reported twice");
-    if (locked.count(r.name)) writes.push_back(&r);
+std::vector<std::vector<std::string>> write_locked_reports_of_hosts(Database& db,
+                                                                    const std::vector<HostReports>& hosts,
+                                                                    int64_t now) {
+  struct Write {
+    const NamedReport* report;
+    int64_t host_id;
+    size_t entry;
+    int64_t workunit_id;
+  };
+  std::vector<Write> writes;
+  for (size_t e = 0; e < hosts.size(); ++e) {
+    std::set<std::string> distinct;
+    for (const auto& r : *hosts[e].reports) {
+      if (!distinct.insert(r.name).second)
+        throw std::invalid_argument("write_locked_reports: " + r.name + " reported twice");
+      auto lock = hosts[e].locked->find(r.name);
+      if (lock != hosts[e].locked->end()) writes.push_back({&r, hosts[e].host_id, e, lock->second});
+    }
   }
-  std::vector<const NamedReport*> taken;
+  std::vector<std::vector<const NamedReport*>> taken(hosts.size());
   for (size_t first = 0; first < writes.size();) {
     size_t rows = next_statement_rows(writes.size() - first, [&](size_t i) {
-      const auto& rp = writes[first + i]->report;
-      return rp.xml_doc_out.size() + writes[first + i]->name.size();
+      const auto& rp = writes[first + i].report->report;
+      return rp.xml_doc_out.size() + writes[first + i].report->name.size();
     });
-    std::vector<const NamedReport*> chunk(writes.begin() + static_cast<std::ptrdiff_t>(first),
-                                          writes.begin() + static_cast<std::ptrdiff_t>(first + rows));
-    first += rows;
-    int64_t matched = write_reports(db, chunk, host_id, now);
+    std::vector<const NamedReport*> chunk;
+    std::vector<int64_t> host_of;
     std::set<int64_t> workunits;
-    for (const NamedReport* r : chunk) workunits.insert(locked.at(r->name));
+    for (size_t i = first; i < first + rows; ++i) {
+      chunk.push_back(writes[i].report);
+      host_of.push_back(writes[i].host_id);
+      workunits.insert(writes[i].workunit_id);
+    }
+    int64_t matched = write_reports(db, chunk, host_of, now);
     if (workunits.size() == chunk.size() && matched == 2 * static_cast<int64_t>(chunk.size())) {
-      taken.insert(taken.end(), chunk.begin(), chunk.end());
+      for (size_t i = first; i < first + rows; ++i) taken[writes[i].entry].push_back(writes[i].report);
+      first += rows;
       continue;
     }
-    // Some result changed between the lock's read and the write (the guard refused it):
-    // the ones taken are those now over with this report's time. Exact: another report of
-    // them would be this host's, whose requests take their reports one after the other.
+    // Some result changed between the lock's read and the write (the guard refused it), or
+    // two results of one workunit were written (its row counted once): the ones taken are
+    // those now over at their host with this report's time. Exact: another report of them
+    // would be that host's, whose requests take their reports one after the other.
     std::vector<std::string> written;
     for (const NamedReport* r : chunk) written.push_back(r->name);
     auto over = query(db,
-                      "SELECT r.name FROM " + kNameListTable +
+                      "SELECT r.name, r.hostid FROM " + kNameListTable +
                           " STRAIGHT_JOIN result r ON r.name = wanted.wanted_name "
-                          "WHERE r.hostid = ? AND r.server_state = ? AND r.received_time = ?",
-                      name_list_json(written), host_id, ServerState::Over, now);
-    std::set<std::string> now_over;
-    while (over->next()) now_over.insert(over->getString(1));
-    for (const NamedReport* r : chunk) {
-      if (now_over.count(r->name)) taken.push_back(r);
+                          "WHERE r.server_state = ? AND r.received_time = ?",
+                      name_list_json(written), ServerState::Over, now);
+    std::set<std::pair<std::string, int64_t>> now_over;
+    while (over->next()) now_over.emplace(over->getString(1), over->getInt64(2));
+    for (size_t i = first; i < first + rows; ++i) {
+      if (now_over.count({writes[i].report->name, writes[i].host_id}))
+        taken[writes[i].entry].push_back(writes[i].report);
     }
+    first += rows;
   }
-  store_stderr(db, taken);
-  std::vector<std::string> names;
-  for (const NamedReport* r : taken) names.push_back(r->name);
+  std::vector<const NamedReport*> all_taken;
+  for (const auto& entry : taken) all_taken.insert(all_taken.end(), entry.begin(), entry.end());
+  store_stderr(db, all_taken);
+  std::vector<std::vector<std::string>> names(hosts.size());
+  for (size_t e = 0; e < hosts.size(); ++e) {
+    for (const NamedReport* r : taken[e]) names[e].push_back(r->name);
+  }
   return names;
+}
+
+std::vector<std::string> write_locked_reports(Database& db, const std::vector<NamedReport>& reports,
+                                              const ReportLocks& locked, int64_t host_id, int64_t now) {
+  return write_locked_reports_of_hosts(db, {{host_id, &reports, &locked}}, now).front();
 }
 
 std::vector<std::string> mark_results_reported_by_name(Database& db, const std::vector<NamedReport>& reports,

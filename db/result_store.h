@@ -83,15 +83,16 @@ struct SendClaim {
   int64_t app_version_id = 0;
 };
 bool claim_unsent_result(Database& db, const SendClaim& claim);
-// A round of sends to one host as one statement: each claim as claim_unsent_result, with
-// the same guards, the rows changed in the order given (callers pass them in workunit
-// order, claim_order's, so that concurrent claimers lock alike). The claims must be of
-// distinct workunits and of one host, user and time (std::invalid_argument otherwise):
-// the once-per-host guard sees the table as it was before the statement. Returns the
-// result ids won: when every claim matched, known from the statement's matched-row count;
-// else one read of which rows are now the host's, sent at `now` — exact when the caller
-// read the rows UNSENT under this transaction's locks (lock_send_candidates), as the
-// scheduler does, so that no other request can have sent them meanwhile.
+// A round of sends as one statement: each claim as claim_unsent_result, with the same
+// guards, the rows changed in the order given (callers pass them in workunit order,
+// claim_order's, so that concurrent claimers lock alike). Claims may be of several hosts
+// (a group of requests, sched/lib/rpc/grouped_rpc.h), all at one time; one host's must be
+// of distinct workunits (std::invalid_argument otherwise): the once-per-host guard sees
+// the table as it was before the statement. Returns the result ids won: when every claim
+// matched, known from the statement's matched-row count; else one read of which rows are
+// now their hosts', sent at `now` — exact when the caller read the rows UNSENT under this
+// transaction's locks (lock_send_candidates), or took them from its process's part of the
+// queue (candidate_cache.h), so that no other request can have sent them meanwhile.
 std::vector<int64_t> claim_unsent_results(Database& db, const std::vector<SendClaim>& claims);
 // Whether `host_id` was ever sent a result of `workunit_id`, in progress or over: a host
 // gets one result of a workunit at most (it would otherwise check its own answer). The
@@ -156,4 +157,18 @@ ReportLocks lock_workunits_of_reportable(Database& db, const std::vector<std::st
 // (another host's, a duplicate, a stale one) leaves the stderr stored before it.
 std::vector<std::string> write_locked_reports(Database& db, const std::vector<NamedReport>& reports,
                                               const ReportLocks& locked, int64_t host_id, int64_t now);
+// write_locked_reports for several hosts' requests (a group, sched/lib/rpc/grouped_rpc.h)
+// in the same statements: one write for all (each result under its own host's guard), a
+// read-back only when a guard refused one or two results of one workunit were written,
+// one stderr write. An entry's names must be distinct (std::invalid_argument otherwise);
+// a name is taken for the host its result was sent to, whichever entries name it.
+// Returns the names taken of each entry, in its list's order.
+struct HostReports {
+  int64_t host_id = 0;
+  const std::vector<NamedReport>* reports = nullptr;
+  const ReportLocks* locked = nullptr;
+};
+std::vector<std::vector<std::string>> write_locked_reports_of_hosts(Database& db,
+                                                                    const std::vector<HostReports>& hosts,
+                                                                    int64_t now);
 }  // namespace tharsis

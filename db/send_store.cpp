@@ -215,6 +215,26 @@ std::vector<HostResultRow> fetch_in_progress_results_at_host(Database& db, int64
   return out;
 }
 
+std::map<int64_t, std::vector<HostResultRow>> fetch_in_progress_results_at_hosts(
+    Database& db, const std::vector<int64_t>& host_ids) {
+  std::map<int64_t, std::vector<HostResultRow>> out;
+  for (int64_t id : host_ids) out[id];
+  if (host_ids.empty()) return out;
+  // The list drives the join: each host's own rows by res_host.
+  auto rows = query(db,
+                    "SELECT r.id, r.workunitid, r.name, r.hostid, r.server_state, r.report_deadline, "
+                    "w.delay_bound, w.error_mask, w.canonical_resultid, r.outcome, w.assimilate_state FROM " +
+                        kIdListTable +
+                        " STRAIGHT_JOIN result r ON r.hostid = wanted.wanted_id AND r.server_state = ? "
+                        "JOIN workunit w ON w.id = r.workunitid",
+                    id_list_json(host_ids), ServerState::InProgress);
+  while (rows->next()) {
+    HostResultRow row = read_host_result(*rows);
+    out[row.hostid].push_back(std::move(row));
+  }
+  return out;
+}
+
 std::optional<HostResultRow> fetch_host_result_by_name(Database& db, const std::string& name) {
   auto rows = query(db, kHostResultSelect + "WHERE r.name = ?", name);
   if (!rows->next()) return std::nullopt;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,6 +71,10 @@ struct HostResultRow {
 };
 // The results IN_PROGRESS at `host_id` (index res_host: the host's own rows only).
 std::vector<HostResultRow> fetch_in_progress_results_at_host(Database& db, int64_t host_id);
+// The same for several hosts in one statement, by host id (every id a key, none read for an
+// id with none).
+std::map<int64_t, std::vector<HostResultRow>> fetch_in_progress_results_at_hosts(
+    Database& db, const std::vector<int64_t>& host_ids);
 // The result named `name`, whatever its host and state (a client naming one the server no
 // longer has in progress for it).
 std::optional<HostResultRow> fetch_host_result_by_name(Database& db, const std::string& name);

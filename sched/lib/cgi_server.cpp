@@ -2,6 +2,8 @@
 #include "sched/lib/cgi_server.h"
 
 #include <fcgiapp.h>
+#include <fcntl.h>
+#include <poll.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -168,6 +170,45 @@ int serve_cgi_or_fastcgi_streaming(const StreamingHandler& handler, int64_t max_
   return serve_fastcgi_on(0, handler, max_requests);  // mod_fcgid hands us the socket as stdin
 }
 
+namespace {
+
+RequestHead fastcgi_head(FCGX_Request& fcgi) {
+  return read_request_head([&fcgi](const char* name) {
+    const char* value = FCGX_GetParam(name, fcgi.envp);
+    return std::string(value ? value : "");
+  });
+}
+
+BodyReader fastcgi_body(FCGX_Request& fcgi, const RequestHead& head) {
+  return BodyReader(
+      [&fcgi](char* buffer, size_t n) {
+        int got = FCGX_GetStr(buffer, static_cast<int>(std::min<size_t>(n, INT_MAX)), fcgi.in);
+        return got > 0 ? static_cast<size_t>(got) : size_t{0};
+      },
+      head.bad_content_length ? std::nullopt : head.content_length);
+}
+
+void send_response(FCGX_Request& fcgi, const HttpResponse& response) {
+  std::string out = render_http_response(response);
+  FCGX_PutStr(out.data(), static_cast<int>(out.size()), fcgi.out);
+  FCGX_Finish_r(&fcgi);
+}
+
+// Accepts the next connection on a non-blocking listening socket: waits (poll) when
+// `wait`, else takes one only if one is there now. False: none (or the worker stops).
+bool accept_request(FCGX_Request& fcgi, int listen_fd, bool wait) {
+  for (;;) {
+    if (pool_worker_stopping()) return false;
+    if (FCGX_Accept_r(&fcgi) >= 0) return true;
+    if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return false;
+    if (!wait) return false;
+    pollfd ready{listen_fd, POLLIN, 0};
+    ::poll(&ready, 1, -1);  // a neighbour may take it first: then accept finds none again
+  }
+}
+
+}  // namespace
+
 int serve_fastcgi_on(int listen_fd, const StreamingHandler& handler, int64_t max_requests,
                      const BetweenRequests& between_requests) {
   FCGX_Request fcgi;
@@ -176,21 +217,41 @@ int serve_fastcgi_on(int listen_fd, const StreamingHandler& handler, int64_t max
     if (between_requests && !pool_worker_stopping()) between_requests();
     if (pool_worker_stopping() || FCGX_Accept_r(&fcgi) < 0) break;
     pool_worker_request_started();
-    RequestHead head = read_request_head([&fcgi](const char* name) {
-      const char* value = FCGX_GetParam(name, fcgi.envp);
-      return std::string(value ? value : "");
-    });
-    BodyReader body(
-        [&fcgi](char* buffer, size_t n) {
-          int got = FCGX_GetStr(buffer, static_cast<int>(std::min<size_t>(n, INT_MAX)), fcgi.in);
-          return got > 0 ? static_cast<size_t>(got) : size_t{0};
-        },
-        head.bad_content_length ? std::nullopt : head.content_length);
+    RequestHead head = fastcgi_head(fcgi);
+    BodyReader body = fastcgi_body(fcgi, head);
     HttpResponse response = handler(head, body);
     finish_body(body);
-    std::string out = render_http_response(response);
-    FCGX_PutStr(out.data(), static_cast<int>(out.size()), fcgi.out);
-    FCGX_Finish_r(&fcgi);
+    send_response(fcgi, response);
+    pool_worker_request_finished();
+  }
+  return 0;
+}
+
+int serve_fastcgi_groups_on(int listen_fd, const GroupHandler& handler, size_t max_body, size_t max_group,
+                            const BetweenRequests& between_requests) {
+  // Non-blocking, so that a worker takes the connections waiting now and no more; the
+  // first of a group is waited for with poll. (Every worker of the pool shares the socket
+  // and so the flag: all of them serve through here.)
+  int flags = ::fcntl(listen_fd, F_GETFL);
+  if (flags < 0 || ::fcntl(listen_fd, F_SETFL, flags | O_NONBLOCK) < 0) return 1;
+  max_group = std::max<size_t>(max_group, 1);
+  std::vector<FCGX_Request> fcgi(max_group);
+  for (auto& request : fcgi) FCGX_InitRequest(&request, listen_fd, 0);
+  for (;;) {
+    if (between_requests && !pool_worker_stopping()) between_requests();
+    if (!accept_request(fcgi[0], listen_fd, /*wait=*/true)) break;
+    pool_worker_request_started();
+    std::vector<HttpRequest> requests;
+    do {
+      FCGX_Request& accepted = fcgi[requests.size()];
+      RequestHead head = fastcgi_head(accepted);
+      BodyReader body = fastcgi_body(accepted, head);
+      requests.push_back(read_http_request(head, body, max_body));
+      finish_body(body);
+    } while (requests.size() < max_group && accept_request(fcgi[requests.size()], listen_fd, /*wait=*/false));
+    std::vector<HttpResponse> responses = handler(requests);
+    for (size_t i = 0; i < requests.size(); ++i)
+      send_response(fcgi[i], i < responses.size() ? responses[i] : HttpResponse{500, "text/plain", ""});
     pool_worker_request_finished();
   }
   return 0;

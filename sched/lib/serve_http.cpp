@@ -50,4 +50,16 @@ int serve_http(int argc, char** argv, const ProjectConfig* config, const std::st
   return serve_http(argc, argv, config, program, whole_body(handler, max_body), between_requests);
 }
 
+int serve_http(int argc, char** argv, const ProjectConfig* config, const std::string& program,
+               const RequestHandler& handler, const GroupHandler& group, size_t max_body, size_t max_group,
+               const BetweenRequests& between_requests) {
+  int exit_code = -1;
+  auto pool = pool_options(argc, argv, config, program, exit_code);
+  if (exit_code >= 0) return exit_code;
+  if (!pool) return serve_cgi_or_fastcgi(handler, max_body);
+  return run_fastcgi_pool(*pool, [&](int listen_fd) {
+    return serve_fastcgi_groups_on(listen_fd, group, max_body, max_group, between_requests);
+  });
+}
+
 }  // namespace tharsis

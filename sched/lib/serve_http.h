@@ -24,4 +24,11 @@ int serve_http(int argc, char** argv, const ProjectConfig* config, const std::st
 int serve_http(int argc, char** argv, const ProjectConfig* config, const std::string& program,
                const RequestHandler& handler, size_t max_body, const BetweenRequests& between_requests = {});
 
+// The same, a pool worker serving the requests that wait at its socket together through
+// `group` (serve_fastcgi_groups_on, up to `max_group` at once); as CGI or under mod_fcgid,
+// one at a time through `handler`.
+int serve_http(int argc, char** argv, const ProjectConfig* config, const std::string& program,
+               const RequestHandler& handler, const GroupHandler& group, size_t max_body, size_t max_group,
+               const BetweenRequests& between_requests = {});
+
 }  // namespace tharsis

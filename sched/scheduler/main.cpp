@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "db/database.h"
 #include "db/schema_migrations.h"
@@ -21,6 +22,8 @@
 #include "sched/lib/candidate_cache.h"
 #include "sched/lib/cgi_server.h"
 #include "sched/lib/fastcgi_pool.h"
+#include "sched/lib/rpc/group_plan.h"
+#include "sched/lib/rpc/grouped_rpc.h"
 #include "sched/lib/rpc/scheduler_rpc.h"
 #include "sched/lib/serve_http.h"
 
@@ -81,52 +84,76 @@ int main(int argc, char** argv) {
       log_error("reading the queue ahead failed: ", e.what());
     }
   };
-  return serve_http(
-      argc, argv, &*config, "scheduler",
-      [&](const HttpRequest& request) {
-        if (request.body_too_large) {
-          return xml(make_error_reply(project, "Request too large", 3600));
-        }
-        if (request.method != "POST") {
-          return xml(make_error_reply(project, "Scheduler requests must be POSTed", 3600));
-        }
-        if (!context.candidate_cache) {
-          if (auto slot = pool_worker_slot()) {
-            context.candidate_cache = &candidates.emplace(QueuePart{slot->count, slot->index});
-          }
-        }
-        try {
-          if (!db) {
-            // Every statement of an RPC runs in its one transaction: no START TRANSACTION.
-            DbConfig db_config = config->db;
-            db_config.implicit_begin = true;
-            db = Database::open(db_config);
-            schema_checked = false;
-          }
-          // This build's queries may need what an older schema lacks: answer as BOINC's
-          // "down for maintenance" until upgrade_db has run. Checked once per connection,
-          // inside its first RPC's transaction (no commit of its own, as CGI paid per run).
-          std::string problem;
-          ConnectionCheck check;
-          if (!schema_checked) {
-            check = [&](Database& d) {
-              problem = schema_version_problem(d, config->project_dir);
-              schema_checked = problem.empty();
-              return schema_checked;
-            };
-          }
-          SchedulerReply reply =
-              handle_scheduler_request(request.body, *db, context, std::time(nullptr), check);
-          if (!problem.empty()) {
-            db.reset();
-            log_error("refusing requests: ", problem);
-          }
-          return xml(reply);
-        } catch (const std::exception& e) {
-          db.reset();
-          log_error("request failed: ", e.what());
-          return xml(make_error_reply(project, "Server error; please try again later", 600));
-        }
-      },
-      static_cast<size_t>(config->max_request_size), read_ahead);
+  auto serve_one = [&](const HttpRequest& request) {
+    if (request.body_too_large) {
+      return xml(make_error_reply(project, "Request too large", 3600));
+    }
+    if (request.method != "POST") {
+      return xml(make_error_reply(project, "Scheduler requests must be POSTed", 3600));
+    }
+    if (!context.candidate_cache) {
+      if (auto slot = pool_worker_slot()) {
+        context.candidate_cache = &candidates.emplace(QueuePart{slot->count, slot->index});
+      }
+    }
+    try {
+      if (!db) {
+        // Every statement of an RPC runs in its one transaction: no START TRANSACTION.
+        DbConfig db_config = config->db;
+        db_config.implicit_begin = true;
+        db = Database::open(db_config);
+        schema_checked = false;
+      }
+      // This build's queries may need what an older schema lacks: answer as BOINC's
+      // "down for maintenance" until upgrade_db has run. Checked once per connection,
+      // inside its first RPC's transaction (no commit of its own, as CGI paid per run).
+      std::string problem;
+      ConnectionCheck check;
+      if (!schema_checked) {
+        check = [&](Database& d) {
+          problem = schema_version_problem(d, config->project_dir);
+          schema_checked = problem.empty();
+          return schema_checked;
+        };
+      }
+      SchedulerReply reply = handle_scheduler_request(request.body, *db, context, std::time(nullptr), check);
+      if (!problem.empty()) {
+        db.reset();
+        log_error("refusing requests: ", problem);
+      }
+      return xml(reply);
+    } catch (const std::exception& e) {
+      db.reset();
+      log_error("request failed: ", e.what());
+      return xml(make_error_reply(project, "Server error; please try again later", 600));
+    }
+  };
+  // A pool worker's requests that waited together (grouped_rpc.h), once its connection has
+  // passed the schema check (the first request's, served alone); what the group leaves,
+  // and all of a group that failed, served one by one.
+  auto serve_group = [&](const std::vector<HttpRequest>& requests) {
+    std::vector<std::optional<SchedulerReply>> replies(requests.size());
+    std::vector<size_t> posted;
+    std::vector<std::string> bodies;
+    for (size_t i = 0; i < requests.size(); ++i) {
+      if (requests[i].body_too_large || requests[i].method != "POST") continue;
+      posted.push_back(i);
+      bodies.push_back(requests[i].body);
+    }
+    if (posted.size() > 1 && db && schema_checked) {
+      try {
+        auto grouped = handle_scheduler_group(bodies, *db, context, std::time(nullptr));
+        for (size_t k = 0; k < posted.size(); ++k) replies[posted[k]] = std::move(grouped[k]);
+      } catch (const std::exception& e) {
+        db.reset();
+        log_error("a group of ", bodies.size(), " requests failed, serving them one by one: ", e.what());
+      }
+    }
+    std::vector<HttpResponse> responses;
+    for (size_t i = 0; i < requests.size(); ++i)
+      responses.push_back(replies[i] ? xml(*replies[i]) : serve_one(requests[i]));
+    return responses;
+  };
+  return serve_http(argc, argv, &*config, "scheduler", serve_one, serve_group,
+                    static_cast<size_t>(config->max_request_size), kMaxGroupRequests, read_ahead);
 }

@@ -16,6 +16,7 @@
 
 #include "db/host_store.h"
 #include "db/result_store.h"
+#include "db/send_store.h"
 #include "db/sql.h"
 #include "db/user_store.h"
 #include "sched/lib/result_acceptance.h"
@@ -571,6 +572,168 @@ TEST_F(SchedulerWrites, AccountIsReadUnlockedInTheHostsStatement) {
     EXPECT_FALSE(locked("workunit", workunit_of(ids[0])));
     return 0;
   });
+}
+
+// A group's first statement (sched/lib/rpc/grouped_rpc.h): every member's account, host and
+// reports' workunits, as each one-request statement would read them, in one statement.
+TEST_F(SchedulerWrites, GroupReadsEveryAccountHostAndReportLockInOneStatement) {
+  std::vector<int64_t> users, hosts;
+  for (const char* key : {"key_a", "key_b"}) {
+    UserRow u;
+    u.name = key;
+    u.authenticator = key;
+    users.push_back(insert_user(*db_, u));
+    HostRow h;
+    h.userid = users.back();
+    h.host_cpid = std::string("cpid_") + key;
+    hosts.push_back(insert_host(*db_, h));
+  }
+  std::vector<int64_t> ids = add_unsent(3);
+  ASSERT_TRUE(claim(*db_, ids[0], hosts[0]));
+  ASSERT_TRUE(claim(*db_, ids[1], hosts[1]));
+  ASSERT_TRUE(claim(*db_, ids[2], hosts[1]));
+  auto name = [&](int k) { return fetch_result(*db_, ids[static_cast<size_t>(k)])->name; };
+  std::vector<AccountHostQuery> queries{
+      {"key_a", hosts[0], {name(0), name(1)}},  // its own result and another host's
+      {"key_b", hosts[1], {name(1), name(2)}},
+      {"key_wrong", hosts[0], {name(0)}},
+      {"key_a", hosts[1], {}},  // another account's host: read, judged by the caller
+  };
+  auto executions = [](Database& d) {
+    return query_int(d,
+                     "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = "
+                     "'COM_STMT_EXECUTE'");
+  };
+  db_->transaction([&](Database& d) {
+    int64_t before = executions(d);
+    auto read = lock_accounts_hosts_and_reported_workunits(d, queries);
+    EXPECT_EQ(executions(d) - before - 1, 1);
+    EXPECT_EQ(read.size(), 4u);
+    if (read.size() != 4u) return 0;
+    EXPECT_TRUE(read[0].user && read[0].user->id == users[0] && read[0].user->authenticator == "key_a");
+    EXPECT_TRUE(read[0].locked.host && read[0].locked.host->id == hosts[0]);
+    EXPECT_EQ(read[0].locked.reports, (ReportLocks{{name(0), workunit_of(ids[0])}}));
+    EXPECT_TRUE(read[1].user && read[1].user->id == users[1]);
+    EXPECT_EQ(read[1].locked.reports,
+              (ReportLocks{{name(1), workunit_of(ids[1])}, {name(2), workunit_of(ids[2])}}));
+    EXPECT_FALSE(read[2].user);
+    EXPECT_FALSE(read[2].locked.host);
+    EXPECT_TRUE(read[3].user && read[3].user->id == users[0]);
+    EXPECT_TRUE(read[3].locked.host && read[3].locked.host->userid == users[1]);
+    EXPECT_FALSE(locked("user", users[0])) << "an account's row was locked";
+    EXPECT_FALSE(locked("user", users[1]));
+    EXPECT_TRUE(locked("host", hosts[0]));
+    EXPECT_TRUE(locked("host", hosts[1]));
+    for (int64_t id : ids) EXPECT_TRUE(locked("workunit", workunit_of(id)));
+    EXPECT_FALSE(locked("result", ids[0]));
+    return 0;
+  });
+}
+
+// A group's claims: several hosts in one statement, the two results of one workunit to two
+// hosts, and each claim under its own host's guards.
+TEST_F(SchedulerWrites, GroupClaimsOfSeveralHostsAreOneStatementEachUnderItsOwnGuards) {
+  std::vector<int64_t> ids = add_unsent(3);
+  exec(*db_,
+       "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out) "
+       "VALUES (?, 1, 'twin', 2, '', '')",
+       workunit_of(ids[0]));
+  int64_t twin = query_int(*db_, "SELECT id FROM result WHERE name = 'twin'");
+  exec(*db_,
+       "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out) "
+       "VALUES (?, 1, 'had_before', 5, 1, 7, '', '')",
+       workunit_of(ids[2]));
+  std::vector<SendClaim> claims{{ids[0], workunit_of(ids[0]), 5, 50, kNow, 3600, 7},
+                                {twin, workunit_of(ids[0]), 6, 60, kNow, 3600, 7},
+                                {ids[1], workunit_of(ids[1]), 6, 60, kNow, 1800, 8},
+                                {ids[2], workunit_of(ids[2]), 7, 70, kNow, 3600, 7}};
+  std::vector<int64_t> won = db_->transaction([&](Database& d) { return claim_unsent_results(d, claims); });
+  EXPECT_EQ(won, (std::vector<int64_t>{ids[0], twin, ids[1]}));
+  EXPECT_EQ(fetch_result(*db_, ids[0])->hostid, 5);
+  EXPECT_EQ(fetch_result(*db_, ids[0])->userid, 50);
+  EXPECT_EQ(fetch_result(*db_, twin)->hostid, 6);
+  EXPECT_EQ(fetch_result(*db_, ids[1])->hostid, 6);
+  EXPECT_EQ(fetch_result(*db_, ids[1])->report_deadline, kNow + 1800);
+  EXPECT_EQ(fetch_result(*db_, ids[1])->app_version_id, 8);
+  EXPECT_EQ(fetch_result(*db_, ids[2])->server_state, ServerState::Unsent) << "host 7 had a result of it";
+  // One host's two claims of one workunit stay refused.
+  std::vector<int64_t> more = add_unsent(1);
+  exec(*db_,
+       "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out) "
+       "VALUES (?, 1, 'twin2', 2, '', '')",
+       workunit_of(more[0]));
+  int64_t twin2 = query_int(*db_, "SELECT id FROM result WHERE name = 'twin2'");
+  std::vector<SendClaim> same_host{{more[0], workunit_of(more[0]), 9, 90, kNow, 3600, 7},
+                                   {twin2, workunit_of(more[0]), 9, 90, kNow, 3600, 7}};
+  EXPECT_THROW(db_->transaction([&](Database& d) { return claim_unsent_results(d, same_host); }),
+               std::invalid_argument);
+}
+
+// A group's reports: several hosts' in one write, each result taken only for the host it
+// was sent to, whichever request names it; then their host rows in one write.
+TEST_F(SchedulerWrites, GroupReportsAndHostRowsAreOneWriteEachForItsOwnHost) {
+  std::vector<int64_t> hosts;
+  for (int k = 0; k < 2; ++k) {
+    HostRow h;
+    h.userid = 1;
+    h.rpc_seqno = 10;
+    h.total_credit = 3.5;
+    hosts.push_back(insert_host(*db_, h));
+  }
+  std::vector<int64_t> ids = add_unsent(1);
+  exec(*db_,
+       "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out) "
+       "VALUES (?, 1, 'twin', 2, '', '')",
+       workunit_of(ids[0]));
+  int64_t twin = query_int(*db_, "SELECT id FROM result WHERE name = 'twin'");
+  ASSERT_TRUE(claim(*db_, ids[0], hosts[0]));
+  ASSERT_TRUE(claim(*db_, twin, hosts[1]));
+  std::string mine = fetch_result(*db_, ids[0])->name;
+  auto in_progress = fetch_in_progress_results_at_hosts(*db_, {hosts[0], hosts[1], 999});
+  EXPECT_EQ(in_progress.size(), 3u);
+  EXPECT_EQ(in_progress[hosts[0]].size(), 1u);
+  EXPECT_EQ(in_progress[hosts[1]].size(), 1u);
+  EXPECT_TRUE(in_progress[999].empty());
+
+  ResultReport error;
+  error.outcome = Outcome::ClientError;
+  error.client_state = ClientState::ComputeError;
+  error.exit_status = 1;
+  error.stderr_out = "failed";
+  std::vector<NamedReport> first{{mine, error}, {"twin", error}};  // the twin is not its own
+  std::vector<NamedReport> second{{"twin", error}};
+  std::vector<std::vector<std::string>> taken;
+  db_->transaction([&](Database& d) {
+    ReportLocks first_locks = lock_workunits_of_reportable(d, {mine, "twin"}, hosts[0]);
+    ReportLocks second_locks = lock_workunits_of_reportable(d, {"twin"}, hosts[1]);
+    EXPECT_EQ(first_locks.size(), 1u);
+    taken = write_locked_reports_of_hosts(
+        d, {{hosts[0], &first, &first_locks}, {hosts[1], &second, &second_locks}}, kNow);
+    HostRow a = *fetch_host(d, hosts[0]), b = *fetch_host(d, hosts[1]);
+    a.rpc_seqno = 12;
+    a.os_name = "Linux";
+    a.max_results_day = 4;
+    b.rpc_seqno = 3;  // lower than stored: kept
+    b.p_model = "model \"ü\"";
+    update_hosts(d, {{a, 2}, {b, 0}}, kNow);
+    return 0;
+  });
+  EXPECT_EQ(taken, (std::vector<std::vector<std::string>>{{mine}, {"twin"}}));
+  for (int64_t id : {ids[0], twin}) {
+    auto row = fetch_result(*db_, id);
+    EXPECT_EQ(row->server_state, ServerState::Over);
+    EXPECT_EQ(row->outcome, Outcome::ClientError);
+    EXPECT_EQ(fetch_result_stderr(*db_, id), "failed");
+  }
+  auto a = fetch_host(*db_, hosts[0]), b = fetch_host(*db_, hosts[1]);
+  EXPECT_EQ(a->rpc_seqno, 12);
+  EXPECT_EQ(a->os_name, "Linux");
+  EXPECT_EQ(a->max_results_day, 4);
+  EXPECT_EQ(a->nresults_today, 2);
+  EXPECT_EQ(a->total_credit, 3.5) << "credit is the validator's";
+  EXPECT_EQ(b->rpc_seqno, 10);
+  EXPECT_EQ(b->p_model, "model \"ü\"");
+  EXPECT_EQ(b->nresults_today, 0);
 }
 
 TEST_F(SchedulerWrites, ResendRefreshesOnlyAResultStillInProgressAtThatHost) {

@@ -14,15 +14,18 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "db/database.h"
+#include "db/result_store.h"
 #include "db/rows.h"
 #include "db/send_store.h"
 #include "lib/protocol/scheduler_reply.h"
 #include "lib/protocol/scheduler_request.h"
 #include "sched/lib/rpc/result_sender.h"
 #include "sched/lib/rpc/scheduler_context.h"
+#include "sched/lib/work_selection.h"
 
 namespace tharsis {
 
@@ -38,7 +41,54 @@ struct NewWork {
   bool only_unrunnable = false;
 };
 
-// `in_progress`: the results in progress at the host (held_results_step.h).
+// One request's claiming of new work, round by round (the loop of claim_new_work below):
+// each round reads candidates, chooses, and hands out its claims; whoever runs the
+// statement (claim_new_work for a lone request, a group of requests for all their rounds at
+// once, grouped_rpc.h) tells it which went through. Writes nothing itself but the
+// candidates' locks and, asked only when a claim failed, reads why.
+class WorkClaimer {
+ public:
+  // `in_progress`: the results in progress at the host (held_results_step.h). A request
+  // that asks for no work is done() at once.
+  WorkClaimer(Database& db, const SchedulerRequest& req, const HostRow& host,
+              const std::vector<HostResultRow>& in_progress, int64_t now, const SchedulerContext& ctx,
+              HostVersions& versions);
+  bool done() const { return done_; }
+  // The next round's claims, in claim order (maybe none; settle still ends the round).
+  // `elsewhere`: results other requests of a group claim in this round, not chosen here.
+  std::vector<SendClaim> next_claims(const std::set<int64_t>& elsewhere = {});
+  // The round's outcome: the results whose claims went through (others' may be among them).
+  void settle(const std::set<int64_t>& won);
+  // After the last round: the results won, in the reply's order, and why none if none (two
+  // more queries only when no candidate was read and some apps have no version for the host).
+  NewWork finish();
+
+ private:
+  std::vector<CandidateResult> read_candidates(int limit, const std::set<int64_t>& elsewhere);
+  std::vector<CandidateResult> lock_candidates(int limit);
+
+  Database& db_;
+  const HostRow& host_;
+  int64_t now_;
+  const SchedulerContext& ctx_;
+  HostVersions& versions_;
+  HostForScheduling view_;
+  SendFilter filter_;
+  SelectionLimits limits_;
+  std::map<int64_t, int64_t> version_of_result_;  // candidate result id -> app version to send it with
+  int window_ = 0;
+  int round_ = 0;
+  bool done_ = false;
+  std::set<int64_t> gone_;  // chosen in an earlier round: not chosen again
+  std::vector<CandidateResult> candidates_;
+  Selection selection_;
+  std::vector<SendClaim> claims_;  // this round's
+  NewWork work_;
+};
+
+// A lone request's claims: WorkClaimer's rounds, each claimed in one statement, then the
+// RPC's one write of the host row (host_plan.h: counting the results claimed against its
+// daily quota; not a new host's, inserted whole just before).
 NewWork claim_new_work(Database& db, const SchedulerRequest& req, const HostRow& host, bool host_created,
                        const std::vector<HostResultRow>& in_progress, int64_t now,
                        const SchedulerContext& ctx, HostVersions& versions);

@@ -9,15 +9,25 @@
 
 namespace tharsis {
 
+bool reads_in_progress(const SchedulerRequest& req, bool asks_for_work) {
+  return req.have_other_results || asks_for_work;
+}
+
 HeldResults take_held_results(Database& db, const SchedulerRequest& req, const HostRow& host,
                               bool asks_for_work, int64_t now) {
+  // Read once for this step and the choose work step.
+  std::vector<HostResultRow> in_progress;
+  if (reads_in_progress(req, asks_for_work)) in_progress = fetch_in_progress_results_at_host(db, host.id);
+  return take_held_results_read(db, req, host, now, std::move(in_progress));
+}
+
+HeldResults take_held_results_read(Database& db, const SchedulerRequest& req, const HostRow& host,
+                                   int64_t now, std::vector<HostResultRow> in_progress) {
   HeldResultsInput input;
   input.host_id = host.id;
   input.now = now;
   input.have_other_results = req.have_other_results;
-  // Read once for this step and the choose work step.
-  if (req.have_other_results || asks_for_work)
-    input.in_progress = fetch_in_progress_results_at_host(db, host.id);
+  input.in_progress = std::move(in_progress);
   std::set<std::string> in_progress_names;
   for (const auto& r : input.in_progress) in_progress_names.insert(r.name);
   for (const auto& other : req.other_results) {

@@ -31,6 +31,14 @@ struct HeldResults {
 HeldResults take_held_results(Database& db, const SchedulerRequest& req, const HostRow& host,
                               bool asks_for_work, int64_t now);
 
+// The same with the results in progress at the host already read (`in_progress`: read
+// when the request lists what it holds or asks for work, else empty), for a group of
+// requests that read them together (grouped_rpc.h).
+HeldResults take_held_results_read(Database& db, const SchedulerRequest& req, const HostRow& host,
+                                   int64_t now, std::vector<HostResultRow> in_progress);
+// Whether the step reads the host's results in progress.
+bool reads_in_progress(const SchedulerRequest& req, bool asks_for_work);
+
 // The resent results' ids, for ResultSender::load (inside the transaction).
 std::vector<int64_t> resent_ids(const HeldResults& held);
 

@@ -9,8 +9,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "db/database.h"
+#include "db/result_store.h"
 #include "lib/protocol/scheduler_request.h"
 #include "sched/lib/rpc/host_step.h"
 
@@ -18,5 +21,13 @@ namespace tharsis {
 
 void take_reports(Database& db, const SchedulerRequest& req, RecordedHost& host, bool asks_for_work,
                   int64_t now, int default_daily_quota);
+
+// take_reports in pieces, for a group of requests whose reports are written together
+// (grouped_rpc.h): the request's distinct reports as written ...
+std::vector<NamedReport> named_reports(const SchedulerRequest& req, double host_p_fpops);
+// ... and, once written, the reports `taken` (the rest were refused: logged) counted
+// against the host's daily quota in `host`.
+void settle_reports(Database& db, const SchedulerRequest& req, const std::vector<std::string>& taken,
+                    HostRow& host, int default_daily_quota);
 
 }  // namespace tharsis
