@@ -25,6 +25,9 @@
 # to disk at every commit, as a production server runs; FLUSH_AT_COMMIT=2 (the test
 # servers' setting) writes it at commit and flushes about once a second. The output
 # states which one ran.
+# LOOPS="1 2" (the default): the numbers of concurrent loops each case runs, e.g. LOOPS="2 16"
+# (more loops than pool workers: requests wait at the pool's socket and are served in
+# groups, sched/lib/rpc/grouped_rpc.h).
 # JOBS=K (default 1): each report_get RPC reports the K results its host holds and asks
 # for K more (the floors stay at one).
 # POOL=1: the FastCGI cases go instead to a FastCGI pool of the scheduler started up front
@@ -52,6 +55,8 @@ jobs="${JOBS:-1}"
 pool="${POOL:-0}"
 case "$pool" in 0|1) ;; *) echo "scheduler_rpc: POOL: 0 (mod_fcgid) or 1 (FastCGI pools)" >&2; exit 2 ;; esac
 processes="${PROCESSES:-2}"
+loops_list="${LOOPS:-1 2}"
+max_loops="$(tr ' ' '\n' <<<"$loops_list" | sort -n | tail -1)"
 [[ "$processes" =~ ^[0-9]+$ ]] && [ "$processes" -ge 1 ] ||
   { echo "scheduler_rpc: PROCESSES must be 1 or more" >&2; exit 2; }
 baseline=""
@@ -126,8 +131,8 @@ sql "INSERT INTO result (create_time, workunitid, appid, name, server_state, xml
      SELECT r.create_time, w.id, r.appid, REPLACE(r.name, 'w_0000001', w.name), r.server_state,
        REPLACE(r.xml_doc_in, 'w_0000001', w.name), '', RAND() * 2147483647, r.priority
      FROM result r JOIN workunit w ON w.id > 1 WHERE r.id = 1"
-sql "INSERT INTO user (create_time, name, authenticator) VALUES
-     (UNIX_TIMESTAMP(), 'loop1', 'bench_key_loop1'), (UNIX_TIMESTAMP(), 'loop2', 'bench_key_loop2')"
+sql "INSERT INTO user (create_time, name, authenticator) VALUES $(
+  for ((i = 1; i <= max_loops; i++)); do printf "%s(UNIX_TIMESTAMP(), 'loop$i', 'bench_key_loop$i')" "$([ $i -gt 1 ] && echo ,)"; done)"
 sql "ANALYZE TABLE result, workunit, host" >/dev/null
 echo "unsent results: $(sql "SELECT COUNT(*) FROM result WHERE server_state = 2")"
 
@@ -240,8 +245,8 @@ exec_ms="$(/usr/bin/time -f '%U %S' sh -c "for i in \$(seq 50); do /bin/true < '
 
 declare -A rate p50 p99 cpu stmts txns execs reply_bytes
 run_case() {  # run_case PROGRAM[?QUERY] MODE LOOPS
-  local keys="bench_key_loop1" line before after rpcs sql_before sql_after log_before
-  [ "$3" -eq 2 ] && keys="bench_key_loop1,bench_key_loop2"
+  local keys="bench_key_loop1" line before after rpcs sql_before sql_after log_before i
+  for ((i = 2; i <= $3; i++)); do keys+=",bench_key_loop$i"; done
   sql_before="$(sql_counters)"
   log_before="$(wc -l < "$base/apache/access.log")"
   before="$(server_ticks)"
@@ -296,7 +301,7 @@ for kind in cgi fcgi; do
   programs="$cgi_programs"
   [ "$kind" = fcgi ] && programs="$fcgi_programs"
   for mode in new_host report_get; do
-    for loops in 1 2; do
+    for loops in $loops_list; do
       for program in $programs; do run_case "$program" "$mode" "$loops"; done
       if [ "$mode" = report_get ]; then run_floors "$kind" "$loops"; fi
     done
@@ -311,7 +316,7 @@ echo "innodb_flush_log_at_trx_commit=$flush_at_commit; load average at the end: 
 printf '%-22s | %8s %7s %7s %7s | %8s %7s %7s %7s | %8s\n' "case" "CGI/s" "p50 ms" "p99 ms" "cpu ms" \
   "FCGI/s" "p50 ms" "p99 ms" "cpu ms" "FCGI/CGI"
 for mode in new_host report_get; do
-  for loops in 1 2; do
+  for loops in $loops_list; do
     printf '%-22s | %8s %7s %7s %7s | %8s %7s %7s %7s | %7.1fx\n' "$mode, $loops loop(s)" \
       "${rate[cgi,$mode,$loops]}" "${p50[cgi,$mode,$loops]}" "${p99[cgi,$mode,$loops]}" "${cpu[cgi,$mode,$loops]}" \
       "${rate[fcgi,$mode,$loops]}" "${p50[fcgi,$mode,$loops]}" "${p99[fcgi,$mode,$loops]}" \
@@ -321,7 +326,7 @@ for mode in new_host report_get; do
 done
 printf '%-22s | %8s %8s | %8s %8s\n' "SQL per RPC" "CGI stmt" "commits" "FCGI stmt" "commits"
 for mode in new_host report_get; do
-  for loops in 1 2; do
+  for loops in $loops_list; do
     printf '%-22s | %8s %8s | %8s %8s\n' "$mode, $loops loop(s)" "${stmts[cgi,$mode,$loops]}" \
       "${txns[cgi,$mode,$loops]}" "${stmts[fcgi,$mode,$loops]}" "${txns[fcgi,$mode,$loops]}"
   done
@@ -335,7 +340,7 @@ echo "Floors of report_get: sched_floor under the same Apache (fixed reply, no w
 echo "primary-key reads in one transaction, N = the scheduler's prepared statements per RPC: + SQL)"
 printf '%-26s | %8s %7s %7s %6s | %8s %7s %7s %6s\n' "case" "CGI/s" "cpu ms" "bytes" "stmt" \
   "FCGI/s" "cpu ms" "bytes" "stmt"
-for loops in 1 2; do
+for loops in $loops_list; do
   for row in scheduler http sql; do
     label="report_get, $loops loop(s)"
     c="cgi,report_get,$loops"; f="fcgi,report_get,$loops"
@@ -351,7 +356,7 @@ for loops in 1 2; do
   done
 done
 echo "report_get's RPC/s as a share of each floor's (same loops, same run):"
-for loops in 1 2; do
+for loops in $loops_list; do
   for kind in cgi fcgi; do
     floor_program=floor
     [ "$kind" = fcgi ] && floor_program=floor.fcgi
@@ -377,7 +382,7 @@ if [ -n "$baseline" ]; then
     new_program="$kind"; old_program="base_cgi"
     [ "$kind" = fcgi ] && old_program="base.fcgi"
     for mode in new_host report_get; do
-      for loops in 1 2; do
+      for loops in $loops_list; do
         o="$old_program,$mode,$loops"; w="$new_program,$mode,$loops"
         printf '%-28s | %8s %8s %5.2fx | %6s %6s %5.2fx | %5s %5s | %4s %4s | %7s %7s\n' \
           "$kind $mode, $loops loop(s)" "${rate[$o]}" "${rate[$w]}" \
