@@ -13,24 +13,6 @@ namespace {
 // Keeps each statement's JSON well under MariaDB's default max_allowed_packet (16 MiB).
 constexpr size_t kChunkBytes = 4u << 20;
 
-void append_json_string(std::string& out, const std::string& text) {
-  out += '"';
-  for (unsigned char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      static const char kHex[] = "0123456789abcdef";
-      out += "\\u00";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  out += '"';
-}
-
 const std::string kWorkunitColumns =
     "INSERT INTO workunit (create_time, appid, name, xml_doc, batch, rsc_fpops_est, rsc_fpops_bound, "
     "rsc_memory_bound, rsc_disk_bound, delay_bound, min_quorum, target_nresults, max_error_results, "
@@ -78,9 +60,9 @@ void record_workunit_inputs_bulk(Database& db,
   std::string json = "[";
   for (const auto& [wu_name, file_name] : inputs) {
     json += json.size() > 1 ? ",[" : "[";
-    append_json_string(json, wu_name);
+    json += json_string(wu_name);
     json += ',';
-    append_json_string(json, file_name);
+    json += json_string(file_name);
     json += ']';
     if (json.size() >= kChunkBytes) {
       exec(db, kInsert, json + "]");

@@ -80,6 +80,13 @@ class SchedulerWrites : public ::testing::Test {
     return false;
   }
 
+  // Prepared statements `d`'s session has executed (not counting a first prepare).
+  static int64_t executions(Database& d) {
+    return query_int(d,
+                     "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = "
+                     "'COM_STMT_EXECUTE'");
+  }
+
   TestDatabase tdb_;
   std::unique_ptr<Database> db_;
 };
@@ -535,11 +542,6 @@ TEST_F(SchedulerWrites, AccountIsReadUnlockedInTheHostsStatement) {
   ASSERT_TRUE(claim(*db_, ids[0], host));
   ASSERT_TRUE(claim(*db_, ids[1], host + 1));  // another host's
   std::vector<std::string> names{fetch_result(*db_, ids[0])->name, fetch_result(*db_, ids[1])->name};
-  auto executions = [](Database& d) {
-    return query_int(d,
-                     "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = "
-                     "'COM_STMT_EXECUTE'");
-  };
   db_->transaction([&](Database& d) {
     int64_t before = executions(d);
     AccountAndHost read = lock_account_host_and_reported_workunits(d, "key_0123", host, names);
@@ -598,11 +600,6 @@ TEST_F(SchedulerWrites, GroupReadsEveryAccountHostAndReportLockInOneStatement) {
       {"key_b", hosts[1], {name(1), name(2)}},
       {"key_wrong", hosts[0], {name(0)}},
       {"key_a", hosts[1], {}},  // another account's host: read, judged by the caller
-  };
-  auto executions = [](Database& d) {
-    return query_int(d,
-                     "SELECT VARIABLE_VALUE FROM information_schema.SESSION_STATUS WHERE VARIABLE_NAME = "
-                     "'COM_STMT_EXECUTE'");
   };
   db_->transaction([&](Database& d) {
     int64_t before = executions(d);
