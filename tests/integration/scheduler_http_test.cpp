@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -888,6 +889,79 @@ TEST_F(SchedulerHttp, APoolWorkerTakesCandidatesFromItsPartOfTheQueueInMemory) {
   EXPECT_EQ(count("SELECT COUNT(*) FROM result WHERE server_state = 2"), 0) << "work left unsent";
   EXPECT_EQ(static_cast<int64_t>(receivers.size()), queued);
   for (const auto& [name, n] : receivers) EXPECT_EQ(n, 1) << name << " was sent " << n << " times";
+  EXPECT_EQ(count("SELECT COUNT(*) FROM (SELECT workunitid FROM result WHERE hostid <> 0 "
+                  "GROUP BY workunitid, hostid HAVING COUNT(*) > 1) twice"),
+            0)
+      << "a host got two results of one workunit";
+  EXPECT_EQ(count("SELECT SUM(nresults_today) FROM host"), queued)
+      << "the daily counts differ from what was sent";
+}
+
+// A pool worker serves the requests that wait at its socket together, one transaction for
+// the group (sched/lib/rpc/grouped_rpc.h): eight hosts reporting and asking at once of a
+// pool of one worker share commits, and still every host gets work while there is work,
+// every report is taken once, no result goes twice, no host gets two of one workunit.
+TEST_F(SchedulerHttp, APoolWorkerServesTheRequestsWaitingAtItsSocketAsGroups) {
+  add_jobs(3, 60, /*results=*/2);
+  const int64_t queued = count("SELECT COUNT(*) FROM result WHERE server_state = 2");
+  Pool pool;
+  ASSERT_NO_FATAL_FAILURE(start_pool(pool, 1));
+  constexpr int kHosts = 8;
+  for (int h = 0; h < kHosts; ++h) {
+    UserRow user;
+    user.authenticator = "group_key_" + std::to_string(h);
+    insert_user(*db_, user);
+  }
+  std::vector<int64_t> hostids(kHosts, 0);
+  std::vector<std::vector<std::string>> held(kHosts);
+  std::mutex mutex;
+  std::map<std::string, int> receivers;
+  std::set<std::string> acked;
+  std::atomic<int> rpcs{0};
+  auto report_get = [&](int h) {
+    std::string reports;
+    for (const auto& name : held[h]) reports += success_report(name);
+    auto reply = http_post(pool.web->url("test_cgi/pool"),
+                           request("group_key_" + std::to_string(h), hostids[h], reports, 1));
+    ++rpcs;
+    pugi::xml_document doc;
+    doc.load_string(reply.body.c_str());
+    auto root = doc.child("scheduler_reply");
+    if (hostids[h] == 0) hostids[h] = root.child("hostid").text().as_llong();
+    std::lock_guard lock(mutex);
+    for (auto ack : root.children("result_ack")) EXPECT_TRUE(acked.insert(ack.child_value("name")).second);
+    held[h].clear();
+    for (auto result : root.children("result")) {
+      held[h].push_back(result.child_value("name"));
+      ++receivers[held[h].back()];
+    }
+    return held[h];
+  };
+  for (int h = 0; h < kHosts; ++h) ASSERT_FALSE(report_get(h).empty()) << "host " << h << " got no work";
+
+  rpcs = 0;
+  auto ran = statements_during([&] {
+    std::latch start(kHosts);
+    std::vector<std::thread> hosts;
+    for (int h = 0; h < kHosts; ++h) {
+      hosts.emplace_back([&, h] {
+        start.arrive_and_wait();
+        while (!report_get(h).empty()) {
+        }
+      });
+    }
+    for (auto& t : hosts) t.join();
+  });
+  EXPECT_LT(ran["commit"], rpcs.load()) << "no two requests were served together";
+  for (int h = 0; h < kHosts; ++h) {
+    while (!report_get(h).empty()) {
+    }
+  }
+  EXPECT_EQ(count("SELECT COUNT(*) FROM result WHERE server_state = 2"), 0) << "work left unsent";
+  EXPECT_EQ(static_cast<int64_t>(receivers.size()), queued);
+  for (const auto& [name, n] : receivers) EXPECT_EQ(n, 1) << name << " was sent " << n << " times";
+  EXPECT_EQ(static_cast<int64_t>(acked.size()), queued) << "a report was not taken";
+  EXPECT_EQ(count("SELECT COUNT(*) FROM result WHERE outcome = 1"), queued);
   EXPECT_EQ(count("SELECT COUNT(*) FROM (SELECT workunitid FROM result WHERE hostid <> 0 "
                   "GROUP BY workunitid, hostid HAVING COUNT(*) > 1) twice"),
             0)
