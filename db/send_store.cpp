@@ -220,12 +220,15 @@ std::map<int64_t, std::vector<HostResultRow>> fetch_in_progress_results_at_hosts
   std::map<int64_t, std::vector<HostResultRow>> out;
   for (int64_t id : host_ids) out[id];
   if (host_ids.empty()) return out;
-  // The list drives the join: each host's own rows by res_host.
+  // The list drives the join: each host's own rows by res_host (forced: with the list's
+  // ids unknown to it, MariaDB chose every IN_PROGRESS row of the table by
+  // res_state_outcome for each host, 1.6 ms instead of 0.05 with 210 in progress).
   auto rows = query(db,
                     "SELECT r.id, r.workunitid, r.name, r.hostid, r.server_state, r.report_deadline, "
                     "w.delay_bound, w.error_mask, w.canonical_resultid, r.outcome, w.assimilate_state FROM " +
                         kIdListTable +
-                        " STRAIGHT_JOIN result r ON r.hostid = wanted.wanted_id AND r.server_state = ? "
+                        " STRAIGHT_JOIN result r FORCE INDEX (res_host) ON r.hostid = wanted.wanted_id AND "
+                        "r.server_state = ? "
                         "JOIN workunit w ON w.id = r.workunitid",
                     id_list_json(host_ids), ServerState::InProgress);
   while (rows->next()) {

@@ -258,6 +258,37 @@ TEST_F(SchedulerWrites, RoundOfClaimsReadsNotTheHostsHistory) {
   EXPECT_LE(long_history_one, fresh_one + 2) << "the one-claim statement read the host's history";
 }
 
+// A group's read of its hosts' results in progress reads those hosts' rows only, however
+// many are in progress elsewhere (res_host, not every IN_PROGRESS row per host).
+TEST_F(SchedulerWrites, GroupInProgressReadReadsOnlyItsHostsRows) {
+  auto rows_to_read = [&](const std::vector<int64_t>& hosts) {
+    return db_->transaction([&](Database& d) {
+      int64_t before = testing::rows_read(d);
+      int64_t overhead = testing::rows_read(d) - before;
+      before = testing::rows_read(d);
+      auto read = fetch_in_progress_results_at_hosts(d, hosts);
+      EXPECT_EQ(read.size(), hosts.size());
+      return testing::rows_read(d) - before - overhead;
+    });
+  };
+  std::vector<int64_t> ids = add_unsent(4);
+  for (size_t k = 0; k < ids.size(); ++k) ASSERT_TRUE(claim(*db_, ids[k], 5 + static_cast<int64_t>(k % 2)));
+  int64_t alone = rows_to_read({5, 6});
+  // A queue as a project has one: most rows unsent (host 0), a few hundred in progress.
+  exec(*db_,
+       "INSERT INTO result (workunitid, appid, name, server_state, hostid, xml_doc_in, xml_doc_out) "
+       "SELECT 1, 1, CONCAT('queued_', seq), 2, 0, '', '' FROM seq_1_to_20000");
+  exec(*db_,
+       "INSERT INTO result (workunitid, appid, name, server_state, hostid, xml_doc_in, xml_doc_out) "
+       "SELECT 1, 1, CONCAT('elsewhere_', seq), 4, 100 + seq % 50, '', '' FROM seq_1_to_300");
+  query(*db_, "ANALYZE TABLE result");
+  int64_t crowded = rows_to_read({5, 6});
+  std::cout << "rows read for two hosts' results in progress: " << alone
+            << ", with 20,000 queued and 300 in progress elsewhere " << crowded << "\n";
+  EXPECT_LE(crowded, alone + 4) << "the read walked other hosts' results";
+  EXPECT_EQ(fetch_in_progress_results_at_hosts(*db_, {5})[5].size(), 2u);
+}
+
 TEST_F(SchedulerWrites, ReportCountsOnceOnlyForItsHostWhileInProgress) {
   std::vector<int64_t> ids = add_unsent(1);
   std::string name = fetch_result(*db_, ids[0])->name;
