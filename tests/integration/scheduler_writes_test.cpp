@@ -80,6 +80,22 @@ class SchedulerWrites : public ::testing::Test {
     return false;
   }
 
+  // A second UNSENT result, named `name`, of the workunit of `result_id`; returns its id.
+  int64_t add_twin(int64_t result_id, const std::string& name) {
+    exec(*db_,
+         "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out) "
+         "VALUES (?, 1, ?, 2, '', '')",
+         workunit_of(result_id), name);
+    return query_int(*db_, "SELECT id FROM result WHERE name = ?", name);
+  }
+  // A result of the workunit of `result_id` that host `host_id` had and reported.
+  void add_had_before(int64_t result_id, int64_t host_id) {
+    exec(*db_,
+         "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, "
+         "xml_doc_out) "
+         "VALUES (?, 1, CONCAT('had_before_', ?), 5, 1, ?, '', '')",
+         workunit_of(result_id), result_id, host_id);
+  }
   // Prepared statements `d`'s session has executed (not counting a first prepare).
   static int64_t executions(Database& d) {
     return query_int(d,
@@ -198,10 +214,7 @@ TEST_F(SchedulerWrites, RoundOfClaimsIsOneStatementAndKeepsEachClaimsGuards) {
 
   std::vector<int64_t> ids = add_unsent(4);
   ASSERT_TRUE(claim(*db_, ids[1], 9));  // sent elsewhere first
-  exec(*db_,
-       "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out) "
-       "VALUES (?, 1, 'had_before', 5, 1, 5, '', '')",
-       workunit_of(ids[2]));
+  add_had_before(ids[2], 5);
   won = db_->transaction([&](Database& d) { return claim_unsent_results(d, claims_for(ids, 5)); });
   EXPECT_EQ(won, (std::vector<int64_t>{ids[0], ids[3]}));
   EXPECT_EQ(fetch_result(*db_, ids[1])->hostid, 9);
@@ -212,11 +225,7 @@ TEST_F(SchedulerWrites, RoundOfClaimsIsOneStatementAndKeepsEachClaimsGuards) {
 
   // Two claims of one workunit would both pass the once-per-host guard: refused outright.
   std::vector<int64_t> more = add_unsent(1);
-  exec(*db_,
-       "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out) "
-       "VALUES (?, 1, 'twin', 2, '', '')",
-       workunit_of(more[0]));
-  int64_t twin = query_int(*db_, "SELECT id FROM result WHERE name = 'twin'");
+  int64_t twin = add_twin(more[0], "twin");
   std::vector<SendClaim> twins = claims_for({more[0]}, 6);
   twins.push_back({twin, workunit_of(more[0]), 6, 1, kNow, 3600, 7});
   EXPECT_THROW(db_->transaction([&](Database& d) { return claim_unsent_results(d, twins); }),
@@ -662,15 +671,8 @@ TEST_F(SchedulerWrites, GroupReadsEveryAccountHostAndReportLockInOneStatement) {
 // hosts, and each claim under its own host's guards.
 TEST_F(SchedulerWrites, GroupClaimsOfSeveralHostsAreOneStatementEachUnderItsOwnGuards) {
   std::vector<int64_t> ids = add_unsent(3);
-  exec(*db_,
-       "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out) "
-       "VALUES (?, 1, 'twin', 2, '', '')",
-       workunit_of(ids[0]));
-  int64_t twin = query_int(*db_, "SELECT id FROM result WHERE name = 'twin'");
-  exec(*db_,
-       "INSERT INTO result (workunitid, appid, name, server_state, outcome, hostid, xml_doc_in, xml_doc_out) "
-       "VALUES (?, 1, 'had_before', 5, 1, 7, '', '')",
-       workunit_of(ids[2]));
+  int64_t twin = add_twin(ids[0], "twin");
+  add_had_before(ids[2], 7);
   std::vector<SendClaim> claims{{ids[0], workunit_of(ids[0]), 5, 50, kNow, 3600, 7},
                                 {twin, workunit_of(ids[0]), 6, 60, kNow, 3600, 7},
                                 {ids[1], workunit_of(ids[1]), 6, 60, kNow, 1800, 8},
@@ -686,11 +688,7 @@ TEST_F(SchedulerWrites, GroupClaimsOfSeveralHostsAreOneStatementEachUnderItsOwnG
   EXPECT_EQ(fetch_result(*db_, ids[2])->server_state, ServerState::Unsent) << "host 7 had a result of it";
   // One host's two claims of one workunit stay refused.
   std::vector<int64_t> more = add_unsent(1);
-  exec(*db_,
-       "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out) "
-       "VALUES (?, 1, 'twin2', 2, '', '')",
-       workunit_of(more[0]));
-  int64_t twin2 = query_int(*db_, "SELECT id FROM result WHERE name = 'twin2'");
+  int64_t twin2 = add_twin(more[0], "twin2");
   std::vector<SendClaim> same_host{{more[0], workunit_of(more[0]), 9, 90, kNow, 3600, 7},
                                    {twin2, workunit_of(more[0]), 9, 90, kNow, 3600, 7}};
   EXPECT_THROW(db_->transaction([&](Database& d) { return claim_unsent_results(d, same_host); }),
@@ -709,11 +707,7 @@ TEST_F(SchedulerWrites, GroupReportsAndHostRowsAreOneWriteEachForItsOwnHost) {
     hosts.push_back(insert_host(*db_, h));
   }
   std::vector<int64_t> ids = add_unsent(1);
-  exec(*db_,
-       "INSERT INTO result (workunitid, appid, name, server_state, xml_doc_in, xml_doc_out) "
-       "VALUES (?, 1, 'twin', 2, '', '')",
-       workunit_of(ids[0]));
-  int64_t twin = query_int(*db_, "SELECT id FROM result WHERE name = 'twin'");
+  int64_t twin = add_twin(ids[0], "twin");
   ASSERT_TRUE(claim(*db_, ids[0], hosts[0]));
   ASSERT_TRUE(claim(*db_, twin, hosts[1]));
   std::string mine = fetch_result(*db_, ids[0])->name;
