@@ -68,8 +68,14 @@ enum class TaskState : int {
 };
 std::string_view task_state_name(TaskState state);
 
-// BOINC's client result states as reported in <state> (docs/protocol.md).
+// BOINC's client result states as reported in <state> (docs/protocol.md). A failed
+// transfer is reported in the state it failed in, as BOINC's client does (its
+// report_result_error leaves a result that could not download in FILES_DOWNLOADING):
+// the server tells a lost input from a failed run by it (the graph scheduler stages an
+// operand's inputs again, or reruns their producers, only for a DOWNLOADING error).
+inline constexpr int kReportDownloading = 1;
 inline constexpr int kReportComputeError = 3;
+inline constexpr int kReportUploading = 4;
 inline constexpr int kReportUploaded = 5;
 inline constexpr int kReportAborted = 6;
 

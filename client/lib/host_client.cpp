@@ -350,7 +350,7 @@ bool HostClient::download_inputs(double now) {
     TransferSweep sweep = transfer_files(needed, TransferDirection::Download, give_up_time(r), now, did);
     if (!sweep.failure.empty()) {
       ++counters_.transfer_errors;
-      finish(r, kReportComputeError, kErrDownloadFailed, "download failed: " + sweep.failure);
+      finish(r, kReportDownloading, kErrDownloadFailed, "download failed: " + sweep.failure);
       did = true;
     } else if (sweep.all_done) {
       r.state = TaskState::Ready;
@@ -425,7 +425,7 @@ bool HostClient::upload_outputs(double now) {
     TransferSweep sweep = transfer_files(r.file_refs, TransferDirection::Upload, give_up_time(r), now, did);
     if (!sweep.failure.empty()) {
       ++counters_.transfer_errors;
-      finish(r, kReportComputeError, kErrUploadFailed, "upload failed: " + sweep.failure);
+      finish(r, kReportUploading, kErrUploadFailed, "upload failed: " + sweep.failure);
       did = true;
     } else if (sweep.all_done) {
       ++counters_.succeeded;

@@ -2,10 +2,19 @@
 // processes, the operand app published as a signed app version, and five simulated
 // volunteer hosts in one tharsis-client process, one of which vanishes (20%): the graph
 // (a + b).sum(), and a chain of matmuls over more than 100 chunk operands, finish and their
-// results match the direct computation to 1e-9.
+// results match the direct computation to 1e-9; and (a + b).sum() again with the first
+// operand input staged in download/ removed before any host could fetch it: the hosts
+// report their download failures as DOWNLOADING errors, the graph scheduler stages the
+// input again, and the job ends with one error, not four (the demo's failure: reported as
+// compute errors, a lost input failed every host that got the job).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <filesystem>
 #include <iostream>
+#include <optional>
+#include <thread>
 
 #include "db/graph_store.h"
 #include "db/sql.h"
@@ -24,10 +33,47 @@ namespace {
 
 using testing::LiveProject;
 
+// Removes the first operand input the graph scheduler stages in download/ (`<output>.in`)
+// as soon as it appears, once, while it runs.
+class StagedInputLoser {
+ public:
+  explicit StagedInputLoser(std::string download_dir)
+      : dir_(std::move(download_dir)), thread_([this] { run(); }) {}
+  ~StagedInputLoser() { finish(); }
+  // Stops watching; the name of the input removed, or empty.
+  std::string finish() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+    return lost_name_;
+  }
+
+ private:
+  void run() {
+    namespace fs = std::filesystem;
+    while (!stop_) {
+      std::error_code ec;
+      for (fs::recursive_directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.size() > 3 && name.ends_with(".in") && fs::remove(it->path(), ec)) {
+          lost_name_ = name;
+          return;
+        }
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  }
+  std::string dir_;
+  std::atomic<bool> stop_{false};
+  std::string lost_name_;
+  std::thread thread_;
+};
+
 // Runs `expression` as graph `name` on five simulated two-CPU hosts (the fifth vanishes
 // after a second) and checks the answer, the graph's end state and the invariants;
-// `operands` gets the graph's operand count.
-void run_graph_through_volunteers(const std::string& name, const std::string& expression, int64_t& operands) {
+// `operands` gets the graph's operand count. With `lose_an_input`, the first operand input
+// staged is removed from download/ at once (StagedInputLoser).
+void run_graph_through_volunteers(const std::string& name, const std::string& expression, int64_t& operands,
+                                  bool lose_an_input = false) {
   LiveProject live;
   auto app = ensure_app(live.db(), "operand", "bitwise");
   ASSERT_TRUE(app.ok()) << app.error();
@@ -73,8 +119,11 @@ void run_graph_through_volunteers(const std::string& name, const std::string& ex
       {"--project_dir", live.config().project_dir, "--sleep", "0.05", "--prefer_seconds", "2"},
       live.config().log_dir + "/graph_scheduler.log");
   testing::TempDir data("tharsis-graph-sim");
+  std::optional<StagedInputLoser> loser;
+  if (lose_an_input) loser.emplace(live.config().download_dir);
   auto client = live.start_client("graph_simulation", data.path(), args);
   EXPECT_EQ(client->wait(testing::scaled_seconds(170)), 0) << "see the project's log/graph_simulation.log";
+  const std::string lost = loser ? loser->finish() : "";
   graph_scheduler.signal(SIGTERM);
   EXPECT_EQ(graph_scheduler.wait(20), 0);
   EXPECT_TRUE(live.stop_daemons());
@@ -93,6 +142,14 @@ void run_graph_through_volunteers(const std::string& name, const std::string& ex
   std::cout << "graph " << name << ": " << operands << " operands, "
             << query_int(live.db(), "SELECT COUNT(*) FROM result") << " results, "
             << query_int(live.db(), "SELECT COUNT(*) FROM result WHERE outcome = 4") << " timed out\n";
+  if (lose_an_input) {
+    ASSERT_FALSE(lost.empty()) << "no operand input was staged";
+    const int64_t download_errors =
+        query_int(live.db(), "SELECT COUNT(*) FROM result WHERE outcome = ? AND client_state = ?",
+                  Outcome::ClientError, ClientState::Downloading);
+    std::cout << "lost " << lost << ": " << download_errors << " download error(s)\n";
+    EXPECT_GE(download_errors, 1) << "no host noticed the lost input";
+  }
   CheckReport report = check_project(live.db(), live.config(), std::time(nullptr), /*require_settled=*/true);
   for (const auto& v : report.violations) ADD_FAILURE() << v;
 }
@@ -104,6 +161,15 @@ TEST(VolunteerGraph, SumOfTwoTensorsThroughRealClientsWithAVanishingHost) {
       "a = rand(seed=1, shape=(60,60), chunk=(20,20)); b = rand(seed=2, shape=(60,60), chunk=(20,20));"
       " result = (a + b).sum()",
       operands);
+}
+
+TEST(VolunteerGraph, AnInputLostFromDownloadIsStagedAgainAfterTheFirstHostFailsToFetchIt) {
+  int64_t operands = 0;
+  run_graph_through_volunteers(
+      "e2e_sum_lost_input",
+      "a = rand(seed=1, shape=(60,60), chunk=(20,20)); b = rand(seed=2, shape=(60,60), chunk=(20,20));"
+      " result = (a + b).sum()",
+      operands, /*lose_an_input=*/true);
 }
 
 TEST(VolunteerGraph, ChainOfMatmulsOverMoreThanAHundredChunksThroughRealClients) {

@@ -17,6 +17,7 @@
 
 #include "client/lib/client_errors.h"
 #include "client/lib/host_client.h"
+#include "client/lib/scheduler_exchange.h"
 #include "client/lib/transfer_backoff.h"
 #include "lib/text_file.h"
 
@@ -161,7 +162,7 @@ TEST_F(HostTransferRetries, KeepsRetryingUntilTheDeadlineMarginThenReportsTheErr
     }
   }
   EXPECT_EQ(result().state, TaskState::Done);
-  EXPECT_EQ(result().report_state, kReportComputeError);
+  EXPECT_EQ(result().report_state, kReportUploading) << "reported in the state it failed in";
   EXPECT_EQ(result().exit_status, kErrUploadFailed);
   EXPECT_NEAR(now, give_up_at, 1e-6) << "given up when the margin started, not before";
   EXPECT_GT(attempts, 5) << "the old client gave up after 5";
@@ -178,6 +179,34 @@ TEST_F(HostTransferRetries, PermanentRefusalEndsTheUploadAtOnce) {
   EXPECT_EQ(result().state, TaskState::Done);
   EXPECT_EQ(result().exit_status, kErrUploadFailed);
   EXPECT_EQ(file().failures, 1);
+}
+
+TEST_F(HostTransferRetries, AFailedDownloadIsReportedAsDownloadingNotAsAComputeError) {
+  // As BOINC's client does: the server tells a lost input from a failed run by the state
+  // (the graph scheduler stages an operand's inputs again only for a DOWNLOADING error;
+  // reported as COMPUTE_ERROR, a missing input failed every host that got the job).
+  HostState s;
+  ClientFile in;
+  in.name = "w.in";  // no download URL: refused for good at the first try
+  s.files = {in};
+  s.app_versions = {{"example", 100, "x86_64-pc-linux-gnu", "", "", {}}};
+  s.workunits = {{"w", "example", 100, "", 1e9, {{"w.in", "in", false, false}}}};
+  ClientResult r;
+  r.name = "r";
+  r.wu_name = "w";
+  r.version_num = 100;
+  r.received_time = kReceived;
+  r.report_deadline = static_cast<int64_t>(kReceived + 3600);
+  s.results = {r};
+  reload(s);
+  host_->step(kReceived + 1);
+  ASSERT_EQ(result().state, TaskState::Done);
+  EXPECT_EQ(result().exit_status, kErrDownloadFailed);
+  EXPECT_EQ(result().report_state, kReportDownloading);
+  SchedulerRequest req = build_scheduler_request(host_->state(), HostDescription{}, 0, kReceived + 1);
+  ASSERT_EQ(req.results.size(), 1u);
+  EXPECT_EQ(req.results[0].state, 1) << "BOINC's RESULT_FILES_DOWNLOADING";
+  EXPECT_EQ(req.results[0].exit_status, kErrDownloadFailed);
 }
 
 TEST_F(HostTransferRetries, DownloadsRetryUntilEachResultsOwnMarginSharedFilesGoOn) {
