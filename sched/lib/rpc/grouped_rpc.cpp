@@ -44,7 +44,7 @@ struct Member {
   NewWork work;
 };
 
-// Steps 1 (accounts, hosts and reports' locks): the members that go on, refusals and those
+// Step 1 (accounts, hosts and reports' locks): the members that go on, refusals and those
 // to serve alone marked.
 std::vector<Member*> take_accounts(Database& db, std::vector<std::unique_ptr<Member>>& members,
                                    const SchedulerContext& ctx, int64_t now) {
