@@ -187,33 +187,28 @@ std::optional<HostRow> fetch_host_by_cpid(Database& db, int64_t userid, const st
                         userid, host_cpid));
 }
 
-void update_host(Database& db, const HostRow& h, int64_t now, int results_sent) {
-  int64_t today = now / kSecondsPerDay;
-  // rpc_seqno only moves forward (two RPCs of one host write in either order), except to 0:
-  // a host id the reply announces starts the client's count again.
-  const std::string sql =
-      "UPDATE host SET userid = ?, rpc_seqno = IF(? = 0, 0, GREATEST(rpc_seqno, ?)), rpc_time = ?, "
-      "domain_name = ?, host_cpid = ?, platform_name = ?, p_ncpus = ?, p_vendor = ?, p_model = ?, "
-      "p_fpops = ?, p_iops = ?, os_name = ?, os_version = ?, m_nbytes = ?, m_swap = ?, d_total = ?, "
-      "d_free = ?, max_results_day = ?, " +
-      kCountSent + " WHERE id = ?";
-  exec(db, sql, h.userid, h.rpc_seqno, h.rpc_seqno, h.rpc_time, h.domain_name, h.host_cpid, h.platform_name,
-       h.p_ncpus, h.p_vendor, h.p_model, h.p_fpops, h.p_iops, h.os_name, h.os_version, h.m_nbytes, h.m_swap,
-       h.d_total, h.d_free, h.max_results_day, today, results_sent, today, h.id);
-}
+namespace {
 
-void update_hosts(Database& db, const std::vector<HostWrite>& writes, int64_t now) {
+// One statement for update_host and update_hosts: the columns an RPC writes, each value
+// chosen by id when there are several rows (CASE; bound parameters, so the client's bytes
+// go in as they are), a plain value for one. rpc_seqno only moves forward (two RPCs of one
+// host write in either order), except to 0: a host id the reply announces starts the
+// client's count again.
+struct RowWrite {
+  const HostRow* row;
+  int results_sent;
+};
+void write_host_rows(Database& db, const std::vector<RowWrite>& writes, int64_t now) {
   if (writes.empty()) return;
-  if (writes.size() == 1) return update_host(db, writes[0].row, now, writes[0].results_sent);
   const size_t n = writes.size();
-  int64_t today = now / kSecondsPerDay;
-  // update_host's assignments, each value chosen by id (CASE; bound parameters, so the
-  // client's bytes go in as they are).
+  const bool one = n == 1;
+  const int64_t today = now / kSecondsPerDay;
   static const char* const kColumnsWritten[] = {
       "userid",   "rpc_time", "domain_name", "host_cpid", "platform_name",  "p_ncpus",
       "p_vendor", "p_model",  "p_fpops",     "p_iops",    "os_name",        "os_version",
       "m_nbytes", "m_swap",   "d_total",     "d_free",    "max_results_day"};
-  auto by_id = [n](const std::string& value) {
+  auto by_id = [n, one](const std::string& value) {
+    if (one) return value;
     std::string text = "CASE id";
     for (size_t i = 0; i < n; ++i) text += " WHEN ? THEN " + value;
     return text + " END";
@@ -227,37 +222,53 @@ void update_hosts(Database& db, const std::vector<HostWrite>& writes, int64_t no
   exec_bound(db, sql, [&](sql::PreparedStatement& st) {
     int i = 1;
     auto each = [&](auto value_of) {
-      for (const HostWrite& w : writes) {
-        sql_bind::bind(st, i++, w.row.id);
-        sql_bind::bind(st, i++, value_of(w));
+      for (const RowWrite& w : writes) {
+        if (!one) sql_bind::bind(st, i++, w.row->id);
+        sql_bind::bind(st, i++, value_of(*w.row));
       }
     };
-    for (const HostWrite& w : writes) {
-      sql_bind::bind_all(st, i, w.row.id, w.row.rpc_seqno, w.row.rpc_seqno);
-      i += 3;
+    for (const RowWrite& w : writes) {  // the IF's two placeholders
+      if (!one) sql_bind::bind(st, i++, w.row->id);
+      sql_bind::bind_all(st, i, w.row->rpc_seqno, w.row->rpc_seqno);
+      i += 2;
     }
-    each([](const HostWrite& w) { return w.row.userid; });
-    each([](const HostWrite& w) { return w.row.rpc_time; });
-    each([](const HostWrite& w) -> const std::string& { return w.row.domain_name; });
-    each([](const HostWrite& w) -> const std::string& { return w.row.host_cpid; });
-    each([](const HostWrite& w) -> const std::string& { return w.row.platform_name; });
-    each([](const HostWrite& w) { return w.row.p_ncpus; });
-    each([](const HostWrite& w) -> const std::string& { return w.row.p_vendor; });
-    each([](const HostWrite& w) -> const std::string& { return w.row.p_model; });
-    each([](const HostWrite& w) { return w.row.p_fpops; });
-    each([](const HostWrite& w) { return w.row.p_iops; });
-    each([](const HostWrite& w) -> const std::string& { return w.row.os_name; });
-    each([](const HostWrite& w) -> const std::string& { return w.row.os_version; });
-    each([](const HostWrite& w) { return w.row.m_nbytes; });
-    each([](const HostWrite& w) { return w.row.m_swap; });
-    each([](const HostWrite& w) { return w.row.d_total; });
-    each([](const HostWrite& w) { return w.row.d_free; });
-    each([](const HostWrite& w) { return w.row.max_results_day; });
+    each([](const HostRow& h) { return h.userid; });
+    each([](const HostRow& h) { return h.rpc_time; });
+    each([](const HostRow& h) -> const std::string& { return h.domain_name; });
+    each([](const HostRow& h) -> const std::string& { return h.host_cpid; });
+    each([](const HostRow& h) -> const std::string& { return h.platform_name; });
+    each([](const HostRow& h) { return h.p_ncpus; });
+    each([](const HostRow& h) -> const std::string& { return h.p_vendor; });
+    each([](const HostRow& h) -> const std::string& { return h.p_model; });
+    each([](const HostRow& h) { return h.p_fpops; });
+    each([](const HostRow& h) { return h.p_iops; });
+    each([](const HostRow& h) -> const std::string& { return h.os_name; });
+    each([](const HostRow& h) -> const std::string& { return h.os_version; });
+    each([](const HostRow& h) { return h.m_nbytes; });
+    each([](const HostRow& h) { return h.m_swap; });
+    each([](const HostRow& h) { return h.d_total; });
+    each([](const HostRow& h) { return h.d_free; });
+    each([](const HostRow& h) { return h.max_results_day; });
     sql_bind::bind(st, i++, today);
-    each([](const HostWrite& w) { return w.results_sent; });
+    for (const RowWrite& w : writes) {
+      if (!one) sql_bind::bind(st, i++, w.row->id);
+      sql_bind::bind(st, i++, w.results_sent);
+    }
     sql_bind::bind(st, i++, today);
-    for (const HostWrite& w : writes) sql_bind::bind(st, i++, w.row.id);
+    for (const RowWrite& w : writes) sql_bind::bind(st, i++, w.row->id);
   });
+}
+
+}  // namespace
+
+void update_host(Database& db, const HostRow& h, int64_t now, int results_sent) {
+  write_host_rows(db, {{&h, results_sent}}, now);
+}
+
+void update_hosts(Database& db, const std::vector<HostWrite>& writes, int64_t now) {
+  std::vector<RowWrite> rows;
+  for (const HostWrite& w : writes) rows.push_back({&w.row, w.results_sent});
+  write_host_rows(db, rows, now);
 }
 
 void add_results_sent(Database& db, int64_t host_id, int64_t now, int n) {

@@ -110,6 +110,14 @@ class SchedulerHttp : public ::testing::Test {
     return doc;
   }
   int64_t count(const std::string& sql) { return query_int(*db_, sql); }
+  // Accounts with authenticators `prefix`first .. `prefix`(last - 1).
+  void add_accounts(const std::string& prefix, int first, int last) {
+    for (int i = first; i < last; ++i) {
+      UserRow user;
+      user.authenticator = prefix + std::to_string(i);
+      insert_user(*db_, user);
+    }
+  }
 
   // The scheduler as a pool of `processes` FastCGI workers started up front, as `start` runs
   // it from a <daemon> entry (bin/scheduler --fastcgi_socket run/scheduler.sock), and an
@@ -571,11 +579,7 @@ TEST_F(SchedulerHttp, ConcurrentHostsOverFastCgiEachGetWorkEveryTime) {
 // the database.
 TEST_F(SchedulerHttp, ManyHostsRacingForFewResultsNeverGetTheSameOne) {
   constexpr int kHosts = 8;
-  for (int h = 0; h < kHosts; ++h) {
-    UserRow user;
-    user.authenticator = "racer_key_" + std::to_string(h);
-    insert_user(*db_, user);
-  }
+  add_accounts("racer_key_", 0, kHosts);
   int64_t unsent = count("SELECT COUNT(*) FROM result WHERE server_state = 2");
   ASSERT_GT(unsent, 0);
   std::vector<std::vector<std::string>> got(kHosts);
@@ -800,11 +804,7 @@ TEST_F(SchedulerHttp, APoolWorkerTakesCandidatesFromItsPartOfTheQueueInMemory) {
   Pool pool;
   ASSERT_NO_FATAL_FAILURE(start_pool(pool, 2));
   constexpr int kHosts = 4;
-  for (int h = 1; h < kHosts; ++h) {
-    UserRow user;
-    user.authenticator = "pool_key_" + std::to_string(h);
-    insert_user(*db_, user);
-  }
+  add_accounts("pool_key_", 1, kHosts);
   auto key_of = [](int h) {
     return h == 0 ? std::string("good_key_0123456789") : "pool_key_" + std::to_string(h);
   };
@@ -907,11 +907,7 @@ TEST_F(SchedulerHttp, APoolWorkerServesTheRequestsWaitingAtItsSocketAsGroups) {
   Pool pool;
   ASSERT_NO_FATAL_FAILURE(start_pool(pool, 1));
   constexpr int kHosts = 8;
-  for (int h = 0; h < kHosts; ++h) {
-    UserRow user;
-    user.authenticator = "group_key_" + std::to_string(h);
-    insert_user(*db_, user);
-  }
+  add_accounts("group_key_", 0, kHosts);
   std::vector<int64_t> hostids(kHosts, 0);
   std::vector<std::vector<std::string>> held(kHosts);
   std::mutex mutex;
