@@ -253,7 +253,12 @@ run_case() {  # run_case PROGRAM[?QUERY] MODE LOOPS
   local jobs_arg=()
   [ "$2" = report_get ] && [[ "$1" != floor* ]] && jobs_arg=(--jobs "$jobs")
   line="$("$build/sched_load" --url "http://127.0.0.1:$port/bench_cgi/$1" --mode "$2" \
-          --authenticators "$keys" --seconds "$seconds" "${jobs_arg[@]}")" || { echo "FAILED: $1 $2 x$3: $line" >&2; exit 1; }
+          --authenticators "$keys" --seconds "$seconds" "${jobs_arg[@]}")" || {
+    # A floor is a reference, not the thing measured: mod_fcgid, which starts floor.fcgi's
+    # processes on demand, drops some connections at 64 loops. Its row is printed, marked.
+    if [[ "$1" != floor* || "$line" != rpcs=* ]]; then echo "FAILED: $1 $2 x$3: $line" >&2; exit 1; fi
+    echo "  (floor $1 x$3 had errors; its figures are a lower bound of the floor)" >&2
+  }
   after="$(server_ticks)"
   sql_after="$(sql_counters)"
   rpcs="$(sed 's/^rpcs=\([0-9]*\).*/\1/' <<<"$line")"
