@@ -2,8 +2,6 @@
 #include "sched/lib/cgi_server.h"
 
 #include <fcgiapp.h>
-#include <fcntl.h>
-#include <sys/epoll.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -195,49 +193,6 @@ void send_response(FCGX_Request& fcgi, const HttpResponse& response) {
   FCGX_Finish_r(&fcgi);
 }
 
-// Waits, with the pool's other workers, for a connection on the (non-blocking) listening
-// socket, as a blocking accept() would: the kernel wakes one idle waiter per connection
-// (EPOLLEXCLUSIVE), and a worker that re-arms after serving goes to the back of the
-// socket's queue, so the idle workers take turns (each serves its part of the queue,
-// candidate_cache.h) instead of all waking at every connection.
-class ListenWaiter {
- public:
-  explicit ListenWaiter(int listen_fd) : listen_fd_(listen_fd), epoll_fd_(::epoll_create1(EPOLL_CLOEXEC)) {}
-  ~ListenWaiter() {
-    if (epoll_fd_ >= 0) ::close(epoll_fd_);
-  }
-  ListenWaiter(const ListenWaiter&) = delete;
-  ListenWaiter& operator=(const ListenWaiter&) = delete;
-  bool ok() const { return epoll_fd_ >= 0; }
-  // To the back of the queue of idle workers.
-  void rearm() {
-    ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, listen_fd_, nullptr);
-    epoll_event event{};
-    event.events = EPOLLIN | EPOLLEXCLUSIVE;
-    ::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, listen_fd_, &event);
-  }
-  void wait() {
-    epoll_event event{};
-    ::epoll_wait(epoll_fd_, &event, 1, -1);
-  }
-
- private:
-  int listen_fd_;
-  int epoll_fd_;
-};
-
-// Accepts the next connection on the non-blocking listening socket: waits (`waiter`) when
-// given, else takes one only if one is there now. False: none (or the worker stops).
-bool accept_request(FCGX_Request& fcgi, ListenWaiter* waiter) {
-  for (;;) {
-    if (pool_worker_stopping()) return false;
-    if (FCGX_Accept_r(&fcgi) >= 0) return true;
-    if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return false;
-    if (!waiter) return false;
-    waiter->wait();  // a neighbour may take it first: then accept finds none again
-  }
-}
-
 }  // namespace
 
 int serve_fastcgi_on(int listen_fd, const StreamingHandler& handler, int64_t max_requests,
@@ -253,39 +208,6 @@ int serve_fastcgi_on(int listen_fd, const StreamingHandler& handler, int64_t max
     HttpResponse response = handler(head, body);
     finish_body(body);
     send_response(fcgi, response);
-    pool_worker_request_finished();
-  }
-  return 0;
-}
-
-int serve_fastcgi_groups_on(int listen_fd, const GroupHandler& handler, size_t max_body, size_t max_group,
-                            const BetweenRequests& between_requests) {
-  // Non-blocking, so that a worker takes the connections waiting now and no more; the
-  // first of a group is waited for (ListenWaiter). (Every worker of the pool shares the
-  // socket and so the flag: all of them serve through here.)
-  int flags = ::fcntl(listen_fd, F_GETFL);
-  if (flags < 0 || ::fcntl(listen_fd, F_SETFL, flags | O_NONBLOCK) < 0) return 1;
-  ListenWaiter waiter(listen_fd);
-  if (!waiter.ok()) return 1;
-  max_group = std::max<size_t>(max_group, 1);
-  std::vector<FCGX_Request> fcgi(max_group);
-  for (auto& request : fcgi) FCGX_InitRequest(&request, listen_fd, 0);
-  for (;;) {
-    if (between_requests && !pool_worker_stopping()) between_requests();
-    waiter.rearm();
-    if (!accept_request(fcgi[0], &waiter)) break;
-    pool_worker_request_started();
-    std::vector<HttpRequest> requests;
-    do {
-      FCGX_Request& accepted = fcgi[requests.size()];
-      RequestHead head = fastcgi_head(accepted);
-      BodyReader body = fastcgi_body(accepted, head);
-      requests.push_back(read_http_request(head, body, max_body));
-      finish_body(body);
-    } while (requests.size() < max_group && accept_request(fcgi[requests.size()], nullptr));
-    std::vector<HttpResponse> responses = handler(requests);
-    for (size_t i = 0; i < requests.size(); ++i)
-      send_response(fcgi[i], i < responses.size() ? responses[i] : HttpResponse{500, "text/plain", ""});
     pool_worker_request_finished();
   }
   return 0;

@@ -107,13 +107,7 @@ int serve_fastcgi_on(int listen_fd, const StreamingHandler& handler, int64_t max
                      const BetweenRequests& between_requests = {});
 
 // Several whole-body requests at once (a worker's group): one response per request, in order.
+// Served by sched/lib/fastcgi_group_server.h.
 using GroupHandler = std::function<std::vector<HttpResponse>(const std::vector<HttpRequest>&)>;
-// The FastCGI loop of a pool worker that serves the requests waiting at its socket together:
-// it waits for one, then takes every other connection already waiting, up to `max_group`,
-// reads each whole (max_body as read_http_request), and hands them to `handler` at once.
-// At low load a group is one request; under load it grows with the queue, each request
-// waiting no longer than the group's handling. Makes the listening socket non-blocking.
-int serve_fastcgi_groups_on(int listen_fd, const GroupHandler& handler, size_t max_body, size_t max_group,
-                            const BetweenRequests& between_requests = {});
 
 }  // namespace tharsis

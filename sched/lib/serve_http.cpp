@@ -3,6 +3,7 @@
 
 #include <iostream>
 
+#include "sched/lib/fastcgi_group_server.h"
 #include "sched/lib/fastcgi_pool.h"
 #include "tools/lib/daemon_control.h"
 
@@ -47,7 +48,13 @@ int serve_http(int argc, char** argv, const ProjectConfig* config, const std::st
 
 int serve_http(int argc, char** argv, const ProjectConfig* config, const std::string& program,
                const RequestHandler& handler, size_t max_body, const BetweenRequests& between_requests) {
-  return serve_http(argc, argv, config, program, whole_body(handler, max_body), between_requests);
+  // A pool serves whole bodies one at a time, but through the loop no slow client can hold.
+  auto one_by_one = [&](const std::vector<HttpRequest>& requests) {
+    std::vector<HttpResponse> responses;
+    for (const auto& request : requests) responses.push_back(handler(request));
+    return responses;
+  };
+  return serve_http(argc, argv, config, program, handler, one_by_one, max_body, 1, between_requests);
 }
 
 int serve_http(int argc, char** argv, const ProjectConfig* config, const std::string& program,

@@ -19,6 +19,9 @@ namespace tharsis {
 // `config` is null when the project's configuration could not be read: then the program
 // can still answer as a CGI (with the handler's error), but refuses to run as a pool.
 // `between_requests` runs in a pool worker only (fastcgi_pool.h; see serve_fastcgi_on).
+// A pool reads whole-body requests without letting a slow client hold a worker
+// (fastcgi_group_server.h); a streaming handler's pool worker reads its one request as it
+// comes.
 int serve_http(int argc, char** argv, const ProjectConfig* config, const std::string& program,
                const StreamingHandler& handler, const BetweenRequests& between_requests = {});
 int serve_http(int argc, char** argv, const ProjectConfig* config, const std::string& program,

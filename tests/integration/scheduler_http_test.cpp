@@ -7,6 +7,8 @@
 // as a FastCGI pool behind mod_proxy_fcgi it serves a burst beyond its workers, replaces a
 // killed worker, refuses a second pool, and stops with the project's stop trigger.
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -964,6 +966,73 @@ TEST_F(SchedulerHttp, APoolWorkerServesTheRequestsWaitingAtItsSocketAsGroups) {
       << "a host got two results of one workunit";
   EXPECT_EQ(count("SELECT SUM(nresults_today) FROM host"), queued)
       << "the daily counts differ from what was sent";
+}
+
+// A connection to 127.0.0.1:`port` that sends `bytes` and stays open: a client whose
+// request has not all arrived.
+class RawClient {
+ public:
+  RawClient(int port, const std::string& bytes) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 && send(bytes);
+  }
+  ~RawClient() { ::close(fd_); }
+  bool connected() const { return connected_; }
+  bool send(const std::string& bytes) {
+    return ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(bytes.size());
+  }
+  // Everything the server sends until it closes (Connection: close).
+  std::string answer() {
+    std::string out;
+    char buffer[4096];
+    for (ssize_t n; (n = ::recv(fd_, buffer, sizeof buffer, 0)) > 0;)
+      out.append(buffer, static_cast<size_t>(n));
+    return out;
+  }
+
+ private:
+  int fd_;
+  bool connected_ = false;
+};
+
+TEST_F(SchedulerHttp, ClientsThatSendTheirRequestsSlowlyHoldNoPoolWorker) {
+  // Apache connects to the pool as soon as a request's headers are in and streams the body
+  // as it comes: a worker that waited on one body would serve no one else meanwhile.
+  add_jobs(3, 10);
+  Pool pool;
+  ASSERT_NO_FATAL_FAILURE(start_pool(pool, 1));
+  add_accounts("slow_key_", 0, 4);
+  std::vector<std::unique_ptr<RawClient>> slow;
+  std::vector<std::string> rests;
+  for (int i = 0; i < 3; ++i) {
+    std::string body = request("slow_key_" + std::to_string(i), 0, "");
+    std::string head =
+        "POST /test_cgi/pool HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/xml\r\n"
+        "Connection: close\r\nContent-Length: " +
+        std::to_string(body.size()) + "\r\n\r\n";
+    slow.push_back(std::make_unique<RawClient>(pool.web->port(), head + body.substr(0, body.size() / 2)));
+    ASSERT_TRUE(slow.back()->connected());
+    rests.push_back(body.substr(body.size() / 2));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // Apache has passed them on
+
+  auto start = std::chrono::steady_clock::now();
+  auto reply = http_post(pool.web->url("test_cgi/pool"), request("slow_key_3", 0, ""));
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(reply.error.empty()) << reply.error;
+  EXPECT_LT(seconds, 5.0) << "the one worker waited for the slow clients' bodies";
+  EXPECT_NE(reply.body.find("<result>"), std::string::npos) << reply.body;
+
+  // The slow ones are served once their bodies are whole.
+  for (size_t i = 0; i < slow.size(); ++i) {
+    ASSERT_TRUE(slow[i]->send(rests[i]));
+    std::string answer = slow[i]->answer();
+    EXPECT_NE(answer.find("200"), std::string::npos) << answer;
+    EXPECT_NE(answer.find("<hostid>"), std::string::npos) << "client " << i << ": " << answer;
+  }
 }
 
 }  // namespace
