@@ -25,6 +25,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr int kWriteSeconds = 30;  // for Apache to take an answer
+constexpr std::chrono::microseconds kFreshBodyWait{2000};
 
 struct Connection {
   int fd = -1;
@@ -147,7 +148,27 @@ class ConnectionSet {
     drop_expired();
   }
 
-  // Up to `most` whole requests, oldest first; the caller answers each (answer()).
+  // Waits up to `budget` for the bodies of connections accepted in the last moment, whose
+  // records Apache is still writing, so that a group takes the requests that came together
+  // (as a worker reading one body after another did); a slow client costs it no more.
+  void let_fresh_arrive(std::chrono::microseconds budget) {
+    const auto until = Clock::now() + budget;
+    for (;;) {
+      const auto now = Clock::now();
+      bool fresh = std::any_of(reading_.begin(), reading_.end(),
+                               [&](const auto& held) { return now - held.second->accepted < budget; });
+      if (!fresh || now >= until) return;
+      epoll_event events[64];
+      int n = ::epoll_wait(epoll_fd_, events, 64, 1);
+      for (int i = 0; i < n; ++i) {
+        auto it = reading_.find(events[i].data.fd);
+        if (it != reading_.end()) advance(it);
+      }
+      accept_waiting();
+    }
+  }
+
+  // Up to `most` whole requests, oldest first.
   std::vector<Held> take_whole(size_t most) {
     std::vector<Held> out;
     while (!whole_.empty() && out.size() < most) {
@@ -246,6 +267,7 @@ int serve_fastcgi_groups_on(int listen_fd, const GroupHandler& handler, size_t m
     if (pool_worker_stopping()) break;
     connections.wait_and_read();
     if (!connections.has_whole()) continue;
+    connections.let_fresh_arrive(kFreshBodyWait);
     pool_worker_request_started();
     std::vector<Held> group = connections.take_whole(max_group);
     std::vector<HttpRequest> requests;
