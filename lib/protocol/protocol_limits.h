@@ -19,6 +19,10 @@ struct ProtocolLimits {
   bool truncate_stderr = true;           // longer stderr: keep the head (true) or reject (false)
   size_t max_name_bytes = 255;           // names, authenticator, platform, md5 and similar
   size_t max_text_bytes = 8192;          // longer free texts (os_version, keys, signatures)
+  // Text of one number. format_double writes fixed-point, up to ~330 bytes for the largest
+  // and the smallest doubles (1e308, 5e-324); 64 refused what our own renderers wrote, e.g.
+  // a decayed credit of 1e-70 in a reply (found by fuzzing).
+  size_t max_number_bytes = 400;
 };
 
 }  // namespace tharsis

@@ -34,11 +34,6 @@ class LimitWalker : public pugi::xml_tree_walker {
   int max_depth_;
 };
 
-// format_double writes fixed-point, up to ~330 bytes for the largest and the smallest
-// doubles (1e308, 5e-324); 64 refused what our own renderers wrote, e.g. a decayed credit of
-// 1e-70 in a reply (found by fuzzing).
-constexpr size_t kMaxNumberTextBytes = 400;
-
 }  // namespace
 
 std::string child_path(std::string_view parent, std::string_view child, size_t index) {
@@ -51,6 +46,9 @@ std::string child_path(std::string_view parent, std::string_view child, size_t i
 
 XmlReader::XmlReader(std::string_view source, const ProtocolLimits& limits, std::string document_name)
     : source_(source), limits_(limits), document_name_(std::move(document_name)) {}
+
+XmlReader::XmlReader(std::string& text, const ProtocolLimits& limits, std::string document_name, InPlace)
+    : source_(text), in_place_text_(text.data()), limits_(limits), document_name_(std::move(document_name)) {}
 
 std::string XmlReader::where(pugi::xml_node node, std::string_view path) const {
   std::string text = "<" + std::string(path) + ">";
@@ -71,12 +69,15 @@ Status XmlReader::load(std::string_view root_name) {
   if (trim_xml_space(source_).empty()) return make_error(document_name_ + ": empty document");
   // pugixml stops at a NUL, and a client's stderr may hold one (binary output): read it as
   // U+FFFD rather than refuse the whole request. Lines stay where they were.
-  if (source_.find('\0') != std::string_view::npos) {
+  if (!in_place_text_ && source_.find('\0') != std::string_view::npos) {
     without_nul_ = nul_replaced(source_);
     source_ = without_nul_;
   }
   auto parsed =
-      document_.load_buffer(source_.data(), source_.size(), pugi::parse_default, pugi::encoding_utf8);
+      in_place_text_
+          ? document_.load_buffer_inplace(in_place_text_, source_.size(),
+                                          pugi::parse_default | pugi::parse_embed_pcdata, pugi::encoding_utf8)
+          : document_.load_buffer(source_.data(), source_.size(), pugi::parse_default, pugi::encoding_utf8);
   if (!parsed) {
     return make_error(document_name_ + ": malformed XML at line " +
                       std::to_string(line_at(source_, parsed.offset)) + " (byte " +
@@ -103,7 +104,7 @@ Status XmlReader::load(std::string_view root_name) {
 
 Status XmlReader::text(pugi::xml_node element, std::string_view path, size_t max_bytes, bool trim,
                        std::string& out) const {
-  std::string value;
+  std::string value = element.value();  // the first text when embedded (in place), else empty
   for (pugi::xml_node child : element.children()) {
     if (child.type() == pugi::node_pcdata || child.type() == pugi::node_cdata) {
       value += child.value();
@@ -115,6 +116,10 @@ Status XmlReader::text(pugi::xml_node element, std::string_view path, size_t max
   std::string_view view = trim ? trim_xml_space(value) : std::string_view(value);
   if (view.size() > max_bytes) {
     return error(element, path, "text longer than the limit of " + std::to_string(max_bytes) + " bytes");
+  }
+  if (in_place_text_) {
+    out.assign(view);
+    return Status::success();
   }
   out = valid_utf8_or_replaced(view);
   // Each invalid byte became U+FFFD (3 bytes): the limit is a promise about what is kept,
@@ -135,7 +140,7 @@ Status XmlReader::name(pugi::xml_node element, std::string_view path, std::strin
 
 Status XmlReader::number(pugi::xml_node element, std::string_view path, double& out) const {
   std::string value;
-  if (auto status = text(element, path, kMaxNumberTextBytes, true, value); !status) return status;
+  if (auto status = text(element, path, limits_.max_number_bytes, true, value); !status) return status;
   auto parsed = parse_xml_double(value);
   if (!parsed) return error(element, path, "expected a number, found " + quote_for_message(value));
   out = *parsed;

@@ -1,7 +1,8 @@
 // Reading a client's XML document with pugixml under ProtocolLimits: the load step checks
 // size, well-formedness, nesting depth and node count; the field readers convert element
 // text to typed values and say, on failure, which element (as a path) and which line.
-// Used by the scheduler request parser and the client-side reply parser.
+// Used by the scheduler request parser, the client-side reply parser and (in place) the
+// submit request parser.
 #pragma once
 
 #include <cstdint>
@@ -21,20 +22,30 @@ class XmlReader {
   // `document_name` starts every message ("scheduler_request: ...").
   XmlReader(std::string_view source, const ProtocolLimits& limits, std::string document_name);
 
+  // Reads `text` in place, for documents of tens of MB (submit requests): pugixml parses
+  // into the string itself, with element text embedded in its element instead of text
+  // nodes, so there is no second copy. `text` must outlive the reader and is modified by
+  // load(). Text is read as sent: no NUL or UTF-8 replacement (a submitter's inline file
+  // keeps its bytes).
+  struct InPlace {};
+  XmlReader(std::string& text, const ProtocolLimits& limits, std::string document_name, InPlace);
+
   // Parses the source; the root element must be `root_name` (an optional <?xml?> before
   // it is fine). Fails on oversize, malformed or truncated text, too deep, too many nodes.
-  // A NUL byte (which pugixml takes for the end of the text) is read as U+FFFD.
+  // A NUL byte (which pugixml takes for the end of the text) is read as U+FFFD, unless in
+  // place.
   Status load(std::string_view root_name);
   pugi::xml_node root() const { return root_; }
 
   // Element text: the concatenated text and CDATA children, entities decoded. A child
   // element inside is an error. `trim` strips surrounding whitespace (names, numbers).
   // The limit applies to the bytes sent; what is not UTF-8 is then replaced by U+FFFD
-  // (lib/protocol/utf8.h), so every text read here can be stored.
+  // (lib/protocol/utf8.h), so every text read here can be stored (not in place: as sent).
   Status text(pugi::xml_node element, std::string_view path, size_t max_bytes, bool trim,
               std::string& out) const;
   // A short name-like string: trimmed, at most limits.max_name_bytes.
   Status name(pugi::xml_node element, std::string_view path, std::string& out) const;
+  // At most limits.max_number_bytes of text.
   Status number(pugi::xml_node element, std::string_view path, double& out) const;
   Status integer(pugi::xml_node element, std::string_view path, int64_t& out) const;
   Status integer(pugi::xml_node element, std::string_view path, int& out) const;
@@ -47,7 +58,8 @@ class XmlReader {
 
  private:
   std::string_view source_;
-  std::string without_nul_;  // the source with NULs replaced, when it had any
+  std::string without_nul_;        // the source with NULs replaced, when it had any
+  char* in_place_text_ = nullptr;  // the text parsed in place (InPlace), else null
   const ProtocolLimits& limits_;
   std::string document_name_;
   pugi::xml_document document_;

@@ -35,6 +35,7 @@ ProtocolLimits xml_limits(const SubmitLimits& limits) {
   xml.max_depth = limits.max_depth;
   xml.max_name_bytes = 254;
   xml.max_text_bytes = limits.max_text_bytes;
+  xml.max_number_bytes = 64;  // what submit requests have always been held to
   return xml;
 }
 

@@ -11,14 +11,14 @@ namespace {
 
 const char* kDocument = "submit request";
 
-Status read_number(const SubmitXml& reader, pugi::xml_node parent, const char* name, std::string_view path,
+Status read_number(const XmlReader& reader, pugi::xml_node parent, const char* name, std::string_view path,
                    double& out) {
   pugi::xml_node node = parent.child(name);
   if (!node) return Status::success();
   return reader.number(node, child_path(path, name), out);
 }
 
-Result<SubmitInput> parse_input(const SubmitXml& reader, pugi::xml_node node, const std::string& path,
+Result<SubmitInput> parse_input(const XmlReader& reader, pugi::xml_node node, const std::string& path,
                                 const SubmitLimits& limits) {
   SubmitInput input;
   std::string mode;
@@ -55,7 +55,7 @@ Result<SubmitInput> parse_input(const SubmitXml& reader, pugi::xml_node node, co
   return input;
 }
 
-Result<SubmitJob> parse_job(const SubmitXml& reader, pugi::xml_node node, const std::string& path,
+Result<SubmitJob> parse_job(const XmlReader& reader, pugi::xml_node node, const std::string& path,
                             const SubmitLimits& limits) {
   SubmitJob job;
   if (pugi::xml_node n = node.child("name")) {
@@ -127,7 +127,7 @@ Result<std::unique_ptr<SubmitDocument>> load_submit_document(std::string text, c
     return make_error("can't parse request message: no root element");
   }
   doc->xml_limits = std::make_unique<ProtocolLimits>(xml_limits(limits));
-  doc->reader = std::make_unique<SubmitXml>(doc->text, *doc->xml_limits, kDocument);
+  doc->reader = std::make_unique<XmlReader>(doc->text, *doc->xml_limits, kDocument, XmlReader::InPlace{});
   if (Status loaded = doc->reader->load(doc->operation); !loaded) return make_error(loaded.error());
   return doc;
 }
@@ -165,7 +165,7 @@ const char* input_mode_name(InputMode mode) {
 }
 
 Result<BatchDescription> parse_batch_description(const SubmitDocument& doc, const SubmitLimits& limits) {
-  const SubmitXml& reader = *doc.reader;
+  const XmlReader& reader = *doc.reader;
   std::string root = doc.operation;
   pugi::xml_node batch = reader.root().child("batch");
   if (!batch) return reader.error(reader.root(), root, "missing <batch>");

@@ -1,7 +1,8 @@
 // Parsing submit RPC requests (docs/remote_submission.md) into typed structs, under
 // SubmitLimits: the document is refused before parsing if it declares a DOCTYPE or
-// entities (no entity can expand), then read with the size, depth and node limits of
-// sched/lib/submit/submit_xml.h. Pure: no database, no files.
+// entities (no entity can expand), then read in place (lib/protocol/xml_reader.h, no second
+// copy of a request of tens of MB) with the size, depth and node limits of xml_limits().
+// Pure: no database, no files.
 #pragma once
 
 #include <cstdint>
@@ -11,10 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "lib/protocol/xml_reader.h"  // child_path
+#include "lib/protocol/xml_reader.h"
 #include "lib/result.h"
 #include "sched/lib/submit/submit_limits.h"
-#include "sched/lib/submit/submit_xml.h"
 
 namespace tharsis {
 
@@ -23,7 +23,7 @@ struct SubmitDocument {
   std::string operation;
   std::string text;  // parsed in place: the tree points into it
   std::unique_ptr<ProtocolLimits> xml_limits;
-  std::unique_ptr<SubmitXml> reader;  // the tree
+  std::unique_ptr<XmlReader> reader;  // the tree, over `text`
   // Frees the tree and the text (after a big request was read into typed form).
   void release() {
     reader.reset();
