@@ -8,7 +8,7 @@
 
 namespace tharsis {
 
-std::string xml_escape(std::string_view text) {
+std::string escape_markup(std::string_view text, const MarkupEscape& rules) {
   std::string out;
   out.reserve(text.size() + text.size() / 8);
   for (char c : text) {
@@ -26,16 +26,28 @@ std::string xml_escape(std::string_view text) {
         out += "&quot;";
         break;
       case '\'':
-        out += "&apos;";
+        out += rules.apostrophe;
+        break;
+      case '\t':
+      case '\n':
+      case '\r':
+        out += c;
         break;
       default: {
-        auto byte = static_cast<unsigned char>(c);
-        if (byte < 0x20 && c != '\t' && c != '\n' && c != '\r') break;  // not XML 1.0
-        out += c;
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || (byte == 0x7f && rules.del_is_control)) {
+          out += rules.control;
+        } else {
+          out += c;
+        }
       }
     }
   }
   return out;
+}
+
+std::string xml_escape(std::string_view text) {
+  return escape_markup(text, {.apostrophe = "&apos;", .control = "" /* not XML 1.0: dropped */});
 }
 
 std::string format_double(double value) {

@@ -10,6 +10,16 @@
 
 namespace tharsis {
 
+// The one markup escape, for XML and the HTML pages (lib/web/html_escape.h): & < > " as
+// named entities, ' as `apostrophe`, and each control character other than tab, newline
+// and carriage return (and DEL when `del_is_control`) replaced by `control` ("" drops it).
+struct MarkupEscape {
+  std::string_view apostrophe;
+  std::string_view control;
+  bool del_is_control = false;
+};
+std::string escape_markup(std::string_view text, const MarkupEscape& rules);
+
 // Escapes & < > " ' as named entities (the five the BOINC client's xml_unescape knows).
 // Control characters other than tab, newline and carriage return cannot appear in XML 1.0
 // and are dropped.
