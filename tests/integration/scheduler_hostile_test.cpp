@@ -9,6 +9,7 @@
 
 #include <ctime>
 #include <fstream>
+#include <optional>
 #include <pugixml.hpp>
 
 #include "daemons/transitioner/lib/transitioner_pass.h"
@@ -16,12 +17,12 @@
 #include "db/host_store.h"
 #include "db/result_store.h"
 #include "db/sql.h"
-#include "db/user_store.h"
 #include "lib/crypto/md5.h"
 #include "lib/protocol/upload_protocol.h"
 #include "lib/protocol/utf8.h"
 #include "lib/text_file.h"
 #include "lib/work/create_work.h"
+#include "tests/support/accounts.h"
 #include "tests/support/daemon_rounds.h"
 #include "tests/support/test_web_server.h"
 #include "tools/lib/app_admin.h"
@@ -75,14 +76,8 @@ class SchedulerHttpHostile : public ::testing::Test {
  protected:
   void SetUp() override {
     db_ = project_.open();
-    UserRow user;
-    user.name = "volunteer";
-    user.authenticator = kKey;
-    user.email_addr = "v@example.org";
-    insert_user(*db_, user);
-    std::string app_file = project_.dir() + "/example_app";
-    ASSERT_TRUE(write_text_file(app_file, "#!/bin/sh\n").ok());
-    ASSERT_TRUE(publish_app_version(*db_, project_.config(), {"example", kPlatform, 100, {app_file}}).ok());
+    testing::add_account(*db_, "volunteer", kKey);
+    ASSERT_TRUE(project_.publish_example_version(*db_, kPlatform).ok());
     server_ = std::make_unique<testing::TestWebServer>(project_);
   }
 
@@ -118,6 +113,31 @@ class SchedulerHttpHostile : public ::testing::Test {
                                                                << reply.body;
     return docs_.back()->child("scheduler_reply");
   }
+  // A new host's first RPC asking for work: the reply, the host's id, and the name of the
+  // result it was sent ("" if none).
+  struct FirstWork {
+    pugi::xml_node root;
+    int64_t hostid = 0;
+    std::string name;
+  };
+  FirstWork first_work() {
+    Request first;
+    first.work_seconds = 1;
+    FirstWork work;
+    work.root = rpc(first);
+    work.hostid = work.root.child("hostid").text().as_llong();
+    work.name = work.root.child("result").child_value("name");
+    return work;
+  }
+  // Item 10's start: workunit late0's result sent to a new host (`work`), then timed out by
+  // the transitioner (the deadline passed: NO_REPLY, and a replacement); `sent` as it was sent.
+  void send_then_time_out(FirstWork& work, std::optional<ResultRow>& sent) {
+    add_jobs("late", 1);
+    work = first_work();
+    ASSERT_FALSE(work.name.empty()) << last_body_;
+    sent = fetch_result_by_name(*db_, work.name);
+    transition(sent->report_deadline + 10);
+  }
   int64_t count(const std::string& sql) { return query_int(*db_, sql); }
   int stored_seqno(int64_t host) { return fetch_host(*db_, host)->rpc_seqno; }
 
@@ -148,12 +168,8 @@ TEST_F(SchedulerHttpHostile, TextThatIsNotUtf8IsStoredReplacedAndTheHostGoesOn) 
   add_jobs("job", 3);
   const std::string bad = "\xff\xfe\xc3\x28\xed\xa0\x80";
   const std::string R = "\xEF\xBF\xBD";
-  Request first;
-  first.work_seconds = 1;
-  auto root = rpc(first);
-  int64_t hostid = root.child("hostid").text().as_llong();
+  auto [root, hostid, name] = first_work();
   ASSERT_GT(hostid, 0) << last_body_;
-  std::string name = root.child("result").child_value("name");
   ASSERT_FALSE(name.empty()) << last_body_;
 
   for (const std::string program : {"cgi", "fcgi"}) {
@@ -213,11 +229,7 @@ TEST_F(SchedulerHttpHostile, HostTextLongerThanItsColumnIsCutNotRefused) {
 // negative one is refused.
 TEST_F(SchedulerHttpHostile, StaleRpcSeqnoMakesANewHostAndANegativeOneIsRefused) {
   add_jobs("job", 3);
-  Request first;
-  first.work_seconds = 1;
-  auto root = rpc(first);
-  int64_t original = root.child("hostid").text().as_llong();
-  std::string name = root.child("result").child_value("name");
+  auto [root, original, name] = first_work();
   ASSERT_FALSE(name.empty()) << last_body_;
   Request at16;
   at16.hostid = original;
@@ -308,16 +320,10 @@ TEST_F(SchedulerHttpHostile, ReportingThousandsOfUnknownResultsWritesAFewLogLine
 // ignored though the workunit still waited for one. BOINC keeps such a result; so do we,
 // while the workunit is open, and the workunit then validates with it.
 TEST_F(SchedulerHttpHostile, LateSuccessIsTakenWhileItsWorkunitIsOpenAndItThenValidates) {
-  add_jobs("late", 1);
-  Request first;
-  first.work_seconds = 1;
-  auto root = rpc(first);
-  int64_t hostid = root.child("hostid").text().as_llong();
-  std::string name = root.child("result").child_value("name");
-  ASSERT_FALSE(name.empty()) << last_body_;
-  auto sent = fetch_result_by_name(*db_, name);
-
-  transition(sent->report_deadline + 10);  // the deadline passed: NO_REPLY, and a replacement
+  FirstWork work;
+  std::optional<ResultRow> sent;
+  ASSERT_NO_FATAL_FAILURE(send_then_time_out(work, sent));
+  auto& [root, hostid, name] = work;
   auto timed_out = fetch_result_by_name(*db_, name);
   ASSERT_EQ(timed_out->server_state, ServerState::Over);
   ASSERT_EQ(timed_out->outcome, Outcome::NoReply);
@@ -359,15 +365,10 @@ TEST_F(SchedulerHttpHostile, LateSuccessIsTakenWhileItsWorkunitIsOpenAndItThenVa
 }
 
 TEST_F(SchedulerHttpHostile, LateSuccessIsNotTakenOnceItsWorkunitHasACanonicalResult) {
-  add_jobs("late", 1);
-  Request first;
-  first.work_seconds = 1;
-  auto root = rpc(first);
-  int64_t hostid = root.child("hostid").text().as_llong();
-  std::string name = root.child("result").child_value("name");
-  ASSERT_FALSE(name.empty()) << last_body_;
-  auto sent = fetch_result_by_name(*db_, name);
-  transition(sent->report_deadline + 10);
+  FirstWork work;
+  std::optional<ResultRow> sent;
+  ASSERT_NO_FATAL_FAILURE(send_then_time_out(work, sent));
+  auto& [root, hostid, name] = work;
   // Another host's result (the replacement) became canonical meanwhile.
   int64_t replacement = count("SELECT id FROM result WHERE workunitid = " + std::to_string(sent->workunitid) +
                               " AND id <> " + std::to_string(sent->id));

@@ -33,6 +33,7 @@
 #include "lib/work/create_work.h"
 #include "lib/work/fanout.h"
 #include "sched/lib/candidate_cache.h"
+#include "tests/support/accounts.h"
 #include "tests/support/child_process.h"
 #include "tests/support/test_web_server.h"
 #include "tools/lib/app_admin.h"
@@ -70,14 +71,8 @@ class SchedulerHttp : public ::testing::Test {
 
   void SetUp() override {
     db_ = project_.open();
-    UserRow user;
-    user.name = "volunteer";
-    user.authenticator = "good_key_0123456789";
-    user.email_addr = "v@example.org";
-    insert_user(*db_, user);
-    std::string app_file = project_.dir() + "/example_app";
-    ASSERT_TRUE(write_text_file(app_file, "#!/bin/sh\n").ok());
-    ASSERT_TRUE(publish_app_version(*db_, project_.config(), {"example", kPlatform, 100, {app_file}}).ok());
+    testing::add_account(*db_, "volunteer", "good_key_0123456789");
+    ASSERT_TRUE(project_.publish_example_version(*db_, kPlatform).ok());
     add_jobs(0, 3);
     server_ = std::make_unique<testing::TestWebServer>(project_);
   }

@@ -15,17 +15,16 @@
 #include <pugixml.hpp>
 
 #include "db/result_store.h"
-#include "db/user_store.h"
 #include "lib/crypto/boinc_key.h"
 #include "lib/crypto/boinc_signature.h"
 #include "lib/crypto/md5.h"
 #include "lib/protocol/upload_protocol.h"
 #include "lib/text_file.h"
 #include "lib/work/fanout.h"
+#include "tests/support/accounts.h"
 #include "tests/support/child_process.h"
 #include "tests/support/test_web_server.h"
 #include "tests/support/upload_targets.h"
-#include "tools/lib/app_admin.h"
 #include "tools/lib/make_project.h"
 
 namespace tharsis::upload_security_test {
@@ -127,14 +126,8 @@ class UploadSecurity : public ::testing::Test {
  protected:
   void SetUp() override {
     db_ = project_.open();
-    UserRow user;
-    user.name = "uploader";
-    user.authenticator = kAuthenticator;
-    user.email_addr = "u@example.org";
-    insert_user(*db_, user);
-    std::string app_file = project_.dir() + "/example_app";
-    ASSERT_TRUE(write_text_file(app_file, "#!/bin/sh\n").ok());
-    ASSERT_TRUE(publish_app_version(*db_, project_.config(), {"example", kPlatform, 100, {app_file}}).ok());
+    testing::add_account(*db_, "uploader", kAuthenticator);
+    ASSERT_TRUE(project_.publish_example_version(*db_, kPlatform).ok());
     server_ = std::make_unique<testing::TestWebServer>(project_);
   }
 

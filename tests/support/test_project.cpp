@@ -6,6 +6,7 @@
 #include "db/app_store.h"
 #include "lib/text_file.h"
 #include "lib/work/create_work.h"
+#include "tools/lib/app_admin.h"
 #include "tools/lib/make_project.h"
 
 namespace tharsis::testing {
@@ -36,6 +37,14 @@ TestProject::TestProject(const std::string& url_base, const std::optional<DbConf
   auto templ = write_output_template(config_, "example_out.xml", 1, 1 << 20);
   if (!templ.ok()) throw std::runtime_error("test project: " + templ.error());
   output_template_ = *templ;
+}
+
+Status TestProject::publish_example_version(Database& db, const std::string& platform) const {
+  std::string app_file = dir() + "/example_app";
+  if (Status written = write_text_file(app_file, "#!/bin/sh\n"); !written.ok()) return written;
+  auto published = publish_app_version(db, config_, {"example", platform, 100, {app_file}});
+  if (!published.ok()) return make_error(published.error());
+  return Status::success();
 }
 
 MakeProjectOptions dedicated_project_options(const DedicatedServer& server, const std::string& dir,

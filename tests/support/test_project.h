@@ -8,6 +8,7 @@
 #include <string>
 
 #include "lib/config/project_config.h"
+#include "lib/result.h"
 #include "tests/support/test_database.h"
 #include "tools/lib/make_project.h"
 
@@ -26,6 +27,9 @@ class TestProject {
   std::unique_ptr<Database> open() const { return Database::open(config_.db); }
   int64_t appid() const { return appid_; }
   const std::string& output_template() const { return output_template_; }
+  // Version 100 of the app "example" for `platform`, a one-line shell script in the project
+  // directory, published as an admin would: what the scheduler sends a volunteer's host.
+  Status publish_example_version(Database& db, const std::string& platform) const;
 
  private:
   TempDir dir_;
