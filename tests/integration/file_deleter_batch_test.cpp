@@ -24,31 +24,43 @@ namespace {
 
 constexpr int64_t kStart = 1'800'000'000;
 
+// Workunits <prefix>0 .. <prefix>(count-1), each with one input <name>.in, created at kStart
+// and then READY for the file deleter (the transitioner's part: every workunit over and
+// assimilated). Their ids, in order, into `ids`.
+void create_ready_workunits(const testing::TestProject& project, Database& db, const std::string& prefix,
+                            int count, std::vector<int64_t>& ids) {
+  for (int i = 0; i < count; ++i) {
+    JobSpec job;
+    job.name = prefix + std::to_string(i);
+    job.appid = project.appid();
+    job.inputs = {InputFile{job.name + ".in", "in", "seed\n", false}};
+    job.output_template_file = project.output_template();
+    job.delay_bound = 1000;
+    auto id = create_workunit(db, project.config(), job, kStart);
+    ASSERT_TRUE(id.ok()) << id.error();
+    ids.push_back(*id);
+  }
+  exec(db, "UPDATE workunit SET file_delete_state = ?", FileDeleteState::Ready);
+}
+
+// A non-empty directory in place of the file at `path`, so that unlinking it fails.
+void block_unlink(const std::string& path) {
+  std::filesystem::remove(path);
+  std::filesystem::create_directory(path);
+  ASSERT_TRUE(write_text_file(path + "/inside", "x").ok());
+}
+
 TEST(FileDeleterBatch, OneFailedUnlinkStaysReadyWhileTheRestOfTheBatchIsDone) {
   testing::TestProject project;
   auto db = project.open();
   const ProjectConfig& config = project.config();
   std::vector<int64_t> ids;
-  for (int i = 0; i < 5; ++i) {
-    JobSpec job;
-    job.name = "batch_" + std::to_string(i);
-    job.appid = project.appid();
-    job.inputs = {InputFile{job.name + ".in", "in", "seed\n", false}};
-    job.output_template_file = project.output_template();
-    job.delay_bound = 1000;
-    auto id = create_workunit(*db, config, job, kStart);
-    ASSERT_TRUE(id.ok()) << id.error();
-    ids.push_back(*id);
-  }
-  // The transitioner's part: every workunit over and assimilated.
-  exec(*db, "UPDATE workunit SET file_delete_state = ?", FileDeleteState::Ready);
+  ASSERT_NO_FATAL_FAILURE(create_ready_workunits(project, *db, "batch_", 5, ids));
   auto path_of = [&](int i) {
     return fanout_path(config.download_dir, "batch_" + std::to_string(i) + ".in", config.uldl_dir_fanout);
   };
   // batch_2's input cannot be unlinked: a non-empty directory stands in its place.
-  std::filesystem::remove(path_of(2));
-  std::filesystem::create_directory(path_of(2));
-  ASSERT_TRUE(write_text_file(path_of(2) + "/inside", "x").ok());
+  ASSERT_NO_FATAL_FAILURE(block_unlink(path_of(2)));
 
   DaemonOptions options;  // --units_per_commit 50: the five are one chunk
   DaemonContext context{config, options, Shard{}, 100};
@@ -79,25 +91,10 @@ TEST(FileDeleterBatch, RowsThatKeepFailingDoNotStarveNewerOnesAndBackOff) {
   auto path_of = [&](int i) {
     return fanout_path(config.download_dir, "starve_" + std::to_string(i) + ".in", config.uldl_dir_fanout);
   };
-  for (int i = 0; i < 6; ++i) {
-    JobSpec job;
-    job.name = "starve_" + std::to_string(i);
-    job.appid = project.appid();
-    job.inputs = {InputFile{job.name + ".in", "in", "seed\n", false}};
-    job.output_template_file = project.output_template();
-    job.delay_bound = 1000;
-    auto id = create_workunit(*db, config, job, kStart);
-    ASSERT_TRUE(id.ok()) << id.error();
-    ids.push_back(*id);
-  }
-  exec(*db, "UPDATE workunit SET file_delete_state = ?", FileDeleteState::Ready);
+  ASSERT_NO_FATAL_FAILURE(create_ready_workunits(project, *db, "starve_", 6, ids));
   // The three oldest rows' inputs cannot be unlinked (a directory in their place): more
   // than a batch of two.
-  for (int i = 0; i < 3; ++i) {
-    std::filesystem::remove(path_of(i));
-    std::filesystem::create_directory(path_of(i));
-    ASSERT_TRUE(write_text_file(path_of(i) + "/inside", "x").ok());
-  }
+  for (int i = 0; i < 3; ++i) ASSERT_NO_FATAL_FAILURE(block_unlink(path_of(i)));
   DaemonOptions options;
   options.batch = 2;
   options.units_per_commit = 1;

@@ -35,6 +35,19 @@ class OutputIntegrity : public testing::BackendFixture {
     }
     return false;
   }
+  // Workunit `name` at quorum 2, its two results sent to hosts 11 and 12 and both reported
+  // 10 s later with the honest answer.
+  void create_and_report_honestly(const std::string& name, int64_t& wu, std::vector<ResultRow>& results) {
+    wu = create(name, 2, 2);
+    run_daemons();
+    results = results_of(wu);
+    ASSERT_EQ(results.size(), 2u);
+    send(results[0], 11);
+    send(results[1], 12);
+    now_ += 10;
+    report(results[0], 11, kAnswer);
+    report(results[1], 12, kAnswer);
+  }
   // The assimilated copy is the honest answer, recorded once.
   void expect_assimilated_honestly(int64_t wu_id, const std::string& wu_name) {
     auto manifest = read_manifest(results_dir(), wu_name);
@@ -48,15 +61,9 @@ class OutputIntegrity : public testing::BackendFixture {
 };
 
 TEST_F(OutputIntegrity, OutputSwappedAfterItsReportIsAValidateErrorAndNeverCanonical) {
-  int64_t wu = create("swap_early", 2, 2);
-  run_daemons();
-  auto results = results_of(wu);
-  ASSERT_EQ(results.size(), 2u);
-  send(results[0], 11);
-  send(results[1], 12);
-  now_ += 10;
-  report(results[0], 11, kAnswer);
-  report(results[1], 12, kAnswer);
+  int64_t wu = 0;
+  std::vector<ResultRow> results;
+  ASSERT_NO_FATAL_FAILURE(create_and_report_honestly("swap_early", wu, results));
   // Host 11 replaces its reported output (other bytes, other size) before validation.
   ASSERT_TRUE(write_text_file(upload_path(results[0]), kForged).ok());
   run_daemons();
@@ -77,15 +84,9 @@ TEST_F(OutputIntegrity, OutputSwappedAfterItsReportIsAValidateErrorAndNeverCanon
 }
 
 TEST_F(OutputIntegrity, CanonicalOutputSwappedBeforeAssimilationIsWithdrawnAndTheWorkunitRevalidated) {
-  int64_t wu = create("swap_late", 2, 2);
-  run_daemons();
-  auto results = results_of(wu);
-  ASSERT_EQ(results.size(), 2u);
-  send(results[0], 11);
-  send(results[1], 12);
-  now_ += 10;
-  report(results[0], 11, kAnswer);
-  report(results[1], 12, kAnswer);
+  int64_t wu = 0;
+  std::vector<ResultRow> results;
+  ASSERT_NO_FATAL_FAILURE(create_and_report_honestly("swap_late", wu, results));
   // Validation only: the transitioner sets need_validate, the validator finds a consensus.
   DaemonOptions options;
   DaemonContext context{config(), options, Shard{}, 100};
