@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 
 #include "db/database.h"
 #include "db/upload_store.h"
@@ -39,8 +40,12 @@ int main(int argc, char** argv) {
       return reply(DataServerReply{UploadStatus::TransientError, std::nullopt, "server misconfigured"});
     });
   }
+  // A pool worker serves several uploads at once, one per thread (serve_http.h): they
+  // share its one connection, one short read at a time.
+  std::mutex db_mutex;
   std::unique_ptr<Database> db;
   OutputOwnerLookup lookup = [&](const std::string& result_name) -> std::optional<OutputOwner> {
+    std::lock_guard lock(db_mutex);
     try {
       if (!db) {
         // The result may have been sent a moment ago through a scheduler on another node.

@@ -9,6 +9,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 #include <vector>
 
 #include "sched/lib/fastcgi_pool.h"
@@ -210,6 +211,14 @@ int serve_fastcgi_on(int listen_fd, const StreamingHandler& handler, int64_t max
     send_response(fcgi, response);
     pool_worker_request_finished();
   }
+  return 0;
+}
+
+int serve_fastcgi_threads_on(int listen_fd, const StreamingHandler& handler, int threads) {
+  std::vector<std::thread> serving;
+  for (int i = 0; i < std::max(threads, 1); ++i)
+    serving.emplace_back([&] { serve_fastcgi_on(listen_fd, handler); });
+  for (auto& thread : serving) thread.join();
   return 0;
 }
 

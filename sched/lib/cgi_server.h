@@ -105,6 +105,10 @@ using BetweenRequests = std::function<void()>;
 // sched/lib/fastcgi_pool.h); FCGX_Init() must have run. Ends when the pool stops the worker.
 int serve_fastcgi_on(int listen_fd, const StreamingHandler& handler, int64_t max_requests = 0,
                      const BetweenRequests& between_requests = {});
+// The same loop in `threads` threads of one pool worker, for a streaming handler whose
+// requests take as long as their clients send (uploads): a slow client holds a thread, not
+// the worker. `handler` must be safe to run in several threads at once.
+int serve_fastcgi_threads_on(int listen_fd, const StreamingHandler& handler, int threads);
 
 // Several whole-body requests at once (a worker's group): one response per request, in order.
 // Served by sched/lib/fastcgi_group_server.h.

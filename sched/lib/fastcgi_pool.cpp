@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -26,9 +27,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-volatile sig_atomic_t g_pool_stop = 0;       // the parent: stop the pool
-volatile sig_atomic_t g_worker_stop = 0;     // a worker: stop after the request in hand
-volatile sig_atomic_t g_worker_busy = 0;     // a worker: a request is in hand
+volatile sig_atomic_t g_pool_stop = 0;    // the parent: stop the pool
+volatile sig_atomic_t g_worker_stop = 0;  // a worker: stop after the request in hand
+std::atomic<int> g_in_flight{0};          // a worker: requests in hand (its threads')
+static_assert(std::atomic<int>::is_always_lock_free, "read in a signal handler");
 volatile sig_atomic_t g_is_pool_worker = 0;  // this process is a pool worker
 PoolSlot g_slot;                             // a worker: its slot (set before it serves)
 
@@ -36,7 +38,7 @@ void on_pool_signal(int) { g_pool_stop = 1; }
 
 void on_worker_signal(int) {
   g_worker_stop = 1;
-  if (!g_worker_busy) _exit(0);  // idle in accept(): nothing to finish
+  if (g_in_flight.load() == 0) _exit(0);  // idle in accept(): nothing to finish
 }
 
 void set_handler(int signal_number, void (*handler)(int)) {
@@ -154,8 +156,12 @@ std::optional<PoolSlot> pool_worker_slot() {
   if (!g_is_pool_worker) return std::nullopt;
   return g_slot;
 }
-void pool_worker_request_started() { g_worker_busy = 1; }
-void pool_worker_request_finished() { g_worker_busy = 0; }
+void pool_worker_request_started() { ++g_in_flight; }
+void pool_worker_request_finished() {
+  // The last request in hand of a worker told to stop: its threads still waiting in
+  // accept() have nothing to finish.
+  if (--g_in_flight == 0 && g_worker_stop) _exit(0);
+}
 
 int run_fastcgi_pool(const FastCgiPoolOptions& options, const std::function<int(int listen_fd)>& worker) {
   std::unique_ptr<PidFile> pid_file;

@@ -59,7 +59,8 @@ struct PoolSlot {
 };
 // This process's slot when it is a pool worker, else nullopt (a CGI, a mod_fcgid process).
 std::optional<PoolSlot> pool_worker_slot();
-// Brackets one request in a pool worker (no effect outside a pool).
+// Brackets one request in a pool worker (no effect outside a pool); a worker may have
+// several in hand, one per thread. A worker told to stop exits when it has none.
 void pool_worker_request_started();
 void pool_worker_request_finished();
 

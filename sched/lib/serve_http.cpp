@@ -42,8 +42,10 @@ int serve_http(int argc, char** argv, const ProjectConfig* config, const std::st
   auto pool = pool_options(argc, argv, config, program, exit_code);
   if (exit_code >= 0) return exit_code;
   if (!pool) return serve_cgi_or_fastcgi_streaming(handler);
-  return run_fastcgi_pool(
-      *pool, [&](int listen_fd) { return serve_fastcgi_on(listen_fd, handler, 0, between_requests); });
+  return run_fastcgi_pool(*pool, [&](int listen_fd) {
+    if (between_requests) return serve_fastcgi_on(listen_fd, handler, 0, between_requests);
+    return serve_fastcgi_threads_on(listen_fd, handler, kStreamingRequestsPerWorker);
+  });
 }
 
 int serve_http(int argc, char** argv, const ProjectConfig* config, const std::string& program,

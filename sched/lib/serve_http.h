@@ -20,8 +20,10 @@ namespace tharsis {
 // can still answer as a CGI (with the handler's error), but refuses to run as a pool.
 // `between_requests` runs in a pool worker only (fastcgi_pool.h; see serve_fastcgi_on).
 // A pool reads whole-body requests without letting a slow client hold a worker
-// (fastcgi_group_server.h); a streaming handler's pool worker reads its one request as it
-// comes.
+// (fastcgi_group_server.h); a streaming handler's pool worker (the upload handler's) serves
+// up to kStreamingRequestsPerWorker requests at once, one per thread, so `handler` must be
+// thread-safe (without `between_requests`; with it, one at a time).
+inline constexpr int kStreamingRequestsPerWorker = 32;
 int serve_http(int argc, char** argv, const ProjectConfig* config, const std::string& program,
                const StreamingHandler& handler, const BetweenRequests& between_requests = {});
 int serve_http(int argc, char** argv, const ProjectConfig* config, const std::string& program,

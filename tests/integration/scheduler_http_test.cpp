@@ -116,7 +116,7 @@ class SchedulerHttp : public ::testing::Test {
     }
   }
 
-  // The scheduler as a pool of `processes` FastCGI workers started up front, as `start` runs
+  // `program` (the scheduler) as a pool of `processes` FastCGI workers started up front, as `start` runs
   // it from a <daemon> entry (bin/scheduler --fastcgi_socket run/scheduler.sock), and an
   // Apache reaching it through mod_proxy_fcgi at test_cgi/pool. Fails the test when the
   // workers do not come up.
@@ -125,7 +125,7 @@ class SchedulerHttp : public ::testing::Test {
     std::unique_ptr<testing::ChildProcess> process;
     std::unique_ptr<testing::TestWebServer> web;
   };
-  void start_pool(Pool& pool, int processes);
+  void start_pool(Pool& pool, int processes, const std::string& program = "scheduler");
 
   // What the project's other connections (the schedulers') ran while `action` did, from the
   // general log, by kind: "candidate_read" (the locked read of the queue's head),
@@ -292,13 +292,13 @@ std::string text_of(const std::string& file) {
   return text.ok() ? *text : std::string();
 }
 
-void SchedulerHttp::start_pool(Pool& pool, int processes) {
+void SchedulerHttp::start_pool(Pool& pool, int processes, const std::string& program) {
   namespace fs = std::filesystem;
   const std::string dir = project_.config().project_dir;
-  pool.program = dir + "/bin/scheduler";
-  pool.socket = dir + "/run/scheduler.sock";
+  pool.program = dir + "/bin/" + program;
+  pool.socket = dir + "/run/" + program + ".sock";
   fs::create_directories(dir + "/run");
-  fs::copy_file(testing::built_programs_dir() + "/scheduler", pool.program,
+  fs::copy_file(testing::built_programs_dir() + "/" + program, pool.program,
                 fs::copy_options::overwrite_existing);
   pool.process = std::make_unique<testing::ChildProcess>(
       pool.program,
@@ -311,8 +311,8 @@ void SchedulerHttp::start_pool(Pool& pool, int processes) {
       << processes << " workers on " << pool.socket << ": " << text_of(dir + "/pool.log");
   pool.web = std::make_unique<testing::TestWebServer>(
       project_, 0, "apache_pool",
-      std::vector<std::string>{"ProxyPass \"/test_cgi/pool\" \"unix:" + pool.socket +
-                               "|fcgi://scheduler/\" retry=0"});
+      std::vector<std::string>{"ProxyPass \"/test_cgi/pool\" \"unix:" + pool.socket + "|fcgi://" + program +
+                               "/\" retry=0"});
 }
 
 std::map<std::string, int64_t> SchedulerHttp::statements_during(const std::function<void()>& action) {
@@ -1027,6 +1027,67 @@ TEST_F(SchedulerHttp, ClientsThatSendTheirRequestsSlowlyHoldNoPoolWorker) {
     std::string answer = slow[i]->answer();
     EXPECT_NE(answer.find("200"), std::string::npos) << answer;
     EXPECT_NE(answer.find("<hostid>"), std::string::npos) << "client " << i << ": " << answer;
+  }
+}
+
+TEST_F(SchedulerHttp, SlowUploadsHoldNoUploadPoolWorker) {
+  // An upload takes as long as its client sends: a pool worker serves several at once.
+  constexpr int kUploads = 4;
+  add_jobs(3, kUploads);
+  add_accounts("upload_key_", 0, kUploads);
+  struct Output {
+    std::string name, signature;
+    double max_nbytes = 0;
+  };
+  std::vector<Output> outputs;
+  for (int i = 0; i < kUploads; ++i) {
+    auto root = rpc(request("upload_key_" + std::to_string(i), 0, "", 1)).child("scheduler_reply");
+    std::string output = std::string(root.child("result").child_value("name")) + "_0";
+    for (auto info : root.children("file_info")) {
+      if (output == info.child_value("name"))
+        outputs.push_back(
+            {output, info.child_value("xml_signature"), info.child("max_nbytes").text().as_double()});
+    }
+    ASSERT_EQ(outputs.size(), static_cast<size_t>(i + 1)) << "host " << i << " got no output to upload";
+  }
+  Pool pool;
+  ASSERT_NO_FATAL_FAILURE(start_pool(pool, 1, "file_upload_handler"));
+  const std::string data(100, 'a');
+  auto upload_body = [&](const Output& o) {
+    return render_file_upload_header(ClientVersion{7, 20, 2}, o.name, o.signature, o.max_nbytes,
+                                     static_cast<double>(data.size()), md5_hex(data), 0) +
+           data;
+  };
+  std::vector<std::unique_ptr<RawClient>> slow;
+  std::vector<std::string> rests;
+  for (int i = 0; i < kUploads - 1; ++i) {
+    std::string body = upload_body(outputs[i]);
+    std::string head =
+        "POST /test_cgi/pool HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        "Content-Length: " +
+        std::to_string(body.size()) + "\r\n\r\n";
+    slow.push_back(std::make_unique<RawClient>(pool.web->port(), head + body.substr(0, body.size() - 50)));
+    ASSERT_TRUE(slow.back()->connected());
+    rests.push_back(body.substr(body.size() - 50));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+
+  auto start = std::chrono::steady_clock::now();
+  auto reply = http_post(pool.web->url("test_cgi/pool"), upload_body(outputs.back()));
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_TRUE(reply.error.empty()) << reply.error;
+  EXPECT_LT(seconds, 5.0) << "the one worker waited for the slow uploads";
+  EXPECT_NE(reply.body.find("<status>0</status>"), std::string::npos) << reply.body;
+
+  for (size_t i = 0; i < slow.size(); ++i) {
+    ASSERT_TRUE(slow[i]->send(rests[i]));
+    std::string answer = slow[i]->answer();
+    EXPECT_NE(answer.find("<status>0</status>"), std::string::npos) << "upload " << i << ": " << answer;
+  }
+  for (const auto& o : outputs) {
+    auto stored =
+        read_text_file(fanout_path(project_.config().upload_dir, o.name, project_.config().uldl_dir_fanout));
+    EXPECT_TRUE(stored.ok() && *stored == data) << o.name << " not stored whole";
   }
 }
 
