@@ -2,6 +2,8 @@
 #include "sched/lib/submit/form_body.h"
 
 #include <cctype>
+#include <functional>
+#include <optional>
 
 #include "lib/protocol/xml_text.h"
 
@@ -47,7 +49,11 @@ std::string disposition_parameter(std::string_view headers, std::string_view par
   return "";
 }
 
-Result<std::string> from_multipart(std::string_view body) {
+// Calls `part(headers, content)` for each part of the multipart body `body` (one that
+// starts with "--<boundary>"), in order, until it returns false or an error, or the
+// closing boundary. Errors: a malformed body, or the error `part` returned.
+Status for_each_multipart_part(std::string_view body,
+                               const std::function<Result<bool>(std::string_view, std::string_view)>& part) {
   size_t first_line_end = body.find("\r\n");
   if (first_line_end == std::string_view::npos || first_line_end < 3 || first_line_end > 200) {
     return make_error("multipart body without a boundary line");
@@ -57,16 +63,29 @@ Result<std::string> from_multipart(std::string_view body) {
   while (at < body.size()) {
     size_t headers_end = body.find("\r\n\r\n", at);
     if (headers_end == std::string_view::npos) return make_error("multipart part without a header end");
-    std::string name = disposition_parameter(body.substr(at, headers_end - at), "name");
     size_t content = headers_end + 4;
     size_t end = body.find(delimiter, content);
     if (end == std::string_view::npos) return make_error("multipart part without a closing boundary");
-    if (name == "request") return std::string(body.substr(content, end - content));
+    Result<bool> go_on = part(body.substr(at, headers_end - at), body.substr(content, end - content));
+    if (!go_on.ok()) return make_error(go_on.error());
+    if (!*go_on) break;
     at = end + delimiter.size();
     if (body.substr(at, 2) == "--") break;  // the closing boundary
     at += 2;                                // the CRLF after a boundary
   }
-  return make_error("the form has no field 'request'");
+  return Status::success();
+}
+
+Result<std::string> from_multipart(std::string_view body) {
+  std::optional<std::string> request;
+  Status walked = for_each_multipart_part(body, [&](std::string_view headers, std::string_view content) {
+    if (disposition_parameter(headers, "name") != "request") return Result<bool>(true);
+    request = std::string(content);
+    return Result<bool>(false);
+  });
+  if (!walked.ok()) return make_error(walked.error());
+  if (!request) return make_error("the form has no field 'request'");
+  return *request;
 }
 
 Result<std::string> from_urlencoded(std::string_view body) {
@@ -88,28 +107,14 @@ Result<std::string> from_urlencoded(std::string_view body) {
 Result<std::vector<FormPart>> multipart_parts(std::string_view body, size_t max_parts) {
   std::vector<FormPart> parts;
   if (body.substr(0, 2) != "--") return parts;
-  size_t first_line_end = body.find("\r\n");
-  if (first_line_end == std::string_view::npos || first_line_end < 3 || first_line_end > 200) {
-    return make_error("multipart body without a boundary line");
-  }
-  std::string delimiter = "\r\n" + std::string(body.substr(0, first_line_end));
-  size_t at = first_line_end + 2;
-  while (at < body.size()) {
-    size_t headers_end = body.find("\r\n\r\n", at);
-    if (headers_end == std::string_view::npos) return make_error("multipart part without a header end");
-    std::string_view headers = body.substr(at, headers_end - at);
-    size_t content = headers_end + 4;
-    size_t end = body.find(delimiter, content);
-    if (end == std::string_view::npos) return make_error("multipart part without a closing boundary");
+  Status walked = for_each_multipart_part(body, [&](std::string_view headers, std::string_view content) {
     if (parts.size() >= max_parts)
-      return make_error("more than " + std::to_string(max_parts) + " form parts");
+      return Result<bool>(make_error("more than " + std::to_string(max_parts) + " form parts"));
     parts.push_back(FormPart{disposition_parameter(headers, "name"),
-                             disposition_parameter(headers, "filename"),
-                             body.substr(content, end - content)});
-    at = end + delimiter.size();
-    if (body.substr(at, 2) == "--") break;
-    at += 2;
-  }
+                             disposition_parameter(headers, "filename"), content});
+    return Result<bool>(true);
+  });
+  if (!walked.ok()) return make_error(walked.error());
   return parts;
 }
 
