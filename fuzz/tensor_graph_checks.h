@@ -1,6 +1,7 @@
 // The checks the two operand submission targets share: a parsed TensorGraph keeps the
 // builder's promises (inputs before the node, result in range, bounded shapes, chunkings
-// that tile the shape), and a small graph compiles (tile + fuse) to a valid chunk graph.
+// that tile the shape), and a small graph compiles (tile + fuse) to a valid chunk graph;
+// check_parsed_graph is their whole contract on what a parser returned.
 #pragma once
 
 #include <numeric>
@@ -9,6 +10,7 @@
 #include "lib/operand/fusion.h"
 #include "lib/operand/tensor_graph.h"
 #include "lib/operand/tiling.h"
+#include "lib/result.h"
 
 namespace tharsis::fuzz {
 
@@ -67,6 +69,16 @@ inline void check_compiles(const operand::TensorGraph& graph) {
   FUZZ_CHECK(valid.ok(), "fused graph broken: " + valid.error());
   FUZZ_CHECK(fused.result_shape == graph.nodes[static_cast<size_t>(graph.result)].shape,
              "result shape changed");
+}
+
+// An error has a message; a graph keeps the builder's promises and, when small, compiles.
+inline void check_parsed_graph(const Result<operand::TensorGraph>& graph) {
+  if (!graph.ok()) {
+    FUZZ_CHECK(!graph.error().empty(), "an error without a message");
+    return;
+  }
+  check_tensor_graph(*graph);
+  check_compiles(*graph);
 }
 
 }  // namespace tharsis::fuzz
