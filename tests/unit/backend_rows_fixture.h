@@ -2,9 +2,13 @@
 // a named state in one line, so each test shows only the fields its rule is about.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "db/row_changes.h"
 #include "db/rows.h"
 
 namespace tharsis::test {
@@ -61,5 +65,19 @@ inline ResultRow success(int64_t id, ValidateState validate = ValidateState::Ini
 }
 
 inline ResultRow over(int64_t id, Outcome outcome) { return make_result(id, ServerState::Over, outcome); }
+
+// The result with `id` as a rule's `plan` (its result_updates) leaves it: the updated row,
+// else the row as it was in `results`. A failure when there is none.
+template <class Plan>
+ResultRow after(const Plan& plan, const std::vector<ResultRow>& results, int64_t id) {
+  for (const ResultUpdate& u : plan.result_updates) {
+    if (u.after.id == id) return u.after;
+  }
+  for (const ResultRow& r : results) {
+    if (r.id == id) return r;
+  }
+  ADD_FAILURE() << "no result " << id;
+  return ResultRow{};
+}
 
 }  // namespace tharsis::test

@@ -10,22 +10,14 @@
 
 #include "lib/config/project_config.h"
 #include "lib/web/status_cgi.h"
+#include "tests/unit/project_config_fixture.h"
 
 namespace tharsis::db_nodes_config_test {
 namespace {
 
+// The minimal config.xml with the primary's password "pw".
 std::string config_with(const std::string& extra) {
-  return "<boinc>\n<config>\n"
-         "  <name>demo</name>\n"
-         "  <master_url>http://127.0.0.1:8080/demo/</master_url>\n"
-         "  <upload_url>http://127.0.0.1:8080/demo_cgi/file_upload_handler</upload_url>\n"
-         "  <download_url>http://127.0.0.1:8080/demo/download</download_url>\n"
-         "  <cgi_url>http://127.0.0.1:8080/demo_cgi/</cgi_url>\n"
-         "  <project_dir>/srv/demo</project_dir>\n"
-         "  <db_name>demo</db_name>\n"
-         "  <db_user>boincadm</db_user>\n"
-         "  <db_passwd>pw</db_passwd>\n" +
-         extra + "</config>\n</boinc>\n";
+  return test::config_with("  <db_passwd>pw</db_passwd>\n" + extra);
 }
 
 const std::string kThreeNodes =

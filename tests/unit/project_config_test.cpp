@@ -8,22 +8,12 @@
 #include <fstream>
 #include <string>
 
+#include "tests/unit/project_config_fixture.h"
+
 namespace tharsis::project_config_test {
 namespace {
 
-// A minimal valid <config> body; tests add or replace elements.
-std::string config_with(const std::string& extra, const std::string& daemons = "") {
-  return "<boinc>\n<config>\n"
-         "  <name>demo</name>\n"
-         "  <master_url>http://127.0.0.1:8080/demo/</master_url>\n"
-         "  <upload_url>http://127.0.0.1:8080/demo_cgi/file_upload_handler</upload_url>\n"
-         "  <download_url>http://127.0.0.1:8080/demo/download</download_url>\n"
-         "  <cgi_url>http://127.0.0.1:8080/demo_cgi/</cgi_url>\n"
-         "  <project_dir>/srv/demo</project_dir>\n"
-         "  <db_name>demo</db_name>\n"
-         "  <db_user>boincadm</db_user>\n" +
-         extra + "</config>\n" + daemons + "</boinc>\n";
-}
+using test::config_with;  // a minimal valid config.xml; tests add or replace elements
 
 TEST(ProjectConfig_Parse, MinimalConfigGetsDocumentedDefaults) {
   auto c = parse_project_config(config_with(""));

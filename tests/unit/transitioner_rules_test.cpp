@@ -11,23 +11,12 @@
 namespace tharsis::transitioner_rules_test {
 namespace {
 
+using test::after;
 using test::in_progress;
 using test::make_wu;
 using test::over;
 using test::success;
 using test::unsent;
-
-// The result with `id` as the plan leaves it.
-ResultRow after(const TransitionPlan& plan, const std::vector<ResultRow>& results, int64_t id) {
-  for (const ResultUpdate& u : plan.result_updates) {
-    if (u.after.id == id) return u.after;
-  }
-  for (const ResultRow& r : results) {
-    if (r.id == id) return r;
-  }
-  ADD_FAILURE() << "no result " << id;
-  return ResultRow{};
-}
 
 WorkunitRow assimilated(WorkunitRow wu, int64_t canonical = 0) {
   wu.canonical_resultid = canonical;

@@ -10,6 +10,7 @@
 namespace tharsis::validator_rules_test {
 namespace {
 
+using test::after;
 using test::in_progress;
 using test::make_wu;
 using test::over;
@@ -25,17 +26,6 @@ FunctionComparator by_answer() {
       [](const ResultRow& a, const ResultRow& b) {
         return a.xml_doc_out == b.xml_doc_out ? CompareOutcome::Match : CompareOutcome::Mismatch;
       });
-}
-
-ResultRow after(const ValidationPlan& plan, const std::vector<ResultRow>& results, int64_t id) {
-  for (const ResultUpdate& u : plan.result_updates) {
-    if (u.after.id == id) return u.after;
-  }
-  for (const ResultRow& r : results) {
-    if (r.id == id) return r;
-  }
-  ADD_FAILURE() << "no result " << id;
-  return ResultRow{};
 }
 
 WorkunitRow needing_validation(int min_quorum = 2, int target = 2) {
