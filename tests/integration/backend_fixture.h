@@ -29,7 +29,7 @@ class BackendFixture : public ::testing::Test {
   void SetUp() override { db_ = project_.open(); }
   const ProjectConfig& config() const { return project_.config(); }
 
-  int64_t create(const std::string& name, int quorum, int target) {
+  int64_t create(const std::string& name, int quorum, int target, int max_errors = 3) {
     JobSpec job;
     job.name = name;
     job.appid = project_.appid();
@@ -37,6 +37,7 @@ class BackendFixture : public ::testing::Test {
     job.output_template_file = project_.output_template();
     job.min_quorum = quorum;
     job.target_nresults = target;
+    job.max_error_results = max_errors;
     job.delay_bound = 1000;
     auto id = create_workunit(*db_, config(), job, now_);
     EXPECT_TRUE(id.ok()) << id.error();
@@ -60,16 +61,21 @@ class BackendFixture : public ::testing::Test {
     ASSERT_TRUE(
         db_->transaction([&](Database& d) { return mark_result_sent(d, r.id, host, 1, now_, 1000, 1); }));
   }
-  // The host uploads `output` and reports a success with its size and md5 (as clients do),
-  // or a client error when `output` is empty.
-  void report(const ResultRow& r, int64_t host, const std::string& output) {
+  // The host uploads `output` as each output file of `r` and reports a success with their
+  // sizes and md5s (as clients do), or a client error when `output` is empty; its stderr is
+  // `stderr_text`.
+  void report(const ResultRow& r, int64_t host, const std::string& output,
+              const std::string& stderr_text = "") {
     ResultReport rp;
+    rp.stderr_out = stderr_text;
     if (output.empty()) {
       rp.outcome = Outcome::ClientError;
       rp.client_state = ClientState::ComputeError;
       rp.exit_status = 1;
     } else {
-      ASSERT_TRUE(write_text_file(upload_path(r), output).ok());
+      auto files = file_infos_in(r.xml_doc_in);
+      ASSERT_TRUE(files.ok());
+      for (size_t i = 0; i < files->size(); ++i) ASSERT_TRUE(write_text_file(upload_path(r, i), output).ok());
       auto described = describe_uploaded_outputs(config(), r.xml_doc_in);
       ASSERT_TRUE(described.ok()) << described.error();
       rp.xml_doc_out = *described;

@@ -26,6 +26,7 @@
 #include "lib/work/fanout.h"
 #include "lib/work/file_refs.h"
 #include "lib/work/output_check.h"
+#include "tests/integration/backend_fixture.h"
 #include "tests/support/child_process.h"
 #include "tests/support/daemon_rounds.h"
 #include "tests/support/held_elsewhere.h"
@@ -44,61 +45,8 @@ size_t results_of_count(const std::map<int64_t, ResultRow>& results, int64_t wu_
   return n;
 }
 
-class BackendPipeline : public ::testing::Test {
+class BackendPipeline : public testing::BackendFixture {
  protected:
-  void SetUp() override { db_ = project_.open(); }
-
-  int64_t create(const std::string& name, int quorum, int target, int max_errors = 3) {
-    JobSpec job;
-    job.name = name;
-    job.appid = project_.appid();
-    job.inputs = {InputFile{name + ".in", "in", "seed " + name + "\n", false}};
-    job.output_template_file = project_.output_template();
-    job.min_quorum = quorum;
-    job.target_nresults = target;
-    job.max_error_results = max_errors;
-    job.delay_bound = 1000;
-    auto id = create_workunit(*db_, project_.config(), job, now_);
-    EXPECT_TRUE(id.ok()) << id.error();
-    return id.ok() ? *id : 0;
-  }
-
-  // Runs every daemon's pass until a full round does nothing.
-  void run_daemons() {
-    ASSERT_TRUE(testing::run_daemons_until_idle(*db_, project_.config(), now_)) << "daemons did not settle";
-  }
-
-  std::vector<ResultRow> results_of(int64_t wu_id) { return fetch_results_of_workunit(*db_, wu_id); }
-
-  // The scheduler's part: send a result to `host`, then report it with `output` uploaded
-  // (or an error when output is empty) and the client's `stderr_text`.
-  void send(const ResultRow& r, int64_t host) {
-    ASSERT_TRUE(
-        db_->transaction([&](Database& d) { return mark_result_sent(d, r.id, host, 1, now_, 1000, 1); }));
-  }
-  void report(const ResultRow& r, int64_t host, const std::string& output,
-              const std::string& stderr_text = "") {
-    ResultReport rp;
-    rp.stderr_out = stderr_text;
-    if (output.empty()) {
-      rp.outcome = Outcome::ClientError;
-      rp.client_state = ClientState::ComputeError;
-      rp.exit_status = 1;
-    } else {
-      auto files = file_infos_in(r.xml_doc_in);
-      ASSERT_TRUE(files.ok());
-      for (const auto& f : *files) {
-        auto path =
-            fanout_path_create(project_.config().upload_dir, f.name, project_.config().uldl_dir_fanout);
-        ASSERT_TRUE(write_text_file(*path, output).ok());
-      }
-      auto described = describe_uploaded_outputs(project_.config(), r.xml_doc_in);
-      ASSERT_TRUE(described.ok()) << described.error();
-      rp.xml_doc_out = *described;  // the size and md5 the host reports
-      rp.claimed_credit = 10;
-    }
-    ASSERT_TRUE(db_->transaction([&](Database& d) { return mark_result_reported(d, r.id, host, now_, rp); }));
-  }
   // Both results of a quorum-2 workunit sent to hosts 11 and 12, reported with the same
   // output, and the transitioner's pass that sets need_validate.
   void send_and_report_agreeing_pair(int64_t wu) {
@@ -113,14 +61,7 @@ class BackendPipeline : public ::testing::Test {
     DaemonContext context{project_.config(), options, Shard{}, 1000};
     TransitionerPass(project_.config()).do_pass(*db_, context, now_);
   }
-  void expect_settled_and_clean() {
-    CheckReport report = check_project(*db_, project_.config(), now_, /*require_settled=*/true);
-    for (const auto& v : report.violations) ADD_FAILURE() << v;
-  }
-
-  testing::TestProject project_;
-  std::unique_ptr<Database> db_;
-  int64_t now_ = kStart;
+  void expect_settled_and_clean() { expect_clean(/*settled=*/true); }
 };
 
 TEST_F(BackendPipeline, QuorumOfTwoAgreeingResultsIsAssimilatedOnceAndFilesDeleted) {
