@@ -24,7 +24,8 @@ class RequestWriter {
 
  private:
   void line(const char* tag, const std::string& value) {
-    out_ += "    <" + std::string(tag) + ">" + value + "</" + std::string(tag) + ">\n";
+    out_ += "    ";
+    append_element(out_, tag, value);
   }
   std::string out_;
 };

@@ -13,16 +13,7 @@ namespace {
 
 class ReplyWriter {
  public:
-  void text(const char* tag, std::string_view value, int indent = 0) {
-    pad(indent);
-    out_ += "<";
-    out_ += tag;
-    out_ += ">";
-    out_ += xml_escape(value);
-    out_ += "</";
-    out_ += tag;
-    out_ += ">\n";
-  }
+  void text(const char* tag, std::string_view value, int indent = 0) { raw(tag, xml_escape(value), indent); }
   void number(const char* tag, double value, int indent = 0) { raw(tag, format_double(value), indent); }
   void integer(const char* tag, int64_t value, int indent = 0) { raw(tag, format_int(value), indent); }
   // BOINC's parse_bool reads "<tag/>" as true; false is simply absent.
@@ -74,15 +65,9 @@ class ReplyWriter {
   std::string take() { return std::move(out_); }
 
  private:
-  void raw(const char* tag, const std::string& value, int indent) {
+  void raw(const char* tag, std::string_view value, int indent) {
     pad(indent);
-    out_ += "<";
-    out_ += tag;
-    out_ += ">";
-    out_ += value;
-    out_ += "</";
-    out_ += tag;
-    out_ += ">\n";
+    append_element(out_, tag, value);
   }
   void pad(int indent) { out_.append(static_cast<size_t>(indent) * 4, ' '); }
   std::string out_;

@@ -50,6 +50,16 @@ std::string xml_escape(std::string_view text) {
   return escape_markup(text, {.apostrophe = "&apos;", .control = "" /* not XML 1.0: dropped */});
 }
 
+void append_element(std::string& out, std::string_view tag, std::string_view text) {
+  out += '<';
+  out += tag;
+  out += '>';
+  out += text;
+  out += "</";
+  out += tag;
+  out += ">\n";
+}
+
 std::string format_double(double value) {
   if (!std::isfinite(value)) return "0";
   char buffer[400];

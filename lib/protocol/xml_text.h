@@ -25,6 +25,9 @@ std::string escape_markup(std::string_view text, const MarkupEscape& rules);
 // and are dropped.
 std::string xml_escape(std::string_view text);
 
+// Appends "<tag>text</tag>\n" to `out`; `text` as given, so already escaped (or a number).
+void append_element(std::string& out, std::string_view tag, std::string_view text);
+
 // Shortest fixed-point text that reads back to the same double ("0.5", "1000000",
 // "1e-7" -> "0.0000001"); never exponent notation, never locale-dependent.
 std::string format_double(double value);

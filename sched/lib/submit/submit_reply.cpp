@@ -33,13 +33,7 @@ std::string render_submit_error(std::string_view operation, std::string_view mes
 }
 
 void add_field(std::string& out, std::string_view name, std::string_view value) {
-  out += '<';
-  out += name;
-  out += '>';
-  out += xml_escape(value);
-  out += "</";
-  out += name;
-  out += ">\n";
+  append_element(out, name, xml_escape(value));
 }
 
 void add_field(std::string& out, std::string_view name, int64_t value) {
