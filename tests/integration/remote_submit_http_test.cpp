@@ -10,7 +10,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <cctype>
 #include <filesystem>
 #include <pugixml.hpp>
 #include <thread>
@@ -32,24 +31,6 @@ namespace tharsis::remote_submit_http_test {
 namespace {
 
 using testing::http_post;
-
-// application/x-www-form-urlencoded, as lib/submit_api.py sends it (curl_easy_escape stops
-// at 8 MB; requests here go beyond).
-std::string form(const std::string& xml) {
-  static const char kHex[] = "0123456789ABCDEF";
-  std::string body = "request=";
-  body.reserve(xml.size() * 3 / 2 + 16);
-  for (unsigned char c : xml) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      body += static_cast<char>(c);
-    } else {
-      body += '%';
-      body += kHex[c >> 4];
-      body += kHex[c & 15];
-    }
-  }
-  return body;
-}
 
 // The reply's root, or a failure when it is not well-formed XML.
 struct Reply {
@@ -81,7 +62,7 @@ class RemoteSubmitHttp : public ::testing::Test {
   }
 
   std::unique_ptr<Reply> post(const std::string& xml, const std::string& url = "") {
-    auto result = http_post(url.empty() ? url_ : url, form(xml));
+    auto result = http_post(url.empty() ? url_ : url, testing::submit_form(xml));
     EXPECT_EQ(result.error, "");
     EXPECT_EQ(result.status, 200) << result.body;
     auto reply = std::make_unique<Reply>();

@@ -10,7 +10,6 @@
 #include <gtest/gtest.h>
 #include <sys/time.h>
 
-#include <cctype>
 #include <filesystem>
 #include <pugixml.hpp>
 
@@ -32,21 +31,6 @@ namespace {
 namespace fs = std::filesystem;
 using testing::LiveProject;
 
-std::string form(const std::string& xml) {
-  static const char kHex[] = "0123456789ABCDEF";
-  std::string body = "request=";
-  for (unsigned char c : xml) {
-    if (std::isalnum(c)) {
-      body += static_cast<char>(c);
-    } else {
-      body += '%';
-      body += kHex[c >> 4];
-      body += kHex[c & 15];
-    }
-  }
-  return body;
-}
-
 std::string input_text(const std::string& seed) { return "seed " + seed + "\niterations 50\nterms 2000\n"; }
 std::string output_of(const std::string& input) { return run_example_job(*parse_example_input(input)); }
 
@@ -58,7 +42,7 @@ TEST(RemoteSubmitLifecycle, ThousandJobsFromTheSandboxToTheArchive) {
   put_submit_grant(live.db(), SubmitGrant{user_id, true});
   std::string master = live.url(c.name + "/");
   auto call = [&](const std::string& xml) {
-    auto result = testing::http_post(master + "submit_rpc_handler.php", form(xml));
+    auto result = testing::http_post(master + "submit_rpc_handler.php", testing::submit_form(xml));
     auto doc = std::make_unique<pugi::xml_document>();
     EXPECT_TRUE(doc->load_string(result.body.c_str())) << result.body;
     EXPECT_FALSE(doc->document_element().child("error")) << result.body.substr(0, 400);

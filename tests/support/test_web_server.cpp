@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -138,5 +139,21 @@ int free_local_port() {
 
 HttpResult http_post(const std::string& url, const std::string& body) { return perform(url, &body); }
 HttpResult http_get(const std::string& url) { return perform(url, nullptr); }
+
+std::string submit_form(const std::string& xml) {
+  static const char kHex[] = "0123456789ABCDEF";
+  std::string body = "request=";
+  body.reserve(xml.size() * 3 / 2 + 16);
+  for (unsigned char c : xml) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      body += static_cast<char>(c);
+    } else {
+      body += '%';
+      body += kHex[c >> 4];
+      body += kHex[c & 15];
+    }
+  }
+  return body;
+}
 
 }  // namespace tharsis::testing

@@ -51,4 +51,9 @@ int free_local_port();
 HttpResult http_post(const std::string& url, const std::string& body);
 HttpResult http_get(const std::string& url);
 
+// A submit RPC's POST body: `xml` as the field `request`, application/x-www-form-urlencoded
+// as lib/submit_api.py sends it (all but RFC 3986's unreserved characters percent-encoded;
+// curl_easy_escape stops at 8 MB, requests here go beyond).
+std::string submit_form(const std::string& xml);
+
 }  // namespace tharsis::testing
