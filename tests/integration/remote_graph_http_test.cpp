@@ -38,20 +38,14 @@ class RemoteGraphHttp : public ::testing::Test {
  protected:
   void SetUp() override {
     db_ = project_.open();
-    owner_ = add_user("owner", kOwnerKey);
-    other_ = add_user("other", kOtherKey);
-    add_user("nogrant", kNoGrantKey);
+    auto submitters = testing::add_submitters(*db_, kOwnerKey, kOtherKey, kNoGrantKey);
+    owner_ = submitters.owner;
+    other_ = submitters.other;
     auto app = ensure_app(*db_, "operand", "bitwise");
     ASSERT_TRUE(app.ok()) << app.error();
     operand_app_ = *app;
-    put_submit_grant(*db_, SubmitGrant{owner_, true});
-    put_submit_grant(*db_, SubmitGrant{other_, true});
     server_ = std::make_unique<testing::TestWebServer>(project_);
     url_ = server_->url(project_.config().name + "/submit_rpc_handler.php");
-  }
-
-  int64_t add_user(const std::string& name, const std::string& key) {
-    return testing::add_account(*db_, name, key);
   }
 
   // Posts the request as the raw document; the reply must be well-formed XML.

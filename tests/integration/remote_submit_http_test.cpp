@@ -48,17 +48,12 @@ class RemoteSubmitHttp : public ::testing::Test {
  protected:
   void SetUp() override {
     db_ = project_.open();
-    owner_ = add_user("owner", "owner_key_0123456789");
-    other_ = add_user("other", "other_key_0123456789");
-    add_user("nogrant", "nogrant_key_0123456789");
-    put_submit_grant(*db_, SubmitGrant{owner_, true});
-    put_submit_grant(*db_, SubmitGrant{other_, true});
+    auto submitters = testing::add_submitters(*db_, "owner_key_0123456789", "other_key_0123456789",
+                                              "nogrant_key_0123456789");
+    owner_ = submitters.owner;
+    other_ = submitters.other;
     server_ = std::make_unique<testing::TestWebServer>(project_);
     url_ = server_->url(project_.config().name + "/submit_rpc_handler.php");
-  }
-
-  int64_t add_user(const std::string& name, const std::string& key) {
-    return testing::add_account(*db_, name, key);
   }
 
   std::unique_ptr<Reply> post(const std::string& xml, const std::string& url = "") {
