@@ -104,6 +104,16 @@ Status XmlReader::load(std::string_view root_name) {
 
 Status XmlReader::text(pugi::xml_node element, std::string_view path, size_t max_bytes, bool trim,
                        std::string& out) const {
+  return read_text(element, path, max_bytes, trim, true, out);
+}
+
+Status XmlReader::bytes(pugi::xml_node element, std::string_view path, size_t max_bytes, bool trim,
+                        std::string& out) const {
+  return read_text(element, path, max_bytes, trim, false, out);
+}
+
+Status XmlReader::read_text(pugi::xml_node element, std::string_view path, size_t max_bytes, bool trim,
+                            bool utf8_only, std::string& out) const {
   std::string value = element.value();  // the first text when embedded (in place), else empty
   for (pugi::xml_node child : element.children()) {
     if (child.type() == pugi::node_pcdata || child.type() == pugi::node_cdata) {
@@ -118,6 +128,7 @@ Status XmlReader::text(pugi::xml_node element, std::string_view path, size_t max
     return error(element, path, "text longer than the limit of " + std::to_string(max_bytes) + " bytes");
   }
   if (in_place_text_) {
+    if (utf8_only && !is_valid_utf8(view)) return error(element, path, "text that is not UTF-8");
     out.assign(view);
     return Status::success();
   }

@@ -25,8 +25,9 @@ class XmlReader {
   // Reads `text` in place, for documents of tens of MB (submit requests): pugixml parses
   // into the string itself, with element text embedded in its element instead of text
   // nodes, so there is no second copy. `text` must outlive the reader and is modified by
-  // load(). Text is read as sent: no NUL or UTF-8 replacement (a submitter's inline file
-  // keeps its bytes).
+  // load(). Text is not rewritten: text() refuses what is not UTF-8 with a clear error
+  // (the database stores text as UTF-8), and bytes() reads as sent (a submitter's inline
+  // file keeps its bytes).
   struct InPlace {};
   XmlReader(std::string& text, const ProtocolLimits& limits, std::string document_name, InPlace);
 
@@ -40,9 +41,13 @@ class XmlReader {
   // Element text: the concatenated text and CDATA children, entities decoded. A child
   // element inside is an error. `trim` strips surrounding whitespace (names, numbers).
   // The limit applies to the bytes sent; what is not UTF-8 is then replaced by U+FFFD
-  // (lib/protocol/utf8.h), so every text read here can be stored (not in place: as sent).
+  // (lib/protocol/utf8.h), or in place refused, so every text read here can be stored.
   Status text(pugi::xml_node element, std::string_view path, size_t max_bytes, bool trim,
               std::string& out) const;
+  // The same without the UTF-8 rule, in place only (file content, not text); elsewhere as
+  // text().
+  Status bytes(pugi::xml_node element, std::string_view path, size_t max_bytes, bool trim,
+               std::string& out) const;
   // A short name-like string: trimmed, at most limits.max_name_bytes.
   Status name(pugi::xml_node element, std::string_view path, std::string& out) const;
   // At most limits.max_number_bytes of text.
@@ -58,7 +63,9 @@ class XmlReader {
 
  private:
   std::string_view source_;
-  std::string without_nul_;        // the source with NULs replaced, when it had any
+  std::string without_nul_;  // the source with NULs replaced, when it had any
+  Status read_text(pugi::xml_node element, std::string_view path, size_t max_bytes, bool trim, bool utf8_only,
+                   std::string& out) const;
   char* in_place_text_ = nullptr;  // the text parsed in place (InPlace), else null
   const ProtocolLimits& limits_;
   std::string document_name_;

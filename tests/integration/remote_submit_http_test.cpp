@@ -671,6 +671,22 @@ TEST_F(RemoteSubmitHttp, MalformedXmlEntityBombAndDeepNesting) {
   EXPECT_EQ(snapshot(), before);
 }
 
+TEST_F(RemoteSubmitHttp, TextThatIsNotUtf8GetsAClearErrorAndChangesNothing) {
+  // The database stores text as UTF-8: bytes that are not must be refused by name, not
+  // reach it. Inline file content is bytes, not text, and goes to a file as sent.
+  std::string before = snapshot();
+  const std::string bad = "\xff\xfe";
+  expect_error(submit("owner_key_0123456789", job("utf_a", inline_input("a")), "example",
+                      "<batch_name>b" + bad + "</batch_name>"),
+               "UTF-8");
+  expect_error(submit("owner_key_0123456789", "<job><name>utf_b</name><command_line>-n " + bad +
+                                                  "</command_line>" + inline_input("b") + "</job>\n"),
+               "UTF-8");
+  EXPECT_EQ(snapshot(), before);
+  int64_t batch_id = submit_ok("owner_key_0123456789", job("utf_c", inline_input("bytes " + bad)));
+  EXPECT_GT(batch_id, 0) << "inline content is not text";
+}
+
 TEST_F(RemoteSubmitHttp, HugeRequestIsRefused) {
   std::string before = snapshot();
   // Over the 64 MiB default limit: refused before the body is read.

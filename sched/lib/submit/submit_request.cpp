@@ -50,8 +50,11 @@ Result<SubmitInput> parse_input(const XmlReader& reader, pugi::xml_node node, co
   if (!source) return reader.error(node, path, "missing <source>");
   size_t max = input.mode == InputMode::Inline ? limits.max_inline_bytes : limits.max_text_bytes;
   bool trim = input.mode != InputMode::Inline;
-  if (Status s = reader.text(source, child_path(path, "source"), max, trim, input.source); !s)
-    return make_error(s.error());
+  // Inline content is a file's, kept as sent; a name is text.
+  Status read = input.mode == InputMode::Inline
+                    ? reader.bytes(source, child_path(path, "source"), max, trim, input.source)
+                    : reader.text(source, child_path(path, "source"), max, trim, input.source);
+  if (!read) return make_error(read.error());
   return input;
 }
 
