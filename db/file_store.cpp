@@ -3,11 +3,106 @@
 
 #include "db/id_list.h"
 #include "db/sql.h"
+#include "db/stale_row.h"
 #include "db/states.h"
 
 namespace tharsis {
 
+namespace {
+
+// The distinct names, sorted: every taker and deleter locks download_claim rows in one order.
+std::string sorted_name_list(const std::vector<std::string>& names) {
+  const std::set<std::string> distinct(names.begin(), names.end());
+  return name_list_json(std::vector<std::string>(distinct.begin(), distinct.end()));
+}
+
+}  // namespace
+
+void take_download_files(Database& db, const std::vector<std::string>& names) {
+  if (names.empty()) return;
+  const std::set<std::string> distinct(names.begin(), names.end());
+  // A few MB of names per statement pair (a bulk submission's inputs), in name order.
+  constexpr size_t kListBytes = 4u << 20;
+  std::vector<std::string> piece;
+  size_t bytes = 0;
+  auto take = [&] {
+    const std::string list = name_list_json(piece);
+    exec(db,
+         "INSERT INTO download_claim (name, deleting, takers) SELECT wanted.wanted_name, 0, 1 FROM " +
+             kNameListTable + " ON DUPLICATE KEY UPDATE takers = takers + 1",
+         list);
+    // The row goes again at once; its lock (the delete-marked record's) stays until the commit.
+    const int64_t removed = exec(db,
+                                 "DELETE c FROM " + kNameListTable +
+                                     " STRAIGHT_JOIN download_claim c ON c.name = wanted.wanted_name "
+                                     "WHERE c.deleting = 0",
+                                 list);
+    if (removed < static_cast<int64_t>(piece.size())) {
+      auto deleting = downloads_deleting(db, piece);
+      if (!deleting.empty()) {
+        throw StaleRow("input file " + deleting.front() +
+                       " is being deleted by the file deleter; the workunit takes it at the next attempt");
+      }
+    }
+    piece.clear();
+    bytes = 0;
+  };
+  for (const auto& name : distinct) {
+    piece.push_back(name);
+    bytes += name.size() + 8;
+    if (bytes >= kListBytes) take();
+  }
+  if (!piece.empty()) take();
+}
+
+std::map<std::string, int64_t> mark_downloads_deleting(Database& db,
+                                                       const std::map<std::string, int64_t>& owners) {
+  std::map<std::string, int64_t> marked;
+  if (owners.empty()) return marked;
+  std::string json = "[";
+  for (const auto& [name, owner] : owners) {  // in name order
+    json += json.size() > 1 ? ",[" : "[";
+    json += json_string(name) + "," + std::to_string(owner) + "]";
+  }
+  json += "]";
+  const std::string pairs =
+      "JSON_TABLE(?, '$[*]' COLUMNS (wanted_name VARCHAR(254) PATH '$[0]', wanted_owner INT PATH '$[1]')) "
+      "wanted";
+  // A row there is another deleter's committed mark (a taker's row never outlives its
+  // transaction): it keeps its owner.
+  exec(db,
+       "INSERT INTO download_claim (name, deleting, owner, takers) SELECT wanted.wanted_name, 1, "
+       "wanted.wanted_owner, 0 FROM " +
+           pairs + " ON DUPLICATE KEY UPDATE deleting = 1",
+       json);
+  auto rows = query(db,
+                    "SELECT c.name, c.owner FROM " + pairs +
+                        " STRAIGHT_JOIN download_claim c ON c.name = wanted.wanted_name",
+                    json);
+  while (rows->next()) marked[rows->getString(1)] = rows->getInt64(2);
+  return marked;
+}
+
+void forget_downloads_deleting(Database& db, const std::vector<std::string>& names) {
+  if (names.empty()) return;
+  exec(db,
+       "DELETE c FROM " + kNameListTable + " STRAIGHT_JOIN download_claim c ON c.name = wanted.wanted_name",
+       sorted_name_list(names));
+}
+
+std::vector<std::string> downloads_deleting(Database& db, const std::vector<std::string>& names) {
+  std::vector<std::string> deleting;
+  if (names.empty()) return deleting;
+  auto rows = query(db,
+                    "SELECT c.name FROM " + kNameListTable +
+                        " STRAIGHT_JOIN download_claim c ON c.name = wanted.wanted_name WHERE c.deleting = 1",
+                    sorted_name_list(names));
+  while (rows->next()) deleting.push_back(rows->getString(1));
+  return deleting;
+}
+
 void record_workunit_inputs(Database& db, int64_t wu_id, const std::vector<std::string>& file_names) {
+  take_download_files(db, file_names);
   for (const auto& name : file_names) {
     exec(db, "INSERT IGNORE INTO workunit_input (workunitid, file_name) VALUES (?, ?)", wu_id, name);
   }

@@ -13,7 +13,34 @@
 
 namespace tharsis {
 
+// Records that workunit `wu_id` names these input files, taking them first
+// (take_download_files): the caller checks or stages the files only after this, in the
+// same transaction, so a file deleter that read no user for one of them has either
+// unlinked it already (it is staged again) or sees this workunit.
 void record_workunit_inputs(Database& db, int64_t wu_id, const std::vector<std::string>& file_names);
+
+// Takes the files `names` in download/ for a workunit of the caller's transaction: writes
+// each name's download_claim row and removes it again, so the row stays locked until the
+// caller commits — a file deleter deciding about one of them waits for that commit and
+// then sees the caller's workunit_input rows (and, on Galera, the two writes conflict at
+// certification). Waits for a file deleter still deciding. Throws StaleRow (the caller's
+// transaction rolls back) naming a file a file deleter has decided to unlink: it is gone
+// or about to go, so the caller stages it again at its next attempt.
+void take_download_files(Database& db, const std::vector<std::string>& names);
+
+// The file deleter's side, each in the caller's transaction. Marks each name of `owners`
+// deleting for the READY workunit given with it (download_claim rows; waits for every
+// transaction taking one of them): from the commit on, no workunit takes them. Returns
+// each name's owner as marked: another workunit's where another file deleter's mark was
+// there first (that deleter unlinks the file). The caller reads the files' users again
+// after this and unlinks only what nobody uses, after its commit.
+std::map<std::string, int64_t> mark_downloads_deleting(Database& db,
+                                                       const std::map<std::string, int64_t>& owners);
+// Drops the deleting marks of `names`: kept after all, or their unlink is over (gone,
+// or failed and left for a retry, the file still there for its users).
+void forget_downloads_deleting(Database& db, const std::vector<std::string>& names);
+// Names among `names` marked deleting (for tests).
+std::vector<std::string> downloads_deleting(Database& db, const std::vector<std::string>& names);
 
 // Of `file_names`, each one named by a workunit whose file_delete_state is still INIT (it
 // may still be sent or run), with the ids of the newest two of those workunits, or held in

@@ -372,6 +372,20 @@ CREATE TABLE IF NOT EXISTS workunit_input (
   KEY workunit_input_file (file_name)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 
+-- A file in download/ that a transaction is taking as a workunit's input (deleting 0: the
+-- row lives only inside that transaction, which removes it again before it commits) or
+-- that a file deleter has decided to unlink (deleting 1: from the commit of that decision
+-- until the unlink is over, when the row goes with its owner's DONE). Both write the row,
+-- so they conflict whatever the node: a workunit never takes a file a deleter is
+-- unlinking, and a deleter decides only after every workunit taking the file has
+-- committed its workunit_input row (db/file_store.h).
+CREATE TABLE IF NOT EXISTS download_claim (
+  name          VARCHAR(254) NOT NULL PRIMARY KEY,
+  deleting      TINYINT NOT NULL DEFAULT 0,
+  owner         INT NOT NULL DEFAULT 0,      -- deleting: the READY workunit whose inputs it is deleted with
+  takers        BIGINT NOT NULL DEFAULT 0    -- bumped by each taker: a write, even when the row is there
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+
 -- Remote job submission (docs/remote_submission.md). A batch of jobs (workunit.batch =
 -- batch.id) handed in through submit_rpc; state holds BatchState (db/states.h: BOINC's
 -- 0 init, 1 in progress, 2 completed, 3 aborted, 4 retired). njobs_done, nerror_jobs,

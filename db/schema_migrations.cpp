@@ -67,7 +67,11 @@ std::vector<Migration> build_migrations() {
                  "credit_pending: granted credit on its way to host and user totals (the validator no "
                  "longer waits for a scheduler RPC's host row)",
                  {create_table("credit_pending")}});
-  // Next: {12, "...", {create_table("..."), add_index("workunit", "...", "(...)")}},
+  all.push_back({12,
+                 "download_claim: a workunit taking a file in download/ and the file deleter unlinking it "
+                 "meet on one row (a staged input could vanish under a workunit that had just reused it)",
+                 {create_table("download_claim")}});
+  // Next: {13, "...", {create_table("..."), add_index("workunit", "...", "(...)")}},
   return all;
 }
 

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "db/file_store.h"
 #include "db/id_list.h"
 #include "db/multi_row_insert.h"
 #include "db/sql.h"
@@ -57,6 +58,12 @@ void record_workunit_inputs_bulk(Database& db,
       "JSON_TABLE(?, '$[*]' COLUMNS (wu_name VARCHAR(254) PATH '$[0]', file_name VARCHAR(254) PATH '$[1]')) "
       "j "
       "STRAIGHT_JOIN workunit w ON w.name = j.wu_name";
+  // Taken first (db/file_store.h take_download_files): a file deleter deciding about one
+  // of them waits for this transaction; one statement pair for all the distinct names.
+  std::vector<std::string> names;
+  names.reserve(inputs.size());
+  for (const auto& input : inputs) names.push_back(input.second);
+  take_download_files(db, names);
   std::string json = "[";
   for (const auto& [wu_name, file_name] : inputs) {
     json += json.size() > 1 ? ",[" : "[";

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "db/file_store.h"
+#include "db/stale_row.h"
 #include "db/workunit_bulk_store.h"
 #include "db/workunit_store.h"
 #include "lib/crypto/md5.h"
@@ -154,6 +155,8 @@ Result<int64_t> create_workunit(Database& db, const ProjectConfig& config, const
   if (!wu.ok()) return make_error(wu.error());
   try {
     return db.transaction([&](Database& d) { return insert_prepared_workunit(d, *wu); });
+  } catch (const StaleRow& e) {  // an input a file deleter is unlinking (take_download_files)
+    return make_error(std::string("create_work: ") + e.what());
   } catch (const DbError& e) {
     if (e.duplicate_key()) return make_error("create_work: workunit '" + job.name + "' already exists");
     throw;

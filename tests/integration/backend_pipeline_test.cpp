@@ -4,6 +4,7 @@
 // too many errors; each run ends with tools/check's settled checks clean.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 #include "daemons/file_deleter/lib/file_deleter_pass.h"
 #include "daemons/transitioner/lib/transitioner_pass.h"
 #include "daemons/validator/lib/validator_pass.h"
+#include "db/file_store.h"
 #include "db/result_store.h"
 #include "db/sql.h"
 #include "db/workunit_store.h"
@@ -173,6 +175,63 @@ TEST_F(BackendPipeline, SharedInputIsKeptUntilTheLastWorkunitIsDone) {
   run_daemons();
   EXPECT_FALSE(read_text_file(shared).ok()) << "shared input left behind";
   expect_settled_and_clean();
+}
+
+// Two file deleters (--mod 2) each with a READY workunit naming one shared input: the one
+// whose decision was committed first owns the deletion. The other leaves the file and the
+// mark alone (its row goes DONE); no workunit takes the file meanwhile; the owner unlinks it.
+TEST_F(BackendPipeline, ASharedInputTwoFileDeletersDecideToDeleteIsDeletedByTheFirst) {
+  JobSpec job;
+  job.appid = project_.appid();
+  job.output_template_file = project_.output_template();
+  job.delay_bound = 1000;
+  job.inputs = {InputFile{"both.dat", "in", "shared by two", false}};
+  std::vector<int64_t> ids;
+  for (const char* name : {"both_a", "both_b", "both_c"}) {
+    job.name = name;
+    auto id = create_workunit(*db_, project_.config(), job, now_);
+    ASSERT_TRUE(id.ok()) << id.error();
+    ids.push_back(*id);
+    job.inputs[0].content = "";  // already staged
+  }
+  while (ids[0] % 2 == ids[1] % 2) {  // two of them in different shards
+    std::rotate(ids.begin() + 1, ids.begin() + 2, ids.end());
+  }
+  run_daemons();
+  for (int64_t id : ids) {
+    exec(*db_, "INSERT INTO file_delete_retry (owner, id, failures, next_time) VALUES (0, ?, 1, ?)", id,
+         now_ + 1000);
+    auto r = results_of(id)[0];
+    send(r, 11);
+    report(r, 11, "ok\n");
+  }
+  run_daemons();
+  const std::string path =
+      fanout_path(project_.config().download_dir, "both.dat", project_.config().uldl_dir_fanout);
+  ASSERT_TRUE(read_text_file(path).ok());
+  exec(*db_, "DELETE FROM file_delete_retry WHERE id IN (?, ?)", ids[0], ids[1]);
+  // ids[0]'s deleter decided (its mark committed) and has not unlinked yet.
+  db_->transaction([&](Database& d) { mark_downloads_deleting(d, {{"both.dat", ids[0]}}); });
+  DaemonOptions options;
+  options.batch = 100;
+  auto deleter_of = [&](int64_t id) {
+    DaemonContext context{project_.config(), options, Shard{2, static_cast<int>(id % 2)}, 100};
+    FileDeleterPass(project_.config()).do_pass(*db_, context, now_);
+  };
+  deleter_of(ids[1]);
+  EXPECT_EQ(fetch_workunit(*db_, ids[1])->file_delete_state, FileDeleteState::Done);
+  EXPECT_TRUE(read_text_file(path).ok()) << "both.dat unlinked by the deleter that decided second";
+  EXPECT_EQ(downloads_deleting(*db_, {"both.dat"}), std::vector<std::string>{"both.dat"})
+      << "the first deleter's mark was dropped: a workunit could take the file it unlinks";
+  JobSpec late = job;
+  late.name = "both_late";
+  auto refused = create_workunit(*db_, project_.config(), late, now_);
+  ASSERT_FALSE(refused.ok()) << "a workunit took both.dat while a file deleter unlinks it";
+  EXPECT_NE(refused.error().find("being deleted"), std::string::npos) << refused.error();
+  deleter_of(ids[0]);
+  EXPECT_EQ(fetch_workunit(*db_, ids[0])->file_delete_state, FileDeleteState::Done);
+  EXPECT_FALSE(read_text_file(path).ok());
+  EXPECT_TRUE(downloads_deleting(*db_, {"both.dat"}).empty());
 }
 
 TEST_F(BackendPipeline, DbPurgeArchivesFinishedWorkunitsOnlyAfterTheirAge) {

@@ -4,12 +4,16 @@
 // The "app" here: spec "const X" outputs X; spec "add" outputs the sum of its inputs.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "daemons/assimilator/lib/results_store.h"
+#include "daemons/file_deleter/lib/file_deleter_pass.h"
 #include "daemons/graph_scheduler/lib/graph_cancel.h"
 #include "daemons/graph_scheduler/lib/graph_scheduler_pass.h"
+#include "db/file_store.h"
 #include "db/graph_store.h"
 #include "db/result_store.h"
 #include "db/sql.h"
@@ -23,6 +27,7 @@
 #include "lib/work/output_check.h"
 #include "sched/lib/rpc/scheduler_rpc.h"
 #include "tests/support/daemon_rounds.h"
+#include "tests/support/held_elsewhere.h"
 #include "tests/support/test_project.h"
 #include "tools/lib/checker.h"
 #include "tools/lib/graph_submit.h"
@@ -175,6 +180,55 @@ class GraphPipeline : public ::testing::Test {
   int64_t diamond(const std::string& name) {
     return submit(name, {op("a", "const 1"), op("b", "const 2"), op("c", "add", {0, 1}), op("e", "const 4"),
                          op("d", "add", {2, 3})});
+  }
+
+  // a=5 and e=4; b=a+0 needs a alone, c=a+e both: c becomes READY after b, reusing the copy
+  // of a's output staged in download/ for b. Returns the graph with b finished and its
+  // workunit's inputs due for deletion but held back (a file_delete_retry row, which
+  // release_deletion drops), and e computed and FINISHED: c is due to be promoted.
+  int64_t sibling_reuse(const std::string& name) {
+    int64_t g =
+        submit(name, {op("a", "const 5"), op("e", "const 4"), op("b", "add", {0}), op("c", "add", {0, 1})});
+    run_daemons();
+    work(g, 11, {"a"});
+    run_daemons();
+    EXPECT_EQ(state(g, "b"), S::Ready);
+    EXPECT_EQ(state(g, "c"), S::Unscheduled) << "e has not run";
+    exec(*db_, "INSERT INTO file_delete_retry (owner, id, failures, next_time) VALUES (0, ?, 1, ?)",
+         operand(g, "b").workunitid, now_ + 1000);
+    work(g, 12, {"b"});
+    run_daemons();
+    EXPECT_EQ(state(g, "b"), S::Finished);
+    EXPECT_EQ(fetch_workunit(*db_, operand(g, "b").workunitid)->file_delete_state, FileDeleteState::Ready);
+    // e's job done and recorded, without the graph scheduler's promotion pass.
+    work(g, 13, {"e"});
+    EXPECT_TRUE(testing::run_daemons_until_idle(*db_, project_.config(), now_));
+    GraphSchedulerPass graphs(project_.config(), 60);
+    EXPECT_TRUE(graphs.end_job(*db_, operand(g, "e").id, now_));
+    EXPECT_EQ(state(g, "c"), S::Unscheduled);
+    EXPECT_TRUE(std::filesystem::exists(download_path(staged_input(g))));
+    return g;
+  }
+  std::string staged_input(int64_t g) { return operand(g, "a").output_file + ".in"; }
+  void release_deletion(int64_t g) {
+    exec(*db_, "DELETE FROM file_delete_retry WHERE owner = 0 AND id = ?", operand(g, "b").workunitid);
+  }
+  // One file deleter pass at now_ over connection `db`.
+  int delete_files(Database& db) {
+    DaemonOptions options;
+    options.batch = 100;
+    DaemonContext context{project_.config(), options, Shard{}, 100};
+    FileDeleterPass deleter(project_.config());
+    return deleter.do_pass(db, context, now_);
+  }
+  // c's job computed from its staged inputs: the graph is done with 5 + 4.
+  void finish_with_c(int64_t g) {
+    run_daemons();
+    while (work(g, 14) > 0) run_daemons();
+    EXPECT_EQ(graph_state(g), GraphState::Done);
+    EXPECT_DOUBLE_EQ(value_of(g, "c"), 9.0);
+    EXPECT_TRUE(downloads_deleting(*db_, {staged_input(g)}).empty()) << "a deleting mark left behind";
+    expect_settled_and_clean();
   }
 
   testing::TestProject project_;
@@ -484,6 +538,60 @@ TEST_F(GraphPipeline, OutputSwappedAfterAssimilationIsNotRecordedAndIsRecomputed
   EXPECT_EQ(operand(g, "c").runs, 2) << "c runs again";
   EXPECT_DOUBLE_EQ(value_of(g, "d"), 7.0) << "the swapped value was not used";
   expect_settled_and_clean();
+}
+
+// The other order: the file deleter reads that nobody but b uses a's copy, then c's
+// workunit takes it (its workunit_input row, in a transaction still open), then the
+// deleter unlinks it. The deleter now marks the file deleting first, which waits for the
+// transaction taking it, and reads the users again: c's, so the copy stays.
+TEST_F(GraphPipeline, TheFileDeleterKeepsAnInputAWorkunitIsTakingInAnOpenTransaction) {
+  int64_t g = sibling_reuse("taken_race");
+  release_deletion(g);
+  const std::string input = staged_input(g);
+  std::atomic<bool> deleted{false};
+  std::thread deleter;
+  bool waited = false;
+  testing::while_held_elsewhere(
+      [&] { return project_.open(); },
+      [&](Database& d) { record_workunit_inputs(d, operand(g, "c").workunitid, {input}); },
+      [&] {
+        deleter = std::thread([&] {
+          auto own = project_.open();
+          delete_files(*own);
+          deleted = true;
+        });
+        waited = testing::statement_waits_or(*db_, deleted);
+      });
+  deleter.join();
+  EXPECT_TRUE(waited) << "the file deleter did not wait for the workunit taking " << input;
+  EXPECT_TRUE(std::filesystem::exists(download_path(input)))
+      << input << " unlinked while c's workunit took it";
+  EXPECT_EQ(fetch_workunit(*db_, operand(g, "b").workunitid)->file_delete_state, FileDeleteState::Done);
+  run_daemons();
+  ASSERT_EQ(state(g, "c"), S::Ready);
+  finish_with_c(g);
+}
+
+// A file deleter killed after committing its decision (the input marked deleting), before
+// unlinking: no workunit takes the file meanwhile — c's promotion waits — and the restarted
+// deleter unlinks it and drops the mark; c then stages it again from a's output.
+TEST_F(GraphPipeline, AnInputAFileDeleterDecidedToDeleteIsNotTakenUntilItIsGone) {
+  int64_t g = sibling_reuse("killed_deleter");
+  const std::string input = staged_input(g);
+  db_->transaction([&](Database& d) { mark_downloads_deleting(d, {{input, operand(g, "b").workunitid}}); });
+  GraphSchedulerPass graphs(project_.config(), 60);
+  EXPECT_FALSE(graphs.promote_ready(*db_, operand(g, "c").id, now_));
+  EXPECT_EQ(state(g, "c"), S::Unscheduled) << "c took an input being deleted";
+  EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM workunit_input WHERE file_name = ? AND workunitid = ?",
+                      input, operand(g, "c").workunitid),
+            0);
+  release_deletion(g);
+  EXPECT_GE(delete_files(*db_), 1);
+  EXPECT_FALSE(std::filesystem::exists(download_path(input)));
+  EXPECT_TRUE(downloads_deleting(*db_, {input}).empty()) << "the mark outlived the unlink";
+  EXPECT_TRUE(graphs.promote_ready(*db_, operand(g, "c").id, now_));
+  EXPECT_TRUE(std::filesystem::exists(download_path(input))) << "c's input not staged again";
+  finish_with_c(g);
 }
 
 TEST_F(GraphPipeline, BadGraphsAreRefused) {

@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
+#include <set>
 #include <type_traits>
+#include <utility>
 
 #include "daemons/file_deleter/file_deleter_rules.h"
 #include "daemons/file_deleter/lib/batch_cleanup.h"
@@ -101,12 +104,70 @@ int FileDeleterPass::delete_chunk(Database& db, const std::vector<Row>& rows, in
     }
   }
   // Read before any unlink: a file a live workunit names is never deleted.
-  const FileUsers users = live_file_users(db, all_names);
+  FileUsers users = live_file_users(db, all_names);
+  std::vector<FileSelection> selections(rows.size());
+  auto select_all = [&] {
+    for (size_t i = 0; i < rows.size(); ++i)
+      selections[i] = select_for(rows[i], files[i], live_references(workunit_of(rows[i]), files[i], users));
+  };
+  select_all();
+  // An input in download/ may be taken by a new workunit meanwhile (a graph successor
+  // reusing a staged input, create_work reusing a file): the names to unlink are marked
+  // deleting first — waiting for every transaction taking one of them — and their users
+  // read again; from the commit on nobody takes them, so the unlinks come after it. A
+  // crash before the unlinks leaves the rows READY and the marks: the next pass repeats.
+  // A name another deleter marked first (a READY workunit of another shard names it too)
+  // is left to that deleter: it unlinks the file and drops the mark with its row's DONE.
+  std::vector<std::string> marked;
+  if constexpr (kWorkunits) {
+    std::set<int64_t> chunk_ids;
+    for (const Row& row : rows) chunk_ids.insert(row.id);
+    auto selected = [&] {  // each name to unlink, with the first row that unlinks it
+      std::map<std::string, int64_t> owners;
+      for (size_t i = 0; i < rows.size(); ++i) {
+        for (const auto& name : selections[i].delete_now) owners.emplace(name, rows[i].id);
+      }
+      return owners;
+    };
+    if (auto first = selected(); !first.empty()) {
+      db.transaction([&](Database& d) {
+        std::set<std::string> marks, foreign;
+        std::map<std::string, int64_t> still;
+        // Usually once; again if a file whose last user finished meanwhile joins the selection.
+        for (std::map<std::string, int64_t> more = first; !more.empty();) {
+          for (const auto& [name, owner] : mark_downloads_deleting(d, more)) {
+            marks.insert(name);
+            if (!chunk_ids.count(owner)) foreign.insert(name);
+          }
+          users = live_file_users(d, all_names);
+          select_all();
+          still = selected();
+          more.clear();
+          for (const auto& [name, owner] : still) {
+            if (!marks.count(name)) more.emplace(name, owner);
+          }
+        }
+        std::vector<std::string> kept;
+        for (const auto& name : marks) {
+          if (!still.count(name) && !foreign.count(name)) kept.push_back(name);
+        }
+        forget_downloads_deleting(d, kept);
+        marked.clear();
+        for (const auto& [name, owner] : still) {
+          if (!foreign.count(name)) marked.push_back(name);
+        }
+        for (auto& selection : selections) {
+          std::erase_if(selection.delete_now,
+                        [&](const std::string& name) { return foreign.count(name) > 0; });
+        }
+      });
+    }
+  }
   std::vector<int64_t> done;
   std::vector<FileDeleteFailure> failed;
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& row = rows[i];
-    FileSelection selection = select_for(row, files[i], live_references(workunit_of(row), files[i], users));
+    const FileSelection& selection = selections[i];
     if (!selection.eligible) continue;  // no longer READY: nothing to do
     std::vector<FileAttempt> attempts;
     unlink_selection(dir_for(row, config_), config_.uldl_dir_fanout, selection, attempts);
@@ -126,17 +187,27 @@ int FileDeleterPass::delete_chunk(Database& db, const std::vector<Row>& rows, in
     }
   }
   const FileOwner owner = owner_of(rows.front());
-  int recorded = static_cast<int>(mark_files_deleted(db, owner, done));
-  if (!failed.empty()) {
+  // The marks go with the rows' DONE, in one transaction: a file that failed to go stays
+  // for its users until the row's retry marks it again.
+  int recorded = 0;
+  std::vector<std::pair<const FileDeleteFailure*, FileDeleteRetry>> retries;
+  db.transaction([&](Database& d) {
+    retries.clear();
+    forget_downloads_deleting(d, marked);
+    recorded = static_cast<int>(mark_files_deleted(d, owner, done));
+    if (failed.empty()) return;
     std::vector<int64_t> ids;
     for (const auto& f : failed) ids.push_back(f.id);
-    auto before = file_delete_failures(db, owner, ids);
+    auto before = file_delete_failures(d, owner, ids);
     for (const auto& f : failed) {
       const FileDeleteRetry retry = next_file_delete_retry(before[f.id], now);
-      record_file_delete_failure(db, owner, f, retry.failures, retry.next_time);
-      log_warning(f.error.empty() ? "files of row " + std::to_string(f.id) : f.error, ": failure ",
-                  retry.failures, ", next try in ", retry.next_time - now, " s");
+      record_file_delete_failure(d, owner, f, retry.failures, retry.next_time);
+      retries.emplace_back(&f, retry);
     }
+  });
+  for (const auto& [f, retry] : retries) {
+    log_warning(f->error.empty() ? "files of row " + std::to_string(f->id) : f->error, ": failure ",
+                retry.failures, ", next try in ", retry.next_time - now, " s");
   }
   return recorded;
 }

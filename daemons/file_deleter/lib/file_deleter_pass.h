@@ -9,9 +9,14 @@
 // rows in one statement — except a row whose unlink failed, which stays READY, is logged
 // and waits in file_delete_retry (file_delete_retry_delay: 60 s doubling up to 6 h), so
 // it is retried later and never forgotten, while the batch reads skip it and newer READY
-// rows go ahead (issue 18: more than --batch failing rows used to fill every batch). Unlinking before the
-// commit makes a crash harmless: the re-run finds the files already gone. DONE is written
-// only where the row is still READY, so a row another deleter finished is left alone.
+// rows go ahead (issue 18: more than --batch failing rows used to fill every batch). The
+// inputs to unlink are first marked deleting in download_claim (db/file_store.h) and their
+// users read again in that transaction: a workunit taking one of them meanwhile (a graph
+// successor reusing a staged input, create_work reusing a file) either committed before —
+// the file is kept — or waits and then finds it being deleted. The unlinks come after that
+// commit and before DONE (which drops the marks): a crash in between leaves the rows READY
+// and the re-run finds the files already gone. DONE is written only where the row is still
+// READY, so a row another deleter finished is left alone.
 // Shard 0 also retires expired batches, cleans retired ones and empties sandboxes past
 // their time (batch_cleanup.h).
 #pragma once

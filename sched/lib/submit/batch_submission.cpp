@@ -13,6 +13,7 @@
 #include "db/batch_store.h"
 #include "db/job_file_store.h"
 #include "db/project_speed.h"
+#include "db/stale_row.h"
 #include "db/submit_grant_store.h"
 #include "db/workunit_store.h"
 #include "lib/crypto/md5.h"
@@ -342,6 +343,8 @@ Result<std::string> submit_batch_operation(SubmitDocument& doc, SubmitSession& s
     std::string out;
     add_field(out, "batch_id", *batch_id);
     return out;
+  } catch (const StaleRow& e) {  // an input a file deleter is unlinking (take_download_files)
+    return make_error(std::string(e.what()) + "; submit again");
   } catch (const DbError& e) {
     if (e.duplicate_key()) return make_error("a job name of this batch is used by an existing job");
     throw;
