@@ -154,13 +154,40 @@ Result<int64_t> create_workunit(Database& db, const ProjectConfig& config, const
   auto wu = prepare_workunit(config, job, now);
   if (!wu.ok()) return make_error(wu.error());
   try {
-    return db.transaction([&](Database& d) { return insert_prepared_workunit(d, *wu); });
+    return db.transaction([&](Database& d) -> Result<int64_t> {
+      int64_t id = insert_prepared_workunit(d, *wu);
+      // The inputs were staged (or found there) before the workunit took them: a file
+      // deleter that read no user for a file reused here may have unlinked it since.
+      // Taken now, they stay; a missing one is written again, or the job is refused.
+      for (const auto& input : job.inputs) {
+        if (is_in_download(config, input.name)) continue;
+        if (input.content.empty())
+          return make_error("create_work: input file " + input.name +
+                            " was deleted from download/ meanwhile");
+        auto path = fanout_path(config.download_dir, input.name, config.uldl_dir_fanout);
+        if (Status written = write_text_file(path, input.content); !written.ok())
+          return make_error(written.error());
+      }
+      return id;
+    });
   } catch (const StaleRow& e) {  // an input a file deleter is unlinking (take_download_files)
     return make_error(std::string("create_work: ") + e.what());
   } catch (const DbError& e) {
     if (e.duplicate_key()) return make_error("create_work: workunit '" + job.name + "' already exists");
     throw;
   }
+}
+
+bool is_in_download(const ProjectConfig& config, const std::string& name) {
+  struct stat info {};
+  return stat(fanout_path(config.download_dir, name, config.uldl_dir_fanout).c_str(), &info) == 0;
+}
+
+std::string first_missing_download(const ProjectConfig& config, const std::vector<std::string>& names) {
+  for (const auto& name : names) {
+    if (!is_in_download(config, name)) return name;
+  }
+  return "";
 }
 
 Result<std::string> write_output_template(const ProjectConfig& config, const std::string& name, int outputs,

@@ -88,8 +88,17 @@ void insert_prepared_workunits(Database& db, const std::vector<PreparedWorkunit>
 int64_t insert_prepared_workunit(Database& db, const WorkunitRow& wu);
 
 // Stages the inputs and inserts the workunit in one transaction; returns its id.
-// Errors: unsafe names, quorum parameters out of order, a duplicate workunit name.
+// Errors: unsafe names, quorum parameters out of order, a duplicate workunit name, an
+// input reused from download/ (no content given) that a file deleter removed meanwhile
+// or is removing (one with content is written again when removed meanwhile).
 Result<int64_t> create_workunit(Database& db, const ProjectConfig& config, const JobSpec& job, int64_t now);
+
+// Whether file `name` is in download/ (where the project's fan-out puts it).
+bool is_in_download(const ProjectConfig& config, const std::string& name);
+// The first of `names` not in download/; empty when all are there. A transaction that took
+// its workunits' inputs (record_workunit_inputs) checks them before it commits: a file
+// deleter may have unlinked a file found in download/ before it was taken.
+std::string first_missing_download(const ProjectConfig& config, const std::vector<std::string>& names);
 
 // Writes an output template with `outputs` files (open names "out", "out1", ...) to
 // <project>/templates/<name> and returns its project-relative path.

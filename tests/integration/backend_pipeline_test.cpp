@@ -177,6 +177,85 @@ TEST_F(BackendPipeline, SharedInputIsKeptUntilTheLastWorkunitIsDone) {
   expect_settled_and_clean();
 }
 
+// create_work reusing a file already in download/ (content empty: "already staged") reads
+// it before its transaction; a file deleter that read no live user for it (the workunit
+// that named it is done) unlinked it meanwhile, and create_work used to commit a workunit
+// naming a file not in download/. Now the workunit takes the file in its transaction and
+// checks it is there: it is refused instead, and made again with the content.
+TEST_F(BackendPipeline, AFileCreateWorkReusesIsNeverNamedAfterTheFileDeleterRemovedIt) {
+  JobSpec a;
+  a.appid = project_.appid();
+  a.output_template_file = project_.output_template();
+  a.delay_bound = 1000;
+  a.inputs = {InputFile{"reused.dat", "in", "common data", false}};
+  a.name = "reuse_a";
+  auto a_id = create_workunit(*db_, project_.config(), a, now_);
+  ASSERT_TRUE(a_id.ok()) << a_id.error();
+  run_daemons();
+  // reuse_a done, its input's deletion held back until the race is set up.
+  exec(*db_, "INSERT INTO file_delete_retry (owner, id, failures, next_time) VALUES (0, ?, 1, ?)", *a_id,
+       now_ + 1000);
+  auto a_results = results_of(*a_id);
+  send(a_results[0], 11);
+  report(a_results[0], 11, "ok\n");
+  run_daemons();
+  ASSERT_EQ(fetch_workunit(*db_, *a_id)->file_delete_state, FileDeleteState::Ready);
+  const std::string path =
+      fanout_path(project_.config().download_dir, "reused.dat", project_.config().uldl_dir_fanout);
+  ASSERT_TRUE(read_text_file(path).ok());
+  exec(*db_, "DELETE FROM file_delete_retry WHERE id = ?", *a_id);
+
+  // reuse_b finds reused.dat staged, then waits to insert its row (a row of that name is
+  // being written elsewhere, and rolled back) while the file deleter removes reuse_a's input.
+  JobSpec b = a;
+  b.name = "reuse_b";
+  b.inputs[0].content = "";
+  std::atomic<bool> created{false};
+  Result<int64_t> b_id = make_error("not run");
+  std::thread creator;
+  testing::while_held_elsewhere(
+      [&] { return project_.open(); },
+      [&](Database& d) {
+        WorkunitRow row;
+        row.name = "reuse_b";
+        row.appid = project_.appid();
+        row.transition_time = kTransitionNever;
+        insert_workunit(d, row);
+      },
+      [&] {
+        creator = std::thread([&] {
+          auto own = project_.open();
+          b_id = create_workunit(*own, project_.config(), b, now_);
+          created = true;
+        });
+        EXPECT_TRUE(testing::statement_waits_or(*db_, created)) << "create_work did not wait";
+        run_daemons();
+        EXPECT_EQ(fetch_workunit(*db_, *a_id)->file_delete_state, FileDeleteState::Done);
+      },
+      /*roll_back=*/true);
+  creator.join();
+  if (b_id.ok()) {
+    EXPECT_TRUE(read_text_file(path).ok()) << "reuse_b names reused.dat, which is not in download/";
+  } else {
+    EXPECT_NE(b_id.error().find("reused.dat was deleted from download/ meanwhile"), std::string::npos)
+        << b_id.error();
+    EXPECT_FALSE(fetch_workunit_by_name(*db_, "reuse_b").has_value());
+  }
+  // Submitted again with its content, it runs.
+  b.inputs[0].content = "common data";
+  if (!b_id.ok()) b_id = create_workunit(*db_, project_.config(), b, now_);
+  ASSERT_TRUE(b_id.ok()) << b_id.error();
+  EXPECT_TRUE(read_text_file(path).ok());
+  run_daemons();
+  auto b_results = results_of(*b_id);
+  ASSERT_EQ(b_results.size(), 1u);
+  send(b_results[0], 12);
+  report(b_results[0], 12, "ok\n");
+  run_daemons();
+  EXPECT_FALSE(read_text_file(path).ok()) << "reused.dat left behind";
+  expect_settled_and_clean();
+}
+
 // Two file deleters (--mod 2) each with a READY workunit naming one shared input: the one
 // whose decision was committed first owns the deletion. The other leaves the file and the
 // mark alone (its row goes DONE); no workunit takes the file meanwhile; the owner unlinks it.

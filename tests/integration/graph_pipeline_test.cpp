@@ -540,6 +540,40 @@ TEST_F(GraphPipeline, OutputSwappedAfterAssimilationIsNotRecordedAndIsRecomputed
   expect_settled_and_clean();
 }
 
+// The demo's lost operand input (a host's download of an operand's input "not found on the
+// server"). c's promotion finds a's output already staged for its sibling b and reuses it;
+// while it waits for c's workunit row, the file deleter deletes b's inputs: no workunit
+// but b names a's copy yet (c records it only at its commit), so the deleter unlinks it,
+// and c used to commit a workunit naming a file no longer in download/.
+TEST_F(GraphPipeline, AnInputReusedFromASiblingIsNotLostToTheFileDeleterMeanwhile) {
+  int64_t g = sibling_reuse("reuse_race");
+  release_deletion(g);
+  const int64_t c_wu = operand(g, "c").workunitid;
+  std::atomic<bool> promoted{false};
+  std::thread promotion;
+  testing::while_held_elsewhere(
+      [&] { return project_.open(); },
+      [&](Database& d) { query_int(d, "SELECT id FROM workunit WHERE id = ? FOR UPDATE", c_wu); },
+      [&] {
+        promotion = std::thread([&] {
+          auto own = project_.open();
+          GraphSchedulerPass graphs(project_.config(), 60);
+          EXPECT_TRUE(graphs.promote_ready(*own, operand(g, "c").id, now_));
+          promoted = true;
+        });
+        EXPECT_TRUE(testing::statement_waits_or(*db_, promoted))
+            << "c's promotion did not wait for its workunit row";
+        EXPECT_GE(delete_files(*db_), 1) << "b's inputs were not deleted";
+      });
+  promotion.join();
+  ASSERT_EQ(state(g, "c"), S::Ready);
+  auto staged = read_text_file(download_path(staged_input(g)));
+  ASSERT_TRUE(staged.ok()) << "c is READY, its input " << staged_input(g) << " is not in download/";
+  EXPECT_NE(fetch_workunit(*db_, c_wu)->xml_doc.find("<md5_cksum>" + md5_hex(*staged) + "</md5_cksum>"),
+            std::string::npos);
+  finish_with_c(g);
+}
+
 // The other order: the file deleter reads that nobody but b uses a's copy, then c's
 // workunit takes it (its workunit_input row, in a transaction still open), then the
 // deleter unlinks it. The deleter now marks the file deleting first, which waits for the

@@ -3,7 +3,8 @@
 // volunteer hosts in one tharsis-client process, one of which vanishes (20%): the graph
 // (a + b).sum(), and a chain of matmuls over more than 100 chunk operands, finish and their
 // results match the direct computation to 1e-9; and (a + b).sum() again with the first
-// operand input staged in download/ removed before any host could fetch it: the hosts
+// operand input staged in download/ removed once its workunit is committed, before any
+// host could fetch it: the hosts
 // report their download failures as DOWNLOADING errors, the graph scheduler stages the
 // input again, and the job ends with one error, not four (the demo's failure: reported as
 // compute errors, a lost input failed every host that got the job).
@@ -34,11 +35,13 @@ namespace {
 using testing::LiveProject;
 
 // Removes the first operand input the graph scheduler stages in download/ (`<output>.in`)
-// as soon as it appears, once, while it runs.
+// once the workunit naming it is committed (its workunit_input row is there), once, while
+// it runs. (Removed before that commit, the graph scheduler finds it gone and stages it
+// again before it commits: GraphPipeline.AnInputReusedFromASiblingIsNotLostToTheFileDeleterMeanwhile.)
 class StagedInputLoser {
  public:
-  explicit StagedInputLoser(std::string download_dir)
-      : dir_(std::move(download_dir)), thread_([this] { run(); }) {}
+  StagedInputLoser(std::string download_dir, DbConfig db)
+      : dir_(std::move(download_dir)), db_(std::move(db)), thread_([this] { run(); }) {}
   ~StagedInputLoser() { finish(); }
   // Stops watching; the name of the input removed, or empty.
   std::string finish() {
@@ -50,11 +53,14 @@ class StagedInputLoser {
  private:
   void run() {
     namespace fs = std::filesystem;
+    auto db = Database::open(db_);
     while (!stop_) {
       std::error_code ec;
       for (fs::recursive_directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
-        if (name.size() > 3 && name.ends_with(".in") && fs::remove(it->path(), ec)) {
+        if (name.size() > 3 && name.ends_with(".in") &&
+            query_int(*db, "SELECT COUNT(*) FROM workunit_input WHERE file_name = ?", name) > 0 &&
+            fs::remove(it->path(), ec)) {
           lost_name_ = name;
           return;
         }
@@ -63,6 +69,7 @@ class StagedInputLoser {
     }
   }
   std::string dir_;
+  DbConfig db_;
   std::atomic<bool> stop_{false};
   std::string lost_name_;
   std::thread thread_;
@@ -71,7 +78,7 @@ class StagedInputLoser {
 // Runs `expression` as graph `name` on five simulated two-CPU hosts (the fifth vanishes
 // after a second) and checks the answer, the graph's end state and the invariants;
 // `operands` gets the graph's operand count. With `lose_an_input`, the first operand input
-// staged is removed from download/ at once (StagedInputLoser).
+// staged is removed from download/ as soon as its workunit names it (StagedInputLoser).
 void run_graph_through_volunteers(const std::string& name, const std::string& expression, int64_t& operands,
                                   bool lose_an_input = false) {
   LiveProject live;
@@ -120,7 +127,7 @@ void run_graph_through_volunteers(const std::string& name, const std::string& ex
       live.config().log_dir + "/graph_scheduler.log");
   testing::TempDir data("tharsis-graph-sim");
   std::optional<StagedInputLoser> loser;
-  if (lose_an_input) loser.emplace(live.config().download_dir);
+  if (lose_an_input) loser.emplace(live.config().download_dir, live.config().db);
   auto client = live.start_client("graph_simulation", data.path(), args);
   EXPECT_EQ(client->wait(testing::scaled_seconds(170)), 0) << "see the project's log/graph_simulation.log";
   const std::string lost = loser ? loser->finish() : "";

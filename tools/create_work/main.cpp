@@ -129,7 +129,22 @@ int main(int argc, char** argv) {
       prepared.push_back(std::move(wu));
     }
     try {
-      db->transaction([&](Database& d) { insert_prepared_workunits(d, prepared); });
+      // Taken by the insert (record_workunit_inputs_bulk): a file found in download/ before
+      // (a shared input) that a file deleter unlinked meanwhile fails the whole batch.
+      std::vector<std::string> names;
+      for (const auto& wu : prepared) names.insert(names.end(), wu.input_names.begin(), wu.input_names.end());
+      auto inserted = db->transaction([&](Database& d) -> Status {
+        insert_prepared_workunits(d, prepared);
+        if (std::string missing = first_missing_download(*config, names); !missing.empty())
+          return make_error("create_work: input file " + missing +
+                            " was deleted from download/ meanwhile; "
+                            "nothing created");
+        return Status::success();
+      });
+      if (!inserted.ok()) {
+        std::cerr << inserted.error() << "\n";
+        return 1;
+      }
     } catch (const DbError& e) {
       if (!e.duplicate_key()) throw;
       std::cerr << "create_work: a workunit name is in use already; nothing created\n";

@@ -147,6 +147,19 @@ bool GraphSchedulerPass::promote_ready(Database& db, int64_t operand_id, int64_t
     std::vector<std::string> names;
     for (const auto& s : staged) names.push_back(s.name);
     record_workunit_inputs(d, wu->id, names);
+    // The inputs were staged (or found staged by a sibling) before this workunit took them:
+    // a file deleter that read no user for one may have unlinked it since. Taken now, they
+    // stay; one missing is staged again.
+    for (size_t i = 0; i < staged.size(); ++i) {
+      if (is_in_download(config_, staged[i].name)) continue;
+      auto again = i == 0 ? stage_input_file(config_, InputFile{staged[0].name, operand::kSpecOpenName,
+                                                                operand->spec, false})
+                          : stage_operand_output(config_, inputs[i - 1].producer, inputs[i - 1].input_index);
+      if (!again.ok())
+        throw StaleRow(operand_text(*operand) + ": input " + staged[i].name + " went: " + again.error());
+      log_info(operand_text(*operand), ": input ", staged[i].name,
+               " was deleted as it was taken; staged again");
+    }
     OperandRow after = *operand;
     after.state = OperandState::Ready;
     after.state_time = now;

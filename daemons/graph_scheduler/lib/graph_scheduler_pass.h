@@ -3,7 +3,10 @@
 //  - UNSCHEDULED operands whose predecessors all finished: stage the predecessors'
 //    outputs into download/ as this workunit's inputs (md5, size), prefer the host that
 //    computed most of the input bytes for `prefer_seconds`, release the held workunit
-//    (transition_time = now: the transitioner creates its results) -> READY. An input
+//    (transition_time = now: the transitioner creates its results) -> READY. The inputs
+//    are taken (record_workunit_inputs) and then checked again, one a file deleter
+//    unlinked while it was staged or reused is staged again; one a file deleter is
+//    unlinking leaves the operand for the next pass. An input
 //    missing or failing its checksum instead triggers the two-pass reassignment
 //    (plan_reassign): producers run again in new held workunits, dependents are held.
 //  - READY operands with a result sent -> RUNNING.

@@ -4,7 +4,9 @@
 // CANCELLED (db/result_store.h) — and each successor that becomes READY gets a copy (a
 // hard link where possible) in download/ named "<output_file>.in", listed with md5 and
 // size in its workunit like any input. Those download copies are ordinary inputs: the
-// file deleter removes each once no live workunit names it. An uploaded chunk
+// file deleter removes each once no live workunit names it, so a successor that finds a
+// copy there (staged for a sibling) takes it (record_workunit_inputs, db/file_store.h)
+// and checks it is still there before it commits. An uploaded chunk
 // (is_uploaded_chunk) is in download/ already under its own name: it is staged as it is,
 // marked <no_delete/> so the file deleter leaves it to the sandbox.
 #pragma once

@@ -272,6 +272,16 @@ Result<std::string> submit_batch_operation(SubmitDocument& doc, SubmitSession& s
     for (auto& input : job.inputs) std::string().swap(input.source);  // on disk now
   }
 
+  std::vector<std::string> local_names;  // the distinct staged files in download/ (not the remote ones)
+  {
+    std::unordered_set<std::string> seen;
+    for (const auto& inputs : staged) {
+      for (const auto& input : inputs) {
+        if (input.url.empty() && seen.insert(input.name).second) local_names.push_back(input.name);
+      }
+    }
+  }
+
   double credit_estimate = 0;
   BatchRow fresh;
   fresh.user_id = user->id;
@@ -327,6 +337,10 @@ Result<std::string> submit_batch_operation(SubmitDocument& doc, SubmitSession& s
         }
       }
       if (!chunk.empty()) insert_prepared_workunits(d, chunk);
+      // The inputs are taken now (record_workunit_inputs_bulk): one found in download/
+      // before — a reused file — that a file deleter unlinked meanwhile fails the batch.
+      if (std::string missing = first_missing_download(s.config, local_names); !missing.empty())
+        return make_error("input file " + missing + " was deleted from download/ meanwhile; submit again");
       // The sandbox files stay while the batch does; locked, so the file deleter cannot
       // remove a row between the check above and this commit.
       auto held = held_job_files(d, user->id, sandbox_names, /*lock=*/true);
