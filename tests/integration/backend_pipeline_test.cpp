@@ -4,7 +4,6 @@
 // too many errors; each run ends with tools/check's settled checks clean.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -64,6 +63,37 @@ class BackendPipeline : public testing::BackendFixture {
     TransitionerPass(project_.config()).do_pass(*db_, context, now_);
   }
   void expect_settled_and_clean() { expect_clean(/*settled=*/true); }
+
+  // A job whose one input is `file` in download/, written with `content` (empty: the file
+  // there is reused).
+  JobSpec job_reading(const std::string& name, const std::string& file, const std::string& content) {
+    JobSpec job;
+    job.name = name;
+    job.appid = project_.appid();
+    job.output_template_file = project_.output_template();
+    job.delay_bound = 1000;
+    job.inputs = {InputFile{file, "in", content, false}};
+    return job;
+  }
+  std::string download_path(const std::string& file) {
+    return fanout_path(config().download_dir, file, config().uldl_dir_fanout);
+  }
+  // The workunit's first result sent to `host` and reported done.
+  void complete(int64_t wu, int64_t host) {
+    auto results = results_of(wu);
+    ASSERT_FALSE(results.empty());
+    send(results[0], host);
+    report(results[0], host, "ok\n");
+  }
+  // The file deleter leaves the inputs of `wu` alone until release_deletion (a
+  // file_delete_retry row, as after a failed unlink).
+  void hold_deletion(int64_t wu) {
+    exec(*db_, "INSERT INTO file_delete_retry (owner, id, failures, next_time) VALUES (0, ?, 1, ?)", wu,
+         now_ + 1000);
+  }
+  void release_deletion(int64_t wu) {
+    exec(*db_, "DELETE FROM file_delete_retry WHERE owner = 0 AND id = ?", wu);
+  }
 };
 
 TEST_F(BackendPipeline, QuorumOfTwoAgreeingResultsIsAssimilatedOnceAndFilesDeleted) {
@@ -150,28 +180,17 @@ TEST_F(BackendPipeline, TooManyErrorsEndsTheWorkunitInErrorAndStillCleansUp) {
 }
 
 TEST_F(BackendPipeline, SharedInputIsKeptUntilTheLastWorkunitIsDone) {
-  JobSpec a;
-  a.appid = project_.appid();
-  a.output_template_file = project_.output_template();
-  a.delay_bound = 1000;
-  a.inputs = {InputFile{"shared.dat", "in", "common data", false}};
-  a.name = "share_a";
-  ASSERT_TRUE(create_workunit(*db_, project_.config(), a, now_).ok());
-  a.name = "share_b";
-  a.inputs[0].content = "";  // already staged
-  auto b_id = create_workunit(*db_, project_.config(), a, now_);
+  auto a_id = create_workunit(*db_, config(), job_reading("share_a", "shared.dat", "common data"), now_);
+  ASSERT_TRUE(a_id.ok());
+  auto b_id =
+      create_workunit(*db_, config(), job_reading("share_b", "shared.dat", ""), now_);  // staged already
   ASSERT_TRUE(b_id.ok());
   run_daemons();
-  auto a_results = results_of(*b_id - 1);
-  send(a_results[0], 11);
-  report(a_results[0], 11, "ok\n");
+  complete(*a_id, 11);
   run_daemons();
-  std::string shared =
-      fanout_path(project_.config().download_dir, "shared.dat", project_.config().uldl_dir_fanout);
+  const std::string shared = download_path("shared.dat");
   EXPECT_TRUE(read_text_file(shared).ok()) << "shared input deleted while share_b still needs it";
-  auto b_results = results_of(*b_id);
-  send(b_results[0], 12);
-  report(b_results[0], 12, "ok\n");
+  complete(*b_id, 12);
   run_daemons();
   EXPECT_FALSE(read_text_file(shared).ok()) << "shared input left behind";
   expect_settled_and_clean();
@@ -183,33 +202,21 @@ TEST_F(BackendPipeline, SharedInputIsKeptUntilTheLastWorkunitIsDone) {
 // naming a file not in download/. Now the workunit takes the file in its transaction and
 // checks it is there: it is refused instead, and made again with the content.
 TEST_F(BackendPipeline, AFileCreateWorkReusesIsNeverNamedAfterTheFileDeleterRemovedIt) {
-  JobSpec a;
-  a.appid = project_.appid();
-  a.output_template_file = project_.output_template();
-  a.delay_bound = 1000;
-  a.inputs = {InputFile{"reused.dat", "in", "common data", false}};
-  a.name = "reuse_a";
-  auto a_id = create_workunit(*db_, project_.config(), a, now_);
+  auto a_id = create_workunit(*db_, config(), job_reading("reuse_a", "reused.dat", "common data"), now_);
   ASSERT_TRUE(a_id.ok()) << a_id.error();
   run_daemons();
   // reuse_a done, its input's deletion held back until the race is set up.
-  exec(*db_, "INSERT INTO file_delete_retry (owner, id, failures, next_time) VALUES (0, ?, 1, ?)", *a_id,
-       now_ + 1000);
-  auto a_results = results_of(*a_id);
-  send(a_results[0], 11);
-  report(a_results[0], 11, "ok\n");
+  hold_deletion(*a_id);
+  complete(*a_id, 11);
   run_daemons();
   ASSERT_EQ(fetch_workunit(*db_, *a_id)->file_delete_state, FileDeleteState::Ready);
-  const std::string path =
-      fanout_path(project_.config().download_dir, "reused.dat", project_.config().uldl_dir_fanout);
+  const std::string path = download_path("reused.dat");
   ASSERT_TRUE(read_text_file(path).ok());
-  exec(*db_, "DELETE FROM file_delete_retry WHERE id = ?", *a_id);
+  release_deletion(*a_id);
 
   // reuse_b finds reused.dat staged, then waits to insert its row (a row of that name is
   // being written elsewhere, and rolled back) while the file deleter removes reuse_a's input.
-  JobSpec b = a;
-  b.name = "reuse_b";
-  b.inputs[0].content = "";
+  JobSpec b = job_reading("reuse_b", "reused.dat", "");
   std::atomic<bool> created{false};
   Result<int64_t> b_id = make_error("not run");
   std::thread creator;
@@ -247,10 +254,7 @@ TEST_F(BackendPipeline, AFileCreateWorkReusesIsNeverNamedAfterTheFileDeleterRemo
   ASSERT_TRUE(b_id.ok()) << b_id.error();
   EXPECT_TRUE(read_text_file(path).ok());
   run_daemons();
-  auto b_results = results_of(*b_id);
-  ASSERT_EQ(b_results.size(), 1u);
-  send(b_results[0], 12);
-  report(b_results[0], 12, "ok\n");
+  complete(*b_id, 12);
   run_daemons();
   EXPECT_FALSE(read_text_file(path).ok()) << "reused.dat left behind";
   expect_settled_and_clean();
@@ -260,35 +264,23 @@ TEST_F(BackendPipeline, AFileCreateWorkReusesIsNeverNamedAfterTheFileDeleterRemo
 // whose decision was committed first owns the deletion. The other leaves the file and the
 // mark alone (its row goes DONE); no workunit takes the file meanwhile; the owner unlinks it.
 TEST_F(BackendPipeline, ASharedInputTwoFileDeletersDecideToDeleteIsDeletedByTheFirst) {
-  JobSpec job;
-  job.appid = project_.appid();
-  job.output_template_file = project_.output_template();
-  job.delay_bound = 1000;
-  job.inputs = {InputFile{"both.dat", "in", "shared by two", false}};
   std::vector<int64_t> ids;
-  for (const char* name : {"both_a", "both_b", "both_c"}) {
-    job.name = name;
-    auto id = create_workunit(*db_, project_.config(), job, now_);
+  for (const char* name : {"both_a", "both_b"}) {
+    auto id = create_workunit(*db_, config(),
+                              job_reading(name, "both.dat", ids.empty() ? "shared by two" : ""), now_);
     ASSERT_TRUE(id.ok()) << id.error();
     ids.push_back(*id);
-    job.inputs[0].content = "";  // already staged
   }
-  while (ids[0] % 2 == ids[1] % 2) {  // two of them in different shards
-    std::rotate(ids.begin() + 1, ids.begin() + 2, ids.end());
-  }
+  ASSERT_NE(ids[0] % 2, ids[1] % 2) << "one in each shard of two";
   run_daemons();
   for (int64_t id : ids) {
-    exec(*db_, "INSERT INTO file_delete_retry (owner, id, failures, next_time) VALUES (0, ?, 1, ?)", id,
-         now_ + 1000);
-    auto r = results_of(id)[0];
-    send(r, 11);
-    report(r, 11, "ok\n");
+    hold_deletion(id);
+    complete(id, 11);
   }
   run_daemons();
-  const std::string path =
-      fanout_path(project_.config().download_dir, "both.dat", project_.config().uldl_dir_fanout);
+  const std::string path = download_path("both.dat");
   ASSERT_TRUE(read_text_file(path).ok());
-  exec(*db_, "DELETE FROM file_delete_retry WHERE id IN (?, ?)", ids[0], ids[1]);
+  for (int64_t id : ids) release_deletion(id);
   // ids[0]'s deleter decided (its mark committed) and has not unlinked yet.
   db_->transaction([&](Database& d) { mark_downloads_deleting(d, {{"both.dat", ids[0]}}); });
   DaemonOptions options;
@@ -302,9 +294,7 @@ TEST_F(BackendPipeline, ASharedInputTwoFileDeletersDecideToDeleteIsDeletedByTheF
   EXPECT_TRUE(read_text_file(path).ok()) << "both.dat unlinked by the deleter that decided second";
   EXPECT_EQ(downloads_deleting(*db_, {"both.dat"}), std::vector<std::string>{"both.dat"})
       << "the first deleter's mark was dropped: a workunit could take the file it unlinks";
-  JobSpec late = job;
-  late.name = "both_late";
-  auto refused = create_workunit(*db_, project_.config(), late, now_);
+  auto refused = create_workunit(*db_, config(), job_reading("both_late", "both.dat", ""), now_);
   ASSERT_FALSE(refused.ok()) << "a workunit took both.dat while a file deleter unlinks it";
   EXPECT_NE(refused.error().find("being deleted"), std::string::npos) << refused.error();
   deleter_of(ids[0]);
