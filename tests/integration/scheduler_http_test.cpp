@@ -993,6 +993,34 @@ class RawClient {
   bool connected_ = false;
 };
 
+// Each body POSTed to test_cgi/pool at `port` by a RawClient that sends all but its last
+// `held_back` bytes (kept in `rest`), once Apache has had time to pass them on.
+struct HeldRequest {
+  std::unique_ptr<RawClient> client;
+  std::string rest;
+};
+std::vector<HeldRequest> post_all_but(int port, const std::vector<std::string>& bodies, size_t held_back) {
+  std::vector<HeldRequest> held;
+  for (const auto& body : bodies) {
+    std::string head =
+        "POST /test_cgi/pool HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        "Content-Length: " +
+        std::to_string(body.size()) + "\r\n\r\n";
+    const size_t sent = body.size() - std::min(held_back, body.size());
+    held.push_back({std::make_unique<RawClient>(port, head + body.substr(0, sent)), body.substr(sent)});
+    EXPECT_TRUE(held.back().client->connected());
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  return held;
+}
+
+// A POST and the seconds it took.
+std::pair<testing::HttpResult, double> timed_post(const std::string& url, const std::string& body) {
+  auto start = std::chrono::steady_clock::now();
+  auto reply = http_post(url, body);
+  return {reply, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+}
+
 TEST_F(SchedulerHttp, ClientsThatSendTheirRequestsSlowlyHoldNoPoolWorker) {
   // Apache connects to the pool as soon as a request's headers are in and streams the body
   // as it comes: a worker that waited on one body would serve no one else meanwhile.
@@ -1000,31 +1028,19 @@ TEST_F(SchedulerHttp, ClientsThatSendTheirRequestsSlowlyHoldNoPoolWorker) {
   Pool pool;
   ASSERT_NO_FATAL_FAILURE(start_pool(pool, 1));
   add_accounts("slow_key_", 0, 4);
-  std::vector<std::unique_ptr<RawClient>> slow;
-  std::vector<std::string> rests;
-  for (int i = 0; i < 3; ++i) {
-    std::string body = request("slow_key_" + std::to_string(i), 0, "");
-    std::string head =
-        "POST /test_cgi/pool HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/xml\r\n"
-        "Connection: close\r\nContent-Length: " +
-        std::to_string(body.size()) + "\r\n\r\n";
-    slow.push_back(std::make_unique<RawClient>(pool.web->port(), head + body.substr(0, body.size() / 2)));
-    ASSERT_TRUE(slow.back()->connected());
-    rests.push_back(body.substr(body.size() / 2));
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // Apache has passed them on
+  std::vector<std::string> bodies;
+  for (int i = 0; i < 3; ++i) bodies.push_back(request("slow_key_" + std::to_string(i), 0, ""));
+  auto slow = post_all_but(pool.web->port(), bodies, 50);
 
-  auto start = std::chrono::steady_clock::now();
-  auto reply = http_post(pool.web->url("test_cgi/pool"), request("slow_key_3", 0, ""));
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  auto [reply, seconds] = timed_post(pool.web->url("test_cgi/pool"), request("slow_key_3", 0, ""));
   ASSERT_TRUE(reply.error.empty()) << reply.error;
   EXPECT_LT(seconds, 5.0) << "the one worker waited for the slow clients' bodies";
   EXPECT_NE(reply.body.find("<result>"), std::string::npos) << reply.body;
 
   // The slow ones are served once their bodies are whole.
   for (size_t i = 0; i < slow.size(); ++i) {
-    ASSERT_TRUE(slow[i]->send(rests[i]));
-    std::string answer = slow[i]->answer();
+    ASSERT_TRUE(slow[i].client->send(slow[i].rest));
+    std::string answer = slow[i].client->answer();
     EXPECT_NE(answer.find("200"), std::string::npos) << answer;
     EXPECT_NE(answer.find("<hostid>"), std::string::npos) << "client " << i << ": " << answer;
   }
@@ -1058,30 +1074,18 @@ TEST_F(SchedulerHttp, SlowUploadsHoldNoUploadPoolWorker) {
                                      static_cast<double>(data.size()), md5_hex(data), 0) +
            data;
   };
-  std::vector<std::unique_ptr<RawClient>> slow;
-  std::vector<std::string> rests;
-  for (int i = 0; i < kUploads - 1; ++i) {
-    std::string body = upload_body(outputs[i]);
-    std::string head =
-        "POST /test_cgi/pool HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-        "Content-Length: " +
-        std::to_string(body.size()) + "\r\n\r\n";
-    slow.push_back(std::make_unique<RawClient>(pool.web->port(), head + body.substr(0, body.size() - 50)));
-    ASSERT_TRUE(slow.back()->connected());
-    rests.push_back(body.substr(body.size() - 50));
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  std::vector<std::string> bodies;
+  for (int i = 0; i < kUploads - 1; ++i) bodies.push_back(upload_body(outputs[i]));
+  auto slow = post_all_but(pool.web->port(), bodies, 50);
 
-  auto start = std::chrono::steady_clock::now();
-  auto reply = http_post(pool.web->url("test_cgi/pool"), upload_body(outputs.back()));
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  auto [reply, seconds] = timed_post(pool.web->url("test_cgi/pool"), upload_body(outputs.back()));
   EXPECT_TRUE(reply.error.empty()) << reply.error;
   EXPECT_LT(seconds, 5.0) << "the one worker waited for the slow uploads";
   EXPECT_NE(reply.body.find("<status>0</status>"), std::string::npos) << reply.body;
 
   for (size_t i = 0; i < slow.size(); ++i) {
-    ASSERT_TRUE(slow[i]->send(rests[i]));
-    std::string answer = slow[i]->answer();
+    ASSERT_TRUE(slow[i].client->send(slow[i].rest));
+    std::string answer = slow[i].client->answer();
     EXPECT_NE(answer.find("<status>0</status>"), std::string::npos) << "upload " << i << ": " << answer;
   }
   for (const auto& o : outputs) {
