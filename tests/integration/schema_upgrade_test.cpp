@@ -478,9 +478,14 @@ class OldProjectUpgrade : public ::testing::Test {
     exec(*db_,
          "CREATE TABLE credit_pending (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, host_id INT NOT NULL "
          "DEFAULT 0, user_id INT NOT NULL DEFAULT 0, credit DOUBLE NOT NULL DEFAULT 0)");
+    // It takes the files of new workunits through download_claim (version 12).
+    exec(*db_,
+         "CREATE TABLE download_claim (name VARCHAR(254) NOT NULL PRIMARY KEY, deleting TINYINT NOT NULL "
+         "DEFAULT 0, owner INT NOT NULL DEFAULT 0, takers BIGINT NOT NULL DEFAULT 0)");
     fill_rows();
     EXPECT_EQ(query_int(*db_, "SELECT COUNT(*) FROM credit_pending"), 0);
     exec(*db_, "DROP TABLE credit_pending");
+    exec(*db_, "DROP TABLE download_claim");
     exec(*db_, "ALTER TABLE result ALTER COLUMN stderr_out DROP DEFAULT");
     for (const char* table : kTablesWithAnOwnerSinceVersion8) {
       exec(*db_, std::string("ALTER TABLE ") + table + " DROP COLUMN user_id");
