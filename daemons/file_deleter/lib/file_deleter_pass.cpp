@@ -58,8 +58,6 @@ const std::string& doc_of(const WorkunitRow& wu) { return wu.xml_doc; }
 const std::string& doc_of(const ResultRow& r) { return r.xml_doc_in; }
 int64_t workunit_of(const WorkunitRow& wu) { return wu.id; }
 int64_t workunit_of(const ResultRow& r) { return r.workunitid; }
-FileOwner owner_of(const WorkunitRow&) { return FileOwner::Workunit; }
-FileOwner owner_of(const ResultRow&) { return FileOwner::Result; }
 FileSelection select_for(const WorkunitRow& wu, const std::vector<StoredFile>& files,
                          const std::set<std::string>& live) {
   return select_input_files(wu, files, live);
@@ -83,11 +81,20 @@ std::vector<StoredFile> files_named_in(const std::string& label, const std::stri
   return *parsed;
 }
 
+void log_retries(const std::vector<std::pair<const FileDeleteFailure*, FileDeleteRetry>>& retries,
+                 int64_t now) {
+  for (const auto& [f, retry] : retries) {
+    log_warning(f->error.empty() ? "files of row " + std::to_string(f->id) : f->error, ": failure ",
+                retry.failures, ", next try in ", retry.next_time - now, " s");
+  }
+}
+
 }  // namespace
 
 template <class Row>
 int FileDeleterPass::delete_chunk(Database& db, const std::vector<Row>& rows, int64_t now) {
   constexpr bool kWorkunits = std::is_same_v<Row, WorkunitRow>;
+  int recorded_before = 0;  // the previous chunk's rows, recorded with this chunk's marks
   std::vector<std::vector<StoredFile>> files(rows.size());
   std::vector<std::string> all_names;
   for (size_t i = 0; i < rows.size(); ++i)
@@ -130,7 +137,14 @@ int FileDeleterPass::delete_chunk(Database& db, const std::vector<Row>& rows, in
       return owners;
     };
     if (auto first = selected(); !first.empty()) {
+      std::vector<std::pair<const FileDeleteFailure*, FileDeleteRetry>> retries;
+      int previous = 0;
       db.transaction([&](Database& d) {
+        // The previous chunk's record first (its marks dropped before these are taken):
+        // one commit for both.
+        previous = 0;
+        retries.clear();
+        record(d, FileOwner::Workunit, workunits_left_, now, previous, retries);
         std::set<std::string> marks, foreign;
         std::map<std::string, int64_t> still;
         // Usually once; again if a file whose last user finished meanwhile joins the selection.
@@ -161,10 +175,13 @@ int FileDeleterPass::delete_chunk(Database& db, const std::vector<Row>& rows, in
                         [&](const std::string& name) { return foreign.count(name) > 0; });
         }
       });
+      log_retries(retries, now);
+      recorded_before = previous;
+      workunits_left_ = Unrecorded{};
     }
   }
-  std::vector<int64_t> done;
-  std::vector<FileDeleteFailure> failed;
+  Unrecorded unrecorded;
+  unrecorded.marked = marked;
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& row = rows[i];
     const FileSelection& selection = selections[i];
@@ -181,34 +198,62 @@ int FileDeleterPass::delete_chunk(Database& db, const std::vector<Row>& rows, in
     FileDeletionDecision decision = decide_after_deletion(label_of(row), attempts);
     for (const auto& message : decision.messages) log_error(message);
     if (decision.retry) {
-      failed.push_back(FileDeleteFailure{row.id, decision.messages.empty() ? "" : decision.messages.front()});
+      unrecorded.failed.push_back(
+          FileDeleteFailure{row.id, decision.messages.empty() ? "" : decision.messages.front()});
     } else {
-      done.push_back(row.id);
+      unrecorded.done.push_back(row.id);
     }
   }
-  const FileOwner owner = owner_of(rows.front());
+  if constexpr (kWorkunits) {
+    // Recorded with the next chunk's marks, or by record_left(); the marks keep the
+    // unlinked names from takers until then, and a crash leaves the rows READY.
+    auto append = [](auto& to, auto& from) { to.insert(to.end(), from.begin(), from.end()); };
+    append(workunits_left_.marked, unrecorded.marked);
+    append(workunits_left_.done, unrecorded.done);
+    append(workunits_left_.failed, unrecorded.failed);
+    return recorded_before;
+  } else {
+    int recorded = 0;
+    std::vector<std::pair<const FileDeleteFailure*, FileDeleteRetry>> retries;
+    db.transaction([&](Database& d) {
+      recorded = 0;
+      retries.clear();
+      record(d, FileOwner::Result, unrecorded, now, recorded, retries);
+    });
+    log_retries(retries, now);
+    return recorded;
+  }
+}
+
+void FileDeleterPass::record(Database& d, FileOwner owner, const Unrecorded& left, int64_t now, int& recorded,
+                             std::vector<std::pair<const FileDeleteFailure*, FileDeleteRetry>>& retries) {
+  if (left.empty()) return;
   // The marks go with the rows' DONE, in one transaction: a file that failed to go stays
   // for its users until the row's retry marks it again.
+  forget_downloads_deleting(d, left.marked);
+  recorded += static_cast<int>(mark_files_deleted(d, owner, left.done));
+  if (left.failed.empty()) return;
+  std::vector<int64_t> ids;
+  for (const auto& f : left.failed) ids.push_back(f.id);
+  auto before = file_delete_failures(d, owner, ids);
+  for (const auto& f : left.failed) {
+    const FileDeleteRetry retry = next_file_delete_retry(before[f.id], now);
+    record_file_delete_failure(d, owner, f, retry.failures, retry.next_time);
+    retries.emplace_back(&f, retry);
+  }
+}
+
+int FileDeleterPass::record_left(Database& db, int64_t now) {
+  if (workunits_left_.empty()) return 0;
   int recorded = 0;
   std::vector<std::pair<const FileDeleteFailure*, FileDeleteRetry>> retries;
   db.transaction([&](Database& d) {
+    recorded = 0;
     retries.clear();
-    forget_downloads_deleting(d, marked);
-    recorded = static_cast<int>(mark_files_deleted(d, owner, done));
-    if (failed.empty()) return;
-    std::vector<int64_t> ids;
-    for (const auto& f : failed) ids.push_back(f.id);
-    auto before = file_delete_failures(d, owner, ids);
-    for (const auto& f : failed) {
-      const FileDeleteRetry retry = next_file_delete_retry(before[f.id], now);
-      record_file_delete_failure(d, owner, f, retry.failures, retry.next_time);
-      retries.emplace_back(&f, retry);
-    }
+    record(d, FileOwner::Workunit, workunits_left_, now, recorded, retries);
   });
-  for (const auto& [f, retry] : retries) {
-    log_warning(f->error.empty() ? "files of row " + std::to_string(f->id) : f->error, ": failure ",
-                retry.failures, ", next try in ", retry.next_time - now, " s");
-  }
+  log_retries(retries, now);
+  workunits_left_ = Unrecorded{};
   return recorded;
 }
 
@@ -232,6 +277,7 @@ int FileDeleterPass::do_pass(Database& db, const DaemonContext& context, int64_t
       in_chunks(read_from_cursor(workunit_cursor_, context.batch, [&](int64_t after, int64_t upto, int n) {
         return fetch_file_delete_ready_workunits(db, context.shard, n, now, after, upto);
       }));
+  done += record_left(db, now);
   done += in_chunks(read_from_cursor(result_cursor_, context.batch, [&](int64_t after, int64_t upto, int n) {
     return fetch_file_delete_ready_results(db, context.shard, n, now, after, upto);
   }));

@@ -15,7 +15,9 @@
 // successor reusing a staged input, create_work reusing a file) either committed before —
 // the file is kept — or waits and then finds it being deleted. The unlinks come after that
 // commit and before DONE (which drops the marks): a crash in between leaves the rows READY
-// and the re-run finds the files already gone. DONE is written only where the row is still
+// and the re-run finds the files already gone. A workunit chunk's DONE is written in the
+// next chunk's marking transaction (the pass's last in one of its own), so each chunk costs
+// one commit, as one DONE statement did before the marks. DONE is written only where the row is still
 // READY, so a row another deleter finished is left alone.
 // Shard 0 also retires expired batches, cleans retired ones and empties sandboxes past
 // their time (batch_cleanup.h).
@@ -25,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include "daemons/file_deleter/file_deleter_rules.h"
+#include "db/file_store.h"
 #include "lib/daemon/daemon_loop.h"
 
 namespace tharsis {
@@ -35,10 +39,27 @@ class FileDeleterPass final : public DaemonWork {
   int do_pass(Database& db, const DaemonContext& context, int64_t now) override;
 
  private:
-  // Deletes one chunk's files, records DONE for the rows whose files are all gone, and
-  // a retry time for the others; returns how many rows it recorded DONE.
+  // What a chunk's unlinks leave to record: DONE for the rows whose files are all gone, a
+  // retry time for the others, and the inputs' deleting marks to drop.
+  struct Unrecorded {
+    std::vector<std::string> marked;
+    std::vector<int64_t> done;
+    std::vector<FileDeleteFailure> failed;
+    bool empty() const { return marked.empty() && done.empty() && failed.empty(); }
+  };
+  // Deletes one chunk's files and records what they leave; returns how many rows it
+  // recorded DONE. A workunit chunk's record waits in `workunits_left_` for the next
+  // chunk's marking transaction, so that each chunk costs one commit (record_left()
+  // writes what is left at the end).
   template <class Row>
   int delete_chunk(Database& db, const std::vector<Row>& rows, int64_t now);
+  // Records `left` for rows of `owner` in the caller's transaction; adds the rows recorded
+  // DONE to `recorded` and the failures' retry times to `retries` (logged after the commit).
+  void record(Database& d, FileOwner owner, const Unrecorded& left, int64_t now, int& recorded,
+              std::vector<std::pair<const FileDeleteFailure*, FileDeleteRetry>>& retries);
+  int record_left(Database& db, int64_t now);
+
+  Unrecorded workunits_left_;
 
   const ProjectConfig& config_;
   // Where each queue's last read ended (lib/daemon/cursor_read.h): a read goes on from there
