@@ -213,15 +213,7 @@ int FileDeleterPass::delete_chunk(Database& db, const std::vector<Row>& rows, in
     append(workunits_left_.failed, unrecorded.failed);
     return recorded_before;
   } else {
-    int recorded = 0;
-    std::vector<std::pair<const FileDeleteFailure*, FileDeleteRetry>> retries;
-    db.transaction([&](Database& d) {
-      recorded = 0;
-      retries.clear();
-      record(d, FileOwner::Result, unrecorded, now, recorded, retries);
-    });
-    log_retries(retries, now);
-    return recorded;
+    return record_alone(db, FileOwner::Result, unrecorded, now);
   }
 }
 
@@ -243,16 +235,21 @@ void FileDeleterPass::record(Database& d, FileOwner owner, const Unrecorded& lef
   }
 }
 
-int FileDeleterPass::record_left(Database& db, int64_t now) {
-  if (workunits_left_.empty()) return 0;
+int FileDeleterPass::record_alone(Database& db, FileOwner owner, const Unrecorded& left, int64_t now) {
+  if (left.empty()) return 0;
   int recorded = 0;
   std::vector<std::pair<const FileDeleteFailure*, FileDeleteRetry>> retries;
   db.transaction([&](Database& d) {
     recorded = 0;
     retries.clear();
-    record(d, FileOwner::Workunit, workunits_left_, now, recorded, retries);
+    record(d, owner, left, now, recorded, retries);
   });
   log_retries(retries, now);
+  return recorded;
+}
+
+int FileDeleterPass::record_left(Database& db, int64_t now) {
+  int recorded = record_alone(db, FileOwner::Workunit, workunits_left_, now);
   workunits_left_ = Unrecorded{};
   return recorded;
 }

@@ -57,6 +57,8 @@ class FileDeleterPass final : public DaemonWork {
   // DONE to `recorded` and the failures' retry times to `retries` (logged after the commit).
   void record(Database& d, FileOwner owner, const Unrecorded& left, int64_t now, int& recorded,
               std::vector<std::pair<const FileDeleteFailure*, FileDeleteRetry>>& retries);
+  // record() in a transaction of its own; returns the rows recorded DONE.
+  int record_alone(Database& db, FileOwner owner, const Unrecorded& left, int64_t now);
   int record_left(Database& db, int64_t now);
 
   Unrecorded workunits_left_;
