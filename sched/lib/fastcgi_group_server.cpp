@@ -136,15 +136,7 @@ class ConnectionSet {
       auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(first - Clock::now()).count();
       timeout_ms = static_cast<int>(std::clamp<long long>(ms + 1, 0, 60'000));
     }
-    epoll_event events[64];
-    int n = ::epoll_wait(epoll_fd_, events, 64, timeout_ms);
-    for (int i = 0; i < n; ++i) {
-      int fd = events[i].data.fd;
-      if (fd == listen_fd_) continue;  // accepted below in any case
-      auto it = reading_.find(fd);
-      if (it != reading_.end()) advance(it);
-    }
-    accept_waiting();
+    take_arrivals(timeout_ms);
     drop_expired();
   }
 
@@ -158,13 +150,7 @@ class ConnectionSet {
       bool fresh = std::any_of(reading_.begin(), reading_.end(),
                                [&](const auto& held) { return now - held.second->accepted < budget; });
       if (!fresh || now >= until) return;
-      epoll_event events[64];
-      int n = ::epoll_wait(epoll_fd_, events, 64, 1);
-      for (int i = 0; i < n; ++i) {
-        auto it = reading_.find(events[i].data.fd);
-        if (it != reading_.end()) advance(it);
-      }
-      accept_waiting();
+      take_arrivals(1);
     }
   }
 
@@ -195,6 +181,18 @@ class ConnectionSet {
       event.data.fd = listen_fd_;
       listening_ = ::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, listen_fd_, &event) == 0;
     }
+  }
+
+  // Waits up to `timeout_ms` for bytes or connections, reads what arrived on the held
+  // connections, then accepts every connection waiting at the socket.
+  void take_arrivals(int timeout_ms) {
+    epoll_event events[64];
+    int n = ::epoll_wait(epoll_fd_, events, 64, timeout_ms);
+    for (int i = 0; i < n; ++i) {
+      auto it = reading_.find(events[i].data.fd);  // (the listening socket's is not there)
+      if (it != reading_.end()) advance(it);
+    }
+    accept_waiting();
   }
 
   void accept_waiting() {
