@@ -14,6 +14,7 @@
 #include "db/upload_store.h"
 #include "lib/config/project_config.h"
 #include "lib/crypto/boinc_key.h"
+#include "lib/crypto/openssl_setup.h"
 #include "lib/log.h"
 #include "lib/web/status_cgi.h"
 #include "sched/lib/cgi_server.h"
@@ -24,6 +25,7 @@ using namespace tharsis;
 
 int main(int argc, char** argv) {
   set_log_program("file_upload_handler");
+  set_up_openssl_for_short_runs();  // a CGI run signs or checks once: OpenSSL's start is its cost
   std::string dir =
       std::getenv("THARSIS_PROJECT_DIR")
           ? std::getenv("THARSIS_PROJECT_DIR")

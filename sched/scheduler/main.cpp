@@ -16,6 +16,7 @@
 #include "db/schema_migrations.h"
 #include "lib/config/project_config.h"
 #include "lib/crypto/boinc_key.h"
+#include "lib/crypto/openssl_setup.h"
 #include "lib/log.h"
 #include "lib/protocol/scheduler_reply.h"
 #include "lib/text_file.h"
@@ -44,6 +45,7 @@ HttpResponse xml(const SchedulerReply& reply) {
 
 int main(int argc, char** argv) {
   set_log_program("scheduler");
+  set_up_openssl_for_short_runs();  // a CGI run signs or checks once: OpenSSL's start is its cost
   std::string dir = project_dir();
   auto config = load_project_config(dir + "/config.xml");
   auto upload_key = config.ok() ? load_boinc_private_key(config->key_dir + "/upload_private")

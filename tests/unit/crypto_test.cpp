@@ -3,6 +3,8 @@
 // from BOINC's struct definitions, signatures from `openssl pkeyutl -sign` with PKCS#1
 // type-1 padding over the md5 hex text), plus round trips and rejections.
 #include <gtest/gtest.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +15,7 @@
 #include "lib/crypto/boinc_key.h"
 #include "lib/crypto/boinc_signature.h"
 #include "lib/crypto/md5.h"
+#include "lib/crypto/openssl_setup.h"
 #include "lib/crypto/rsa_key.h"
 #include "lib/text_file.h"
 
@@ -123,6 +126,26 @@ TEST(BoincSignature, SignBlockMatchesIndependentOpensslSignature) {
   ASSERT_TRUE(pub.ok());
   EXPECT_TRUE(*verify_block_boinc(*pub, "hello tharsis", kVectorBlockSig));
   EXPECT_FALSE(*verify_block_boinc(*pub, "hello tharsis!", kVectorBlockSig));
+}
+
+// In a child process of its own (OpenSSL's generators are made once per process, on first
+// use): after the set-up, the private generator RSA blinding draws from is a Hash DRBG, and
+// the signatures are still the independent known answers.
+TEST(OpensslSetup, ShortRunsDrawFromAHashDrbgAndSignTheKnownAnswers) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        bool set_up = set_up_openssl_for_short_runs();
+        auto priv = parse_boinc_private_key(kVectorPrivate);
+        auto signature = priv.ok() ? sign_block_boinc(*priv, upload_certificate_text("wu_1_0_r1", 1e6))
+                                   : Result<std::string>(Error{priv.error()});
+        EVP_RAND_CTX* generator = RAND_get0_private(nullptr);
+        std::string type = generator ? EVP_RAND_get0_name(EVP_RAND_CTX_get0_rand(generator)) : "";
+        std::fprintf(stderr, "set up %d, generator %s, signature %s\n", set_up, type.c_str(),
+                     signature.ok() && *signature == kVectorCertSig ? "known" : "other");
+        std::_Exit(set_up && type == "HASH-DRBG" && signature.ok() && *signature == kVectorCertSig ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "set up 1, generator HASH-DRBG, signature known");
 }
 
 TEST(BoincSignature, UploadCertificateTextIsBoincsSignedXml) {

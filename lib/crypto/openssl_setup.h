@@ -1,0 +1,17 @@
+// OpenSSL's process-wide settings for the programs Apache may start once per request (the
+// scheduler and the upload handler as CGI), where OpenSSL's first use, not the RSA work,
+// is most of the signing's cost. Call first thing in main, before any other OpenSSL use.
+//  - The private random generator (RSA blinding draws from it) is the SP 800-90A Hash
+//    DRBG over SHA-256 instead of OpenSSL's default CTR DRBG over AES-256: the same
+//    security strength, but setting it up fetches a digest (MD5 signing has loaded the
+//    digests already) where the default made OpenSSL construct every cipher it has. In a
+//    CGI run of the scheduler that was 0.6 ms of about 6 (docs/benchmarks.md).
+//  - No clean-up at exit: the process's memory goes with it.
+// Returns false (and leaves OpenSSL's defaults) if OpenSSL refuses a setting.
+#pragma once
+
+namespace tharsis {
+
+bool set_up_openssl_for_short_runs();
+
+}  // namespace tharsis
