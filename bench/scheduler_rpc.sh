@@ -7,7 +7,7 @@
 #   report_get  report the one result the host holds + get exactly one new one.
 # Prints RPC/s, p50/p99 latency, errors, server CPU and SQL statements and transactions per
 # RPC (the server's Questions and Com_commit counters) per case, the FastCGI/CGI ratios, the
-# scheduler's peak RSS (CGI: 50 direct runs; each FastCGI process) and EXPLAIN of the queries.
+# scheduler's peak RSS (CGI: 200 direct runs; each FastCGI process) and EXPLAIN of the queries.
 # Floors: after each report_get case, the same loops against build/sched_floor installed
 # beside the scheduler (cgi-bin/floor, cgi-bin/floor.fcgi: same Apache, same mod_fcgid
 # limits), which reads the request as the scheduler does and answers a fixed reply of a
@@ -217,31 +217,39 @@ sql_counters() {
      FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ('QUESTIONS', 'COM_COMMIT', 'COM_STMT_EXECUTE')"
 }
 
-# The scheduler as CGI, run directly: a new host asking for work. Apache's cgid lets the
-# kernel reap its CGI children, so their CPU time reaches no parent's account; these runs
-# measure it (and the peak RSS) for the CGI figures.
-request="<scheduler_request><authenticator>bench_key_loop1</authenticator><hostid>0</hostid>
+# The scheduler as CGI, run directly: a new host asking for work, given one result. Each
+# run is a host of its own (its own cpid), so every run does the same work (one host's
+# results in progress would grow run by run). Apache's cgid lets the kernel reap its CGI
+# children, so their CPU time reaches no parent's account; these runs measure it (and the
+# peak RSS) for the CGI figures.
+probe_request() {  # probe_request N: the request of probe host N (its length the same for every N)
+  printf '%s' "<scheduler_request><authenticator>bench_key_loop1</authenticator><hostid>0</hostid>
 <platform_name>x86_64-pc-linux-gnu</platform_name><work_req_seconds>1</work_req_seconds>
-<host_info><host_cpid>probe</host_cpid><p_ncpus>1</p_ncpus><p_fpops>1e9</p_fpops>
+<host_info><host_cpid>probe$(printf '%06d' "$1")</host_cpid><p_ncpus>1</p_ncpus><p_fpops>1e9</p_fpops>
 <m_nbytes>8e9</m_nbytes><d_free>1e11</d_free></host_info></scheduler_request>"
+}
+request="$(probe_request 0)"
 printf '%s' "$request" > "$base/probe.xml"
-# One `time` over 50 runs: per-run CPU is below its 10 ms resolution. ru_maxrss of the
+probes_made=0 probe_runs=200  # 200 runs: 0.05 ms steps
+# One `time` over PROBE_RUNS runs: per-run CPU is below its 10 ms resolution. ru_maxrss of the
 # children is the largest single run's peak.
 declare -A cgi_process_ms cgi_kib
 probe_cgi() {  # probe_cgi PROGRAM[?QUERY]
-  local program="${1%%\?*}" query="" cgi_probe
+  local program="${1%%\?*}" query="" cgi_probe i
   [[ "$1" == *\?* ]] && query="${1#*\?}"
+  for i in $(seq $probe_runs); do probe_request $((probes_made + i)) > "$base/probe_$i.xml"; done
+  probes_made=$((probes_made + probe_runs))
   cgi_probe="$(REQUEST_METHOD=POST CONTENT_LENGTH=${#request} QUERY_STRING="$query" THARSIS_PROJECT_DIR="$p" \
     /usr/bin/time -f '%U %S %M' \
-    sh -c "for i in \$(seq 50); do '$p/cgi-bin/$program' < '$base/probe.xml' > /dev/null 2>&1; done" 2>&1 | tail -1 |
-    awk '{ printf "%.2f %d", 1000 * ($1 + $2) / 50, $3 }')"
+    sh -c "for i in \$(seq $probe_runs); do '$p/cgi-bin/$program' < '$base/probe_'\$i.xml > /dev/null 2>&1; done" \
+    2>&1 | tail -1 | awk -v n=$probe_runs '{ printf "%.2f %d", 1000 * ($1 + $2) / n, $3 }')"
   cgi_process_ms[$1]="${cgi_probe% *}"
   cgi_kib[$1]="${cgi_probe#* }"
 }
 for program in $cgi_programs floor; do probe_cgi "$program"; done
 # The start of any process, for scale: a bare fork + exec of /bin/true, the same way.
-exec_ms="$(/usr/bin/time -f '%U %S' sh -c "for i in \$(seq 50); do /bin/true < '$base/probe.xml'; done" 2>&1 |
-  tail -1 | awk '{ printf "%.2f", 1000 * ($1 + $2) / 50 }')"
+exec_ms="$(/usr/bin/time -f '%U %S' sh -c "for i in \$(seq $probe_runs); do /bin/true < '$base/probe.xml'; done" \
+  2>&1 | tail -1 | awk -v n=$probe_runs '{ printf "%.2f", 1000 * ($1 + $2) / n }')"
 
 declare -A rate p50 p99 cpu stmts txns execs reply_bytes
 run_case() {  # run_case PROGRAM[?QUERY] MODE LOOPS
@@ -339,7 +347,8 @@ done
 echo "(stmt = statements the server received per RPC, prepares and plain queries included;"
 echo " a CGI run prepares each of its statements, a FastCGI process once)"
 echo "(cpu ms = server CPU per RPC; 2 idle cores would serve about 2000 / cpu ms RPC/s;"
-echo " CGI: mariadbd + Apache measured, plus ${cgi_process_ms[cgi]} ms per scheduler process from 50 direct runs)"
+echo " CGI: mariadbd + Apache measured, plus ${cgi_process_ms[cgi]} ms per scheduler process from $probe_runs direct runs$(
+  [ -n "${cgi_process_ms[base_cgi]:-}" ] && echo "; the baseline's ${cgi_process_ms[base_cgi]} ms"))"
 echo
 echo "Floors of report_get: sched_floor under the same Apache (fixed reply, no work: HTTP; + N"
 echo "primary-key reads in one transaction, N = the scheduler's prepared statements per RPC: + SQL)"
@@ -400,7 +409,7 @@ if [ -n "$baseline" ]; then
   echo "(cpu = server CPU ms per RPC, sql = statements per RPC, tx = commits per RPC)"
 fi
 
-echo "scheduler peak RSS: CGI run $((cgi_kib[cgi] / 1024)) MiB (${cgi_kib[cgi]} KiB, the largest of 50 runs)"
+echo "scheduler peak RSS: CGI run $((cgi_kib[cgi] / 1024)) MiB (${cgi_kib[cgi]} KiB, the largest of $probe_runs runs)"
 if [ "$pool" = 1 ]; then  # the pools' workers, which served every FastCGI case
   for i in "${!pool_pids[@]}"; do
     for pid in $(pgrep -P "${pool_pids[$i]}" || true); do
