@@ -20,6 +20,17 @@ bool has_finished(OperandState state) {
   return state == OperandState::Finished || state == OperandState::Freed;
 }
 
+std::vector<const OperandRow*> producers_of_leftover_copies(GraphState final_state,
+                                                            const std::vector<OperandRow>& operands) {
+  std::vector<const OperandRow*> producers;
+  if (final_state != GraphState::Failed && final_state != GraphState::Cancelled) return producers;
+  for (const auto& operand : operands) {
+    if (has_finished(operand.state) && !operand.output_file.empty() && !is_uploaded_chunk(operand))
+      producers.push_back(&operand);
+  }
+  return producers;
+}
+
 OperandState state_after_job(OperandState current, const WorkunitRow& wu) {
   if (current == OperandState::Cancelling || (wu.error_mask & kWuErrorCancelled) != 0) {
     return OperandState::Cancelled;

@@ -85,6 +85,16 @@ ReservationVerdict reservation_verdict(const PreferredHostView& host, int defaul
 std::optional<GraphState> graph_state_after(GraphState current,
                                             const std::map<OperandState, int64_t>& counts);
 
+// The operands whose staged copy (download/<output>.in) a graph that ended FAILED or
+// CANCELLED may have left with no workunit naming it: a promotion stages its inputs and
+// then may roll back (a lost input elsewhere, a daemon killed, the database gone), and if
+// the graph ends before the promotion runs again, no workunit ever takes the copy and no
+// file deleter ever sees it. Every operand of `operands` that produced an output, except
+// uploaded chunks (their file is the submitter's, staged as it is). None for any other
+// state: in a DONE graph every successor took its copies.
+std::vector<const OperandRow*> producers_of_leftover_copies(GraphState final_state,
+                                                            const std::vector<OperandRow>& operands);
+
 // Every operand reachable from `start` along predecessor -> successor edges (not `start`).
 std::set<int64_t> descendants(const std::multimap<int64_t, int64_t>& successors_of, int64_t start);
 

@@ -13,6 +13,7 @@
 #include "daemons/file_deleter/lib/file_deleter_pass.h"
 #include "daemons/graph_scheduler/lib/graph_cancel.h"
 #include "daemons/graph_scheduler/lib/graph_scheduler_pass.h"
+#include "daemons/graph_scheduler/lib/output_staging.h"
 #include "db/file_store.h"
 #include "db/graph_store.h"
 #include "db/result_store.h"
@@ -402,6 +403,53 @@ TEST_F(GraphPipeline, CancelStopsEverythingAndAbortsWorkInFlight) {
   EXPECT_EQ(state(g, "c"), S::Cancelled);
   EXPECT_EQ(graph_state(g), GraphState::Cancelled);
   EXPECT_FALSE(cancel_graph(*db_, g, now_).ok()) << "cancelled already";
+  expect_settled_and_clean();
+}
+
+// A promotion stages its inputs before it commits; one that rolls back (here: an input
+// found lost, which sends its producer to run again) leaves the copies it staged named by
+// no workunit. When the graph is then cancelled, the graph scheduler removes them; a copy
+// a live workunit took stays until that workunit is over.
+TEST_F(GraphPipeline, ACancelledGraphLeavesNoCopyStagedForASuccessorThatNeverRan) {
+  // c = a + e; b = f + 0 runs meanwhile.
+  int64_t g = submit("leftover", {op("a", "const 5"), op("e", "const 4"), op("c", "add", {0, 1}),
+                                  op("f", "const 6"), op("b", "add", {3})});
+  run_daemons();
+  work(g, 11, {"a", "f"});
+  run_daemons();
+  ASSERT_EQ(state(g, "b"), S::Ready);
+  auto b_results = results_of(g, "b");
+  ASSERT_EQ(b_results.size(), 1u);
+  send(b_results[0], 13);
+  run_daemons();
+  ASSERT_EQ(state(g, "b"), S::Running);
+  const std::string f_copy = download_path(operand(g, "f").output_file + ".in");
+  ASSERT_TRUE(std::filesystem::exists(f_copy));
+  // a's output lost: c's promotion stages e's output, finds a's gone and runs a again.
+  std::filesystem::remove(upload_path(operand(g, "a").output_file));
+  work(g, 12, {"e"});
+  run_daemons();
+  ASSERT_EQ(operand(g, "a").runs, 2);
+  ASSERT_EQ(state(g, "c"), S::Unscheduled);
+  const std::string e_name = operand(g, "e").output_file + ".in";
+  ASSERT_TRUE(std::filesystem::exists(download_path(e_name))) << "c's promotion staged it";
+  EXPECT_TRUE(live_file_users(*db_, std::vector<std::string>{e_name}).empty());
+
+  ASSERT_TRUE(cancel_graph(*db_, g, now_).ok());
+  run_daemons();
+  EXPECT_EQ(graph_state(g), GraphState::Cancelling) << "b's result is still out";
+  EXPECT_TRUE(std::filesystem::exists(download_path(e_name))) << "removed before the graph was over";
+  EXPECT_TRUE(std::filesystem::exists(f_copy)) << "b's live workunit names it";
+
+  ResultReport aborted;  // the host's report after result_abort
+  aborted.outcome = Outcome::ClientError;
+  aborted.client_state = ClientState::Aborted;
+  aborted.exit_status = 203;
+  report(fetch_result(*db_, b_results[0].id).value(), 13, aborted);
+  run_daemons();
+  EXPECT_EQ(graph_state(g), GraphState::Cancelled);
+  EXPECT_FALSE(std::filesystem::exists(download_path(e_name))) << "the copy no workunit took is left behind";
+  EXPECT_FALSE(std::filesystem::exists(f_copy)) << "b's input outlived its workunit";
   expect_settled_and_clean();
 }
 

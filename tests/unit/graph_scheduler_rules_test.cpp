@@ -119,6 +119,31 @@ TEST(GraphRules, GraphStateFollowsItsOperands) {
   EXPECT_EQ(graph_state_after(GraphState::Done, {{S::Running, 1}}), std::nullopt);
 }
 
+TEST(GraphRules, AFailedOrCancelledGraphSweepsTheCopiesOfWhatProducedOutput) {
+  auto operand = [](int64_t id, S state, int64_t workunit, const std::string& output) {
+    OperandRow o;
+    o.id = id;
+    o.state = state;
+    o.workunitid = workunit;
+    o.output_file = output;
+    return o;
+  };
+  const std::vector<OperandRow> operands = {
+      operand(1, S::Finished, 11, "w11_0_r0"),
+      operand(2, S::Freed, 12, "w12_0_r0"),
+      operand(3, S::Cancelled, 13, ""),
+      operand(4, S::Fatal, 14, ""),
+      operand(5, S::Finished, 0, std::string("jf_") + std::string(32, 'a')),  // an uploaded chunk
+  };
+  for (GraphState final_state : {GraphState::Failed, GraphState::Cancelled}) {
+    std::vector<int64_t> ids;
+    for (const OperandRow* o : producers_of_leftover_copies(final_state, operands)) ids.push_back(o->id);
+    EXPECT_EQ(ids, (std::vector<int64_t>{1, 2})) << "state " << code(final_state);
+  }
+  for (GraphState other : {GraphState::Done, GraphState::Running, GraphState::Cancelling})
+    EXPECT_TRUE(producers_of_leftover_copies(other, operands).empty()) << "state " << code(other);
+}
+
 TEST(GraphRules, DescendantsFollowEdgesTransitively) {
   std::multimap<int64_t, int64_t> edges{{1, 2}, {1, 3}, {2, 4}, {3, 4}, {4, 5}, {6, 5}};
   EXPECT_EQ(descendants(edges, 1), (std::set<int64_t>{2, 3, 4, 5}));

@@ -1,6 +1,10 @@
 // Implementation of daemons/graph_scheduler/lib/graph_scheduler_pass.h.
 #include "daemons/graph_scheduler/lib/graph_scheduler_pass.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <map>
 
 #include "daemons/graph_scheduler/graph_scheduler_rules.h"
@@ -263,6 +267,29 @@ bool GraphSchedulerPass::check_download_failure(Database& db, int64_t operand_id
   });
 }
 
+// The staged copies a failed or cancelled graph leaves that no live workunit names
+// (producers_of_leftover_copies), unlinked before the graph's final state commits: none of
+// its operands can be promoted any more, so nobody takes one, and a rollback after the
+// unlinks only repeats them (a missing file is no error). A copy a live workunit names is
+// the file deleter's once that workunit is over.
+void GraphSchedulerPass::remove_leftover_copies(Database& db, GraphState final_state, int64_t graph_id) {
+  const std::vector<OperandRow> operands = fetch_operands_of_graph(db, graph_id);
+  std::vector<std::string> names;
+  for (const OperandRow* producer : producers_of_leftover_copies(final_state, operands))
+    names.push_back(staged_input_name(*producer));
+  if (names.empty()) return;
+  const auto users = live_file_users(db, names);
+  for (const auto& name : names) {
+    if (users.count(name)) continue;
+    std::string path = fanout_path(config_.download_dir, name, config_.uldl_dir_fanout);
+    if (unlink(path.c_str()) == 0) {
+      log_info("graph ", graph_id, ": removed ", name, ", staged for a successor that never ran");
+    } else if (errno != ENOENT) {
+      log_warning("graph ", graph_id, ": cannot remove ", path, ": ", std::strerror(errno));
+    }
+  }
+}
+
 bool GraphSchedulerPass::settle_graph(Database& db, int64_t graph_id, int64_t now) {
   return unit(db, [&](Database& d) {
     auto graph = fetch_graph(d, graph_id, /*for_update=*/true);
@@ -274,6 +301,7 @@ bool GraphSchedulerPass::settle_graph(Database& db, int64_t graph_id, int64_t no
     // Nothing of a finished graph needs its outputs any more (the result chunks are in
     // the results store, where the assimilator copied them).
     free_finished_operands(d, graph_id, now);
+    remove_leftover_copies(d, *next, graph_id);
     log_info("graph ", graph_id, " (", graph->name, "): state ", code(*next));
     return true;
   });

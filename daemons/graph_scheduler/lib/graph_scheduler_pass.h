@@ -22,12 +22,14 @@
 //  - READY/RUNNING operands with a result that failed downloading: inputs checked; a lost
 //    one triggers the reassignment (the operand restarts in a new workunit).
 //  - Graphs: RUNNING -> DONE/FAILED, CANCELLING -> CANCELLED (graph_state_after); a final
-//    graph frees its FINISHED operands.
+//    graph frees its FINISHED operands, and a failed or cancelled one removes the staged
+//    copies no workunit took (producers_of_leftover_copies).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "db/states.h"
 #include "lib/daemon/daemon_loop.h"
 
 namespace tharsis {
@@ -48,6 +50,8 @@ class GraphSchedulerPass final : public DaemonWork {
   int release_idle_reservations(Database& db, const DaemonContext& context, int64_t now);
 
  private:
+  void remove_leftover_copies(Database& db, GraphState final_state, int64_t graph_id);
+
   const ProjectConfig& config_;
   int64_t prefer_seconds_;
   int64_t silent_seconds_;
