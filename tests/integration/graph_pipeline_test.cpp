@@ -109,6 +109,14 @@ class GraphPipeline : public ::testing::Test {
   void report(const ResultRow& r, int64_t host, const ResultReport& rp) {
     ASSERT_TRUE(db_->transaction([&](Database& d) { return mark_result_reported(d, r.id, host, now_, rp); }));
   }
+  // The host's report after result_abort (a cancelled graph's job).
+  void report_aborted(int64_t result_id, int64_t host) {
+    ResultReport aborted;
+    aborted.outcome = Outcome::ClientError;
+    aborted.client_state = ClientState::Aborted;
+    aborted.exit_status = 203;
+    report(fetch_result(*db_, result_id).value(), host, aborted);
+  }
   // The host's part: the inputs as downloaded (each checked against its md5), the app's
   // answer uploaded, a success reported.
   void compute(const ResultRow& r, int64_t host) {
@@ -394,11 +402,7 @@ TEST_F(GraphPipeline, CancelStopsEverythingAndAbortsWorkInFlight) {
   EXPECT_EQ(graph_state(g), GraphState::Cancelling) << "c's result is still out";
   expect_clean();
 
-  ResultReport aborted;  // the host's report after result_abort
-  aborted.outcome = Outcome::ClientError;
-  aborted.client_state = ClientState::Aborted;
-  aborted.exit_status = 203;
-  report(fetch_result(*db_, c_results[0].id).value(), 12, aborted);
+  report_aborted(c_results[0].id, 12);
   run_daemons();
   EXPECT_EQ(state(g, "c"), S::Cancelled);
   EXPECT_EQ(graph_state(g), GraphState::Cancelled);
@@ -441,11 +445,7 @@ TEST_F(GraphPipeline, ACancelledGraphLeavesNoCopyStagedForASuccessorThatNeverRan
   EXPECT_TRUE(std::filesystem::exists(download_path(e_name))) << "removed before the graph was over";
   EXPECT_TRUE(std::filesystem::exists(f_copy)) << "b's live workunit names it";
 
-  ResultReport aborted;  // the host's report after result_abort
-  aborted.outcome = Outcome::ClientError;
-  aborted.client_state = ClientState::Aborted;
-  aborted.exit_status = 203;
-  report(fetch_result(*db_, b_results[0].id).value(), 13, aborted);
+  report_aborted(b_results[0].id, 13);
   run_daemons();
   EXPECT_EQ(graph_state(g), GraphState::Cancelled);
   EXPECT_FALSE(std::filesystem::exists(download_path(e_name))) << "the copy no workunit took is left behind";
