@@ -103,9 +103,11 @@ std::vector<std::string> downloads_deleting(Database& db, const std::vector<std:
 
 void record_workunit_inputs(Database& db, int64_t wu_id, const std::vector<std::string>& file_names) {
   take_download_files(db, file_names);
-  for (const auto& name : file_names) {
-    exec(db, "INSERT IGNORE INTO workunit_input (workunitid, file_name) VALUES (?, ?)", wu_id, name);
-  }
+  if (file_names.empty()) return;
+  exec(db,
+       "INSERT IGNORE INTO workunit_input (workunitid, file_name) SELECT ?, wanted.wanted_name FROM " +
+           kNameListTable,
+       wu_id, sorted_name_list(file_names));
 }
 
 std::map<std::string, std::set<int64_t>> live_file_users(Database& db,
