@@ -20,10 +20,14 @@ bool has_finished(OperandState state) {
   return state == OperandState::Finished || state == OperandState::Freed;
 }
 
+bool may_leave_copies(GraphState final_state) {
+  return final_state == GraphState::Failed || final_state == GraphState::Cancelled;
+}
+
 std::vector<const OperandRow*> producers_of_leftover_copies(GraphState final_state,
                                                             const std::vector<OperandRow>& operands) {
   std::vector<const OperandRow*> producers;
-  if (final_state != GraphState::Failed && final_state != GraphState::Cancelled) return producers;
+  if (!may_leave_copies(final_state)) return producers;
   for (const auto& operand : operands) {
     if (has_finished(operand.state) && !operand.output_file.empty() && !is_uploaded_chunk(operand))
       producers.push_back(&operand);

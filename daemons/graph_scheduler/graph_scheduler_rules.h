@@ -91,7 +91,8 @@ std::optional<GraphState> graph_state_after(GraphState current,
 // the graph ends before the promotion runs again, no workunit ever takes the copy and no
 // file deleter ever sees it. Every operand of `operands` that produced an output, except
 // uploaded chunks (their file is the submitter's, staged as it is). None for any other
-// state: in a DONE graph every successor took its copies.
+// state (may_leave_copies): in a DONE graph every successor took its copies.
+bool may_leave_copies(GraphState final_state);
 std::vector<const OperandRow*> producers_of_leftover_copies(GraphState final_state,
                                                             const std::vector<OperandRow>& operands);
 

@@ -273,6 +273,7 @@ bool GraphSchedulerPass::check_download_failure(Database& db, int64_t operand_id
 // unlinks only repeats them (a missing file is no error). A copy a live workunit names is
 // the file deleter's once that workunit is over.
 void GraphSchedulerPass::remove_leftover_copies(Database& db, GraphState final_state, int64_t graph_id) {
+  if (!may_leave_copies(final_state)) return;  // a DONE graph's operands are not read for nothing
   const std::vector<OperandRow> operands = fetch_operands_of_graph(db, graph_id);
   std::vector<std::string> names;
   for (const OperandRow* producer : producers_of_leftover_copies(final_state, operands))
