@@ -1014,6 +1014,16 @@ std::vector<HeldRequest> post_all_but(int port, const std::vector<std::string>& 
   return held;
 }
 
+// Sends each held request's rest and returns the answers, in order.
+std::vector<std::string> finish_held(std::vector<HeldRequest>& held) {
+  std::vector<std::string> answers;
+  for (auto& request : held) {
+    EXPECT_TRUE(request.client->send(request.rest));
+    answers.push_back(request.client->answer());
+  }
+  return answers;
+}
+
 // A POST and the seconds it took.
 std::pair<testing::HttpResult, double> timed_post(const std::string& url, const std::string& body) {
   auto start = std::chrono::steady_clock::now();
@@ -1038,11 +1048,10 @@ TEST_F(SchedulerHttp, ClientsThatSendTheirRequestsSlowlyHoldNoPoolWorker) {
   EXPECT_NE(reply.body.find("<result>"), std::string::npos) << reply.body;
 
   // The slow ones are served once their bodies are whole.
-  for (size_t i = 0; i < slow.size(); ++i) {
-    ASSERT_TRUE(slow[i].client->send(slow[i].rest));
-    std::string answer = slow[i].client->answer();
-    EXPECT_NE(answer.find("200"), std::string::npos) << answer;
-    EXPECT_NE(answer.find("<hostid>"), std::string::npos) << "client " << i << ": " << answer;
+  const std::vector<std::string> answers = finish_held(slow);
+  for (size_t i = 0; i < answers.size(); ++i) {
+    EXPECT_NE(answers[i].find("200"), std::string::npos) << answers[i];
+    EXPECT_NE(answers[i].find("<hostid>"), std::string::npos) << "client " << i << ": " << answers[i];
   }
 }
 
@@ -1083,11 +1092,10 @@ TEST_F(SchedulerHttp, SlowUploadsHoldNoUploadPoolWorker) {
   EXPECT_LT(seconds, 5.0) << "the one worker waited for the slow uploads";
   EXPECT_NE(reply.body.find("<status>0</status>"), std::string::npos) << reply.body;
 
-  for (size_t i = 0; i < slow.size(); ++i) {
-    ASSERT_TRUE(slow[i].client->send(slow[i].rest));
-    std::string answer = slow[i].client->answer();
-    EXPECT_NE(answer.find("<status>0</status>"), std::string::npos) << "upload " << i << ": " << answer;
-  }
+  const std::vector<std::string> answers = finish_held(slow);
+  for (size_t i = 0; i < answers.size(); ++i)
+    EXPECT_NE(answers[i].find("<status>0</status>"), std::string::npos)
+        << "upload " << i << ": " << answers[i];
   for (const auto& o : outputs) {
     auto stored =
         read_text_file(fanout_path(project_.config().upload_dir, o.name, project_.config().uldl_dir_fanout));
