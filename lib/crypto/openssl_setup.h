@@ -4,8 +4,9 @@
 //  - The private random generator (RSA blinding draws from it) is the SP 800-90A Hash
 //    DRBG over SHA-256 instead of OpenSSL's default CTR DRBG over AES-256: the same
 //    security strength, but setting it up fetches a digest (MD5 signing has loaded the
-//    digests already) where the default made OpenSSL construct every cipher it has. In a
-//    CGI run of the scheduler that was 0.6 ms of about 6 (docs/benchmarks.md).
+//    digests already) where the default made OpenSSL construct every cipher it has: 0.6
+//    ms of a program that loads the key and signs once; a CGI run of the scheduler fell
+//    from 5.9 to 5.05 ms (docs/benchmarks.md).
 //  - No clean-up at exit: the process's memory goes with it.
 // Returns false (and leaves OpenSSL's defaults) if OpenSSL refuses a setting.
 #pragma once
