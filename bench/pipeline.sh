@@ -541,23 +541,20 @@ report() {  # report LABEL FIGURES
 # passes over the inodes freed in the last minutes, so file costs grow as a run churns
 # (docs/benchmarks.md, 2026-11-27 04:00).
 filesystem() {
-  local type source dev
+  local type source dev loop=""
   read -r type source < <(findmnt -n -o FSTYPE,SOURCE --target "${TMPDIR:-/tmp}" 2>/dev/null) || true
   [ -n "${type:-}" ] || { echo "unknown"; return; }
   dev="$(basename "${source:-none}")"
-  if [ "$type" = ext4 ] && [ -d "/proc/fs/ext4/$dev" ]; then
-    compgen -G "/proc/fs/jbd2/$dev-*" >/dev/null && echo -n "ext4 on $source, journaled" ||
-      echo -n "ext4 on $source WITHOUT a journal: file creation slows as the run churns files"
-  else
-    echo -n "$type on $source"
-  fi
   # A loop device without direct I/O caches its file's pages twice (in the device and in
   # the file system under it): a 10M preload's 16 GB then pressed this VM's memory and
   # slowed every process of the window (docs/benchmarks.md, 2026-11-28).
-  if [ "$(cat "/sys/block/$dev/loop/dio" 2>/dev/null)" = 0 ]; then
-    echo "; a loop device WITHOUT direct I/O: its file cached twice (losetup --direct-io=on)"
+  [ "$(cat "/sys/block/$dev/loop/dio" 2>/dev/null)" = 0 ] &&
+    loop="; a loop device WITHOUT direct I/O: its file cached twice (losetup --direct-io=on)"
+  if [ "$type" = ext4 ] && [ -d "/proc/fs/ext4/$dev" ]; then
+    compgen -G "/proc/fs/jbd2/$dev-*" >/dev/null && echo "ext4 on $source, journaled$loop" ||
+      echo "ext4 on $source WITHOUT a journal: file creation slows as the run churns files$loop"
   else
-    echo
+    echo "$type on $source$loop"
   fi
 }
 echo "pipeline: runs under ${TMPDIR:-/tmp}: $(filesystem)"
