@@ -597,6 +597,8 @@ TEST_F(GraphPipeline, AnInputReusedFromASiblingIsNotLostToTheFileDeleterMeanwhil
   int64_t g = sibling_reuse("reuse_race");
   release_deletion(g);
   const int64_t c_wu = operand(g, "c").workunitid;
+  // Read on this thread: the fixture's connection is busy on it while the promotion runs.
+  const int64_t c_id = operand(g, "c").id;
   std::atomic<bool> promoted{false};
   std::thread promotion;
   testing::while_held_elsewhere(
@@ -606,7 +608,7 @@ TEST_F(GraphPipeline, AnInputReusedFromASiblingIsNotLostToTheFileDeleterMeanwhil
         promotion = std::thread([&] {
           auto own = project_.open();
           GraphSchedulerPass graphs(project_.config(), 60);
-          EXPECT_TRUE(graphs.promote_ready(*own, operand(g, "c").id, now_));
+          EXPECT_TRUE(graphs.promote_ready(*own, c_id, now_));
           promoted = true;
         });
         EXPECT_TRUE(testing::statement_waits_or(*db_, promoted))
