@@ -22,7 +22,7 @@ namespace tharsis {
 struct DaemonConfig {
   std::string cmd;        // <cmd>: program name then arguments, e.g. "transitioner --sleep 5"
   bool disabled = false;  // <disabled>: 0/1 (also true/false; an empty <disabled/> means 1)
-  // <nice>: 0..19, the scheduling niceness `start` gives the daemon (for a machine it
+  // <nice>: 0..19, how much nicer than itself `start` runs the daemon (for a machine it
   // shares with other work; make_project writes none: at 10 the back-end daemons did not
   // shorten the RPC tail, docs/benchmarks.md 2026-11-27).
   int nice = 0;

@@ -3,7 +3,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -107,7 +106,10 @@ Result<std::vector<std::string>> start_daemons(const ProjectConfig& config) {
       setsid();
       if (fork() != 0) _exit(0);
       if (chdir(config.project_dir.c_str()) != 0) _exit(126);
-      if (daemon.nice > 0 && setpriority(PRIO_PROCESS, 0, daemon.nice) != 0) _exit(126);
+      // An increment, as `nice -n`: a start run at a niceness of its own (by cron, by an
+      // unprivileged admin) keeps the order, and never asks to lower it, which only root may.
+      errno = 0;
+      if (daemon.nice > 0 && ::nice(daemon.nice) == -1 && errno != 0) _exit(126);
       int null_fd = open("/dev/null", O_RDONLY);
       int log_fd = open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
       if (null_fd < 0 || log_fd < 0) _exit(126);
