@@ -6,6 +6,7 @@
 #include <mysql_connection.h>
 #include <mysql_driver.h>
 
+#include <optional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -252,7 +253,19 @@ sql::Statement& Database::plain_statement() {
   return *plain_statement_;
 }
 
+Database::InUse::InUse(Database& db) : db_(db) {
+  const std::thread::id me = std::this_thread::get_id();
+  std::thread::id holder;
+  if (db.user_.compare_exchange_strong(holder, me, std::memory_order_acquire)) {
+    took_ = true;
+  } else if (holder != me) {
+    throw DbError("a database connection used by two threads at once (one Database per thread)",
+                  kConnectionInUse, "");
+  }
+}
+
 void Database::begin(Isolation isolation) {
+  InUse use(*this);
   maybe_return_home();
   ensure_connected();
   // Plain statements instead of setAutoCommit(false)/commit()/setAutoCommit(true): one
@@ -272,6 +285,7 @@ void Database::begin(Isolation isolation) {
 }
 
 void Database::commit() {
+  InUse use(*this);
   try {
     plain_statement().execute("COMMIT");
   } catch (const sql::SQLException& e) {
@@ -284,6 +298,12 @@ void Database::commit() {
 void Database::rollback_quietly() {
   in_transaction_ = false;
   if (!connection_) return;
+  std::optional<InUse> use;
+  try {
+    use.emplace(*this);
+  } catch (const DbError&) {
+    return;  // another thread's call is on the connection: this thread's call was refused
+  }
   try {
     plain_statement().execute("ROLLBACK");
   } catch (const sql::SQLException& e) {
@@ -326,6 +346,7 @@ bool Database::should_retry(const DbError& error, int attempt) {
 int64_t Database::connection_id() { return query_int(*this, "SELECT CONNECTION_ID()"); }
 
 void Database::execute_trusted_script(const std::string& text) {
+  InUse use(*this);
   ensure_connected();
   std::istringstream in(text);
   std::string line, statement;

@@ -19,15 +19,19 @@
 //    re-run like one. Galera does not replicate row locks (SELECT .. FOR UPDATE locks
 //    one node's copy only): correctness across nodes rests on the guarded writes.
 // Unexpected failures throw DbError (message, MySQL error code, statement name). One
-// Database per thread; not thread-safe.
+// Database per thread; not thread-safe: a call made while another thread's call is still
+// on the connection throws DbError (kConnectionInUse) instead of running, since two
+// threads on one connection would read each other's replies.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -64,6 +68,9 @@ class DbError : public std::runtime_error {
   int code_;
   std::string statement_;
 };
+
+// DbError::code() of a call refused because another thread's call was on the connection.
+constexpr int kConnectionInUse = -1;
 
 // Connection-class errors (lost, refused, killed) and Galera's "node not ready"; the
 // codes are named in db/mariadb_errors.h.
@@ -165,6 +172,23 @@ class Database {
   // Runs non-parameterised text (schema scripts, DDL); see execute_trusted_script in db/sql.h.
   void execute_trusted_script(const std::string& text);
 
+  // Held by each call that uses the connection (a statement, a transaction's begin or
+  // commit, a script); taking it while another thread holds it throws DbError
+  // (kConnectionInUse), taking it again on the thread that holds it is a no-op.
+  class InUse {
+   public:
+    explicit InUse(Database& db);
+    ~InUse() {
+      if (took_) db_.user_.store(std::thread::id(), std::memory_order_release);
+    }
+    InUse(const InUse&) = delete;
+    InUse& operator=(const InUse&) = delete;
+
+   private:
+    Database& db_;
+    bool took_ = false;
+  };
+
   friend struct SqlAccess;  // db/sql.h: the statement cache, for its exec / query
 
   DbConfig config_;
@@ -179,6 +203,7 @@ class Database {
   std::unique_ptr<sql::Statement> plain_statement_;  // declared after connection_: freed first
   bool in_transaction_ = false;
   int64_t retries_ = 0;
+  std::atomic<std::thread::id> user_{};  // the thread whose call is on the connection
 };
 
 }  // namespace tharsis

@@ -27,6 +27,7 @@ struct SqlAccess {
   template <class Body>
   static auto run(Database& db, const std::string& sql_text, Body&& body)
       -> decltype(body(std::declval<sql::PreparedStatement&>())) {
+    Database::InUse use(db);
     db.ensure_connected();
     try {
       // A query's rows are buffered (the connector's default result set type), so they are

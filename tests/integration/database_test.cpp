@@ -127,6 +127,42 @@ TEST(Database, ConnectionKilledServerSideIsReestablished) {
   EXPECT_GE(db->retries(), 1);
 }
 
+// One Database per thread: a second thread's call while a statement of the first is on the
+// connection is refused with a clear error (it used to interleave with the first's packets
+// and fail as a protocol error, CI 2026-11-28), and the first's statement and the
+// connection are unharmed.
+TEST(Database, ASecondThreadOnABusyConnectionIsRefusedAndTheFirstGoesOn) {
+  TestDatabase tdb;
+  auto db = tdb.open();
+  auto watcher = tdb.open();
+  const int64_t id = db->connection_id();
+  std::atomic<bool> slept{false};
+  std::thread sleeper([&] {
+    EXPECT_EQ(query_int(*db, "SELECT SLEEP(2) + 7"), 7);
+    slept = true;
+  });
+  // Until the server runs the sleep on db's connection, the other call could come first.
+  for (int i = 0; i < 400 && query_int(*watcher,
+                                       "SELECT COUNT(*) FROM information_schema.PROCESSLIST "
+                                       "WHERE ID = ? AND INFO LIKE 'SELECT SLEEP%'",
+                                       id) == 0;
+       ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_FALSE(slept) << "the sleep ended before the second call";
+  try {
+    query_int(*db, "SELECT 1");
+    ADD_FAILURE() << "a second thread's statement ran on a busy connection";
+  } catch (const DbError& e) {
+    EXPECT_EQ(e.code(), kConnectionInUse) << e.what();
+  }
+  EXPECT_THROW(db->transaction([](Database& d) { exec(d, "DO 1"); }), DbError);
+  sleeper.join();
+  EXPECT_TRUE(slept);
+  EXPECT_EQ(db->connection_id(), id) << "the refused calls cost the connection";
+  EXPECT_EQ(db->transaction([](Database& d) { return query_int(d, "SELECT 41 + 1"); }), 42);
+}
+
 TEST(Database, DeadlockIsRetriedAndBothTransactionsCommitOnce) {
   TestDatabase tdb;
   {
