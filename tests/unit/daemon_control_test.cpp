@@ -132,6 +132,28 @@ TEST_F(DaemonControlTest, StartGivesEachDaemonItsNiceness) {
   }
 }
 
+// A daemon whose program cannot be run (here its interpreter is missing) leaves the reason
+// in its log, where an admin looks when `status` shows it not running.
+TEST_F(DaemonControlTest, ADaemonThatCannotBeRunSaysWhyInItsLog) {
+  const std::string path = dir_ + "/bin/validator";
+  {
+    std::ofstream out(path);
+    out << "#!/nonexistent/interpreter\n";
+  }
+  chmod(path.c_str(), 0755);
+  config_.daemons = {{"validator", false, 0}};
+  ASSERT_TRUE(start_daemons(config_).ok());
+  std::string text;
+  ASSERT_TRUE(wait_for([&] {
+    std::ifstream log(dir_ + "/log/validator.log");
+    text.assign(std::istreambuf_iterator<char>(log), std::istreambuf_iterator<char>());
+    return !text.empty();
+  }));
+  EXPECT_NE(text.find("start: cannot run " + path + ": No such file or directory"), std::string::npos)
+      << text;
+  EXPECT_EQ(running_count(), 0);
+}
+
 TEST_F(DaemonControlTest, CronStartRestartsADaemonThatDied) {
   write_fake_daemon("assimilator", true);
   config_.daemons = {{"assimilator", false}};

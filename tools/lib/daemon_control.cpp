@@ -106,21 +106,29 @@ Result<std::vector<std::string>> start_daemons(const ProjectConfig& config) {
       setsid();
       if (fork() != 0) _exit(0);
       if (chdir(config.project_dir.c_str()) != 0) _exit(126);
-      // An increment, as `nice -n`: a start run at a niceness of its own (by cron, by an
-      // unprivileged admin) keeps the order, and never asks to lower it, which only root may.
-      errno = 0;
-      if (daemon.nice > 0 && ::nice(daemon.nice) == -1 && errno != 0) _exit(126);
       int null_fd = open("/dev/null", O_RDONLY);
       int log_fd = open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
       if (null_fd < 0 || log_fd < 0) _exit(126);
       dup2(null_fd, STDIN_FILENO);
       dup2(log_fd, STDOUT_FILENO);
       dup2(log_fd, STDERR_FILENO);
+      // A daemon that never ran says why in its log (start has already said "started").
+      auto fail = [&](const char* what, int code) {
+        const int error = errno;
+        const std::string line =
+            std::string("start: ") + what + " " + program + ": " + std::strerror(error) + "\n";
+        (void)!::write(STDERR_FILENO, line.data(), line.size());
+        _exit(code);
+      };
+      // An increment, as `nice -n`: a start run at a niceness of its own (by cron, by an
+      // unprivileged admin) keeps the order, and never asks to lower it, which only root may.
+      errno = 0;
+      if (daemon.nice > 0 && ::nice(daemon.nice) == -1 && errno != 0) fail("cannot renice", 126);
       std::vector<char*> argv;
       for (auto& a : argv_storage) argv.push_back(a.data());
       argv.push_back(nullptr);
       execv(program.c_str(), argv.data());
-      _exit(127);
+      fail("cannot run", 127);
     }
     int status = 0;
     waitpid(child, &status, 0);
