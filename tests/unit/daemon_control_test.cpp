@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -92,13 +93,15 @@ TEST_F(DaemonControlTest, StartLaunchesEnabledDaemonsOnceAndStopUsesTheTrigger) 
                      {"validator --mod 2 --mod_id 9", true}};
   auto started = start_daemons(config_);
   ASSERT_TRUE(started.ok()) << started.error();
-  EXPECT_EQ(started->size(), 3u);
+  EXPECT_EQ(started->started.size(), 3u);
+  EXPECT_TRUE(started->failed.empty());
   ASSERT_TRUE(wait_for([&] { return running_count() == 3; }));
 
   // A second start (the cron case) finds them all running and starts nothing.
   auto again = start_daemons(config_);
   ASSERT_TRUE(again.ok());
-  EXPECT_TRUE(again->empty());
+  EXPECT_TRUE(again->started.empty());
+  EXPECT_TRUE(again->failed.empty());
 
   auto signalled = stop_daemons(config_, 5);
   ASSERT_TRUE(signalled.ok()) << signalled.error();
@@ -132,26 +135,33 @@ TEST_F(DaemonControlTest, StartGivesEachDaemonItsNiceness) {
   }
 }
 
-// A daemon whose program cannot be run (here its interpreter is missing) leaves the reason
-// in its log, where an admin looks when `status` shows it not running.
-TEST_F(DaemonControlTest, ADaemonThatCannotBeRunSaysWhyInItsLog) {
+// A daemon whose program cannot be run (here its interpreter is missing) is reported
+// failed, with the reason start's child left in its log; one that exits at once by itself
+// (bad options) is reported with its own last words; the others start.
+TEST_F(DaemonControlTest, StartReportsTheDaemonsThatExitAtOnceWithTheirLogsLastLine) {
   const std::string path = dir_ + "/bin/validator";
   {
     std::ofstream out(path);
     out << "#!/nonexistent/interpreter\n";
   }
   chmod(path.c_str(), 0755);
-  config_.daemons = {{"validator", false, 0}};
-  ASSERT_TRUE(start_daemons(config_).ok());
-  std::string text;
-  ASSERT_TRUE(wait_for([&] {
-    std::ifstream log(dir_ + "/log/validator.log");
-    text.assign(std::istreambuf_iterator<char>(log), std::istreambuf_iterator<char>());
-    return !text.empty();
-  }));
-  EXPECT_NE(text.find("start: cannot run " + path + ": No such file or directory"), std::string::npos)
-      << text;
-  EXPECT_EQ(running_count(), 0);
+  {
+    std::ofstream out(dir_ + "/bin/assimilator");
+    out << "#!/bin/bash\necho 'assimilator: --sleep: not a number' >&2\nexit 2\n";
+  }
+  chmod((dir_ + "/bin/assimilator").c_str(), 0755);
+  write_fake_daemon("transitioner", true);
+  config_.daemons = {
+      {"validator", false, 0}, {"assimilator --sleep x", false, 0}, {"transitioner", false, 0}};
+  auto outcome = start_daemons(config_);
+  ASSERT_TRUE(outcome.ok()) << outcome.error();
+  EXPECT_EQ(outcome->started, std::vector<std::string>{"transitioner"});
+  ASSERT_EQ(outcome->failed.size(), 2u);
+  std::map<std::string, std::string> why;
+  for (const auto& f : outcome->failed) why[f.instance] = f.last_log_line;
+  EXPECT_EQ(why["validator"], "start: cannot run " + path + ": No such file or directory");
+  EXPECT_EQ(why["assimilator"], "assimilator: --sleep: not a number");
+  EXPECT_EQ(running_count(), 1);
 }
 
 TEST_F(DaemonControlTest, CronStartRestartsADaemonThatDied) {
@@ -165,7 +175,7 @@ TEST_F(DaemonControlTest, CronStartRestartsADaemonThatDied) {
 
   auto restarted = start_daemons(config_);
   ASSERT_TRUE(restarted.ok());
-  ASSERT_EQ(restarted->size(), 1u);
+  ASSERT_EQ(restarted->started.size(), 1u);
   ASSERT_TRUE(wait_for([&] { return running_count() == 1; }));
   EXPECT_NE(daemon_statuses(config_)[0].pid, first);
 }

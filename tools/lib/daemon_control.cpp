@@ -11,8 +11,10 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "lib/log.h"
 
@@ -25,7 +27,12 @@ bool process_alive(pid_t pid) {
   // A zombie child of ours (we started it and it died) counts as gone.
   int status = 0;
   if (waitpid(pid, &status, WNOHANG) == pid) return false;
-  return true;
+  // So does anyone's zombie: a daemon that died, re-parented to an init that has not
+  // reaped it yet (or never does, as in some containers).
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const size_t command_end = text.rfind(')');
+  return command_end == std::string::npos || command_end + 2 >= text.size() || text[command_end + 2] != 'Z';
 }
 
 void sleep_seconds(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
@@ -81,61 +88,139 @@ std::vector<DaemonStatus> daemon_statuses(const ProjectConfig& config) {
   return statuses;
 }
 
-Result<std::vector<std::string>> start_daemons(const ProjectConfig& config) {
+namespace {
+
+// Launches one daemon detached (double fork: re-parented to init, it never becomes our
+// zombie and outlives this short-lived tool); returns its pid, or 0 when the fork failed.
+pid_t launch_daemon(const ProjectConfig& config, const DaemonConfig& daemon, const std::string& program,
+                    const std::vector<std::string>& args, const std::string& log_file) {
+  std::vector<std::string> argv_storage{program};
+  argv_storage.insert(argv_storage.end(), args.begin(), args.end());
+  int pid_pipe[2];
+  if (pipe2(pid_pipe, O_CLOEXEC) != 0) return 0;
+  pid_t child = fork();
+  if (child < 0) {
+    ::close(pid_pipe[0]);
+    ::close(pid_pipe[1]);
+    return 0;
+  }
+  if (child == 0) {
+    setsid();
+    pid_t daemon_pid = fork();
+    if (daemon_pid != 0) {  // tells start the daemon's pid (or -1)
+      (void)!::write(pid_pipe[1], &daemon_pid, sizeof daemon_pid);
+      _exit(0);
+    }
+    if (chdir(config.project_dir.c_str()) != 0) _exit(126);
+    int null_fd = open("/dev/null", O_RDONLY);
+    int log_fd = open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (null_fd < 0 || log_fd < 0) _exit(126);
+    dup2(null_fd, STDIN_FILENO);
+    dup2(log_fd, STDOUT_FILENO);
+    dup2(log_fd, STDERR_FILENO);
+    // A daemon that never ran says why in its log.
+    auto fail = [&](const char* what, int code) {
+      const int error = errno;
+      const std::string line =
+          std::string("start: ") + what + " " + program + ": " + std::strerror(error) + "\n";
+      (void)!::write(STDERR_FILENO, line.data(), line.size());
+      _exit(code);
+    };
+    // An increment, as `nice -n`: a start run at a niceness of its own (by cron, by an
+    // unprivileged admin) keeps the order, and never asks to lower it, which only root may.
+    errno = 0;
+    if (daemon.nice > 0 && ::nice(daemon.nice) == -1 && errno != 0) fail("cannot renice", 126);
+    std::vector<char*> argv;
+    for (auto& a : argv_storage) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(program.c_str(), argv.data());
+    fail("cannot run", 127);
+  }
+  ::close(pid_pipe[1]);
+  pid_t daemon_pid = 0;
+  if (::read(pid_pipe[0], &daemon_pid, sizeof daemon_pid) != static_cast<ssize_t>(sizeof daemon_pid))
+    daemon_pid = 0;
+  ::close(pid_pipe[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  return daemon_pid > 0 ? daemon_pid : 0;
+}
+
+std::string last_line_of(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, last;
+  while (std::getline(in, line)) {
+    if (!line.empty()) last = line;
+  }
+  return last.empty() ? "(its log is empty)" : last;
+}
+
+struct Launched {
+  std::string instance, pid_file, log_file;
+  pid_t pid;
+};
+
+// Watches `launched` until each has written its pid file or exited, for at most
+// kStartWatchSeconds; sorts them into `outcome`, in launch order.
+void watch_launched(const std::vector<Launched>& launched, StartOutcome& outcome) {
+  enum class Seen { Pending, Running, Exited };
+  std::vector<Seen> seen(launched.size(), Seen::Pending);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(kStartWatchSeconds);
+  for (bool pending = true; pending;) {
+    pending = false;
+    for (size_t i = 0; i < launched.size(); ++i) {
+      if (seen[i] != Seen::Pending) continue;
+      if (!process_alive(launched[i].pid)) {
+        seen[i] = Seen::Exited;
+      } else if (running_pid(launched[i].pid_file) == launched[i].pid) {
+        seen[i] = Seen::Running;
+      } else {
+        pending = true;
+      }
+    }
+    if (pending && std::chrono::steady_clock::now() >= until) break;  // running, slow to start
+    if (pending) sleep_seconds(0.02);
+  }
+  for (size_t i = 0; i < launched.size(); ++i) {
+    const Launched& l = launched[i];
+    if (seen[i] == Seen::Exited) {
+      outcome.failed.push_back({l.instance, l.log_file, last_line_of(l.log_file)});
+    } else {
+      outcome.started.push_back(l.instance);
+    }
+  }
+}
+
+}  // namespace
+
+Result<StartOutcome> start_daemons(const ProjectConfig& config) {
   if (unlink(stop_trigger_path(config).c_str()) != 0 && errno != ENOENT) {
     return make_error("start: cannot remove " + stop_trigger_path(config) + ": " + std::strerror(errno));
   }
-  std::vector<std::string> started;
+  std::vector<Launched> launched;
   for (const auto& daemon : config.daemons) {
     if (daemon.disabled) continue;
     auto command = parse_daemon_command(daemon.cmd);
     if (!command.ok()) return make_error(command.error());
-    if (running_pid(daemon_pid_file(config, *command)) != 0) continue;
+    const std::string pid_file = daemon_pid_file(config, *command);
+    if (running_pid(pid_file) != 0) continue;
     std::string program = config.project_dir + "/bin/" + command->program;
     if (access(program.c_str(), X_OK) != 0) {
       return make_error("start: expected an executable " + program + ", found none");
     }
     std::string log_file = config.log_dir + "/" + command->instance + ".log";
-    std::vector<std::string> argv_storage{program};
-    argv_storage.insert(argv_storage.end(), command->args.begin(), command->args.end());
-    // Double fork: the daemon is re-parented to init, so it never becomes our zombie and
-    // outlives this short-lived tool.
-    pid_t child = fork();
-    if (child < 0) return make_error(std::string("start: fork failed: ") + std::strerror(errno));
-    if (child == 0) {
-      setsid();
-      if (fork() != 0) _exit(0);
-      if (chdir(config.project_dir.c_str()) != 0) _exit(126);
-      int null_fd = open("/dev/null", O_RDONLY);
-      int log_fd = open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-      if (null_fd < 0 || log_fd < 0) _exit(126);
-      dup2(null_fd, STDIN_FILENO);
-      dup2(log_fd, STDOUT_FILENO);
-      dup2(log_fd, STDERR_FILENO);
-      // A daemon that never ran says why in its log (start has already said "started").
-      auto fail = [&](const char* what, int code) {
-        const int error = errno;
-        const std::string line =
-            std::string("start: ") + what + " " + program + ": " + std::strerror(error) + "\n";
-        (void)!::write(STDERR_FILENO, line.data(), line.size());
-        _exit(code);
-      };
-      // An increment, as `nice -n`: a start run at a niceness of its own (by cron, by an
-      // unprivileged admin) keeps the order, and never asks to lower it, which only root may.
-      errno = 0;
-      if (daemon.nice > 0 && ::nice(daemon.nice) == -1 && errno != 0) fail("cannot renice", 126);
-      std::vector<char*> argv;
-      for (auto& a : argv_storage) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(program.c_str(), argv.data());
-      fail("cannot run", 127);
-    }
-    int status = 0;
-    waitpid(child, &status, 0);
-    started.push_back(command->instance);
-    log_info("started ", command->instance, " (log ", log_file, ")");
+    pid_t pid = launch_daemon(config, daemon, program, command->args, log_file);
+    if (pid == 0)
+      return make_error("start: cannot launch " + command->instance + ": " + std::strerror(errno));
+    launched.push_back({command->instance, pid_file, log_file, pid});
+    log_info("launched ", command->instance, " (log ", log_file, ")");
   }
-  return started;
+  StartOutcome outcome;
+  watch_launched(launched, outcome);
+  for (const auto& f : outcome.failed) {
+    log_error("start: ", f.instance, " exited at once: ", f.last_log_line, " (log ", f.log_file, ")");
+  }
+  return outcome;
 }
 
 Result<std::vector<std::string>> stop_daemons(const ProjectConfig& config, double grace_seconds) {

@@ -42,10 +42,26 @@ struct DaemonStatus {
 };
 std::vector<DaemonStatus> daemon_statuses(const ProjectConfig& config);
 
+// How long start watches the daemons it launched: one that exits before it has written its
+// pid file (bad options, a config it cannot read, a program that cannot run) has failed;
+// one still running then, or whose pid file names it, has started.
+inline constexpr double kStartWatchSeconds = 3.0;
+
+struct StartFailure {
+  std::string instance;
+  std::string log_file;
+  std::string last_log_line;  // why, as the daemon (or start's child) wrote it
+};
+struct StartOutcome {
+  std::vector<std::string> started;  // instances launched and running
+  std::vector<StartFailure> failed;  // instances launched that exited at once
+};
+
 // Removes the stop trigger and launches each enabled daemon that is not running, from
 // <project_dir>/bin/<program>, in the project dir, stdout+stderr appended to
-// log/<instance>.log, detached in its own session. Returns the instances started.
-Result<std::vector<std::string>> start_daemons(const ProjectConfig& config);
+// log/<instance>.log, detached in its own session; then watches them for up to
+// kStartWatchSeconds. An error: a daemon entry that cannot be launched at all.
+Result<StartOutcome> start_daemons(const ProjectConfig& config);
 
 // Creates the stop trigger, waits up to `grace_seconds` for every running daemon to exit,
 // then sends SIGTERM, and SIGKILL after a further `grace_seconds`. Returns the instances
