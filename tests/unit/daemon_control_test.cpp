@@ -164,6 +164,26 @@ TEST_F(DaemonControlTest, StartReportsTheDaemonsThatExitAtOnceWithTheirLogsLastL
   EXPECT_EQ(running_count(), 1);
 }
 
+// What start and status quote from a daemon's log: its last non-empty line, read from the
+// end of the file only, and cut to its last 400 characters.
+TEST_F(DaemonControlTest, LastLogLineIsReadFromTheTailOfALongLog) {
+  const std::string path = dir_ + "/log/long.log";
+  {
+    std::ofstream out(path);
+    for (int i = 0; i < 20000; ++i) out << "line " << i << " of a daemon's months\n";
+    out << "the last words\n\n\n";
+  }
+  EXPECT_EQ(last_log_line(path), "the last words");
+  {
+    std::ofstream out(path, std::ios::app);
+    out << std::string(1000, 'x') << "END";
+  }
+  EXPECT_EQ(last_log_line(path), std::string(397, 'x') + "END");
+  EXPECT_EQ(last_log_line(dir_ + "/log/none.log"), "");
+  EXPECT_EQ(daemon_log_file(config_, *parse_daemon_command("validator --mod 2 --mod_id 1")),
+            dir_ + "/log/validator_1.log");
+}
+
 TEST_F(DaemonControlTest, CronStartRestartsADaemonThatDied) {
   write_fake_daemon("assimilator", true);
   config_.daemons = {{"assimilator", false}};

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -66,6 +67,26 @@ Result<DaemonCommand> parse_daemon_command(const std::string& cmd) {
 
 std::string daemon_pid_file(const ProjectConfig& config, const DaemonCommand& command) {
   return config.pid_dir + "/" + command.instance + ".pid";
+}
+
+std::string daemon_log_file(const ProjectConfig& config, const DaemonCommand& command) {
+  return config.log_dir + "/" + command.instance + ".log";
+}
+
+std::string last_log_line(const std::string& path) {
+  constexpr std::streamoff kTail = 4096;  // a log of months is not read whole
+  constexpr size_t kMostChars = 400;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(std::max<std::streamoff>(0, size - kTail));
+  std::string tail((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) tail.pop_back();
+  const size_t start = tail.rfind('\n');
+  std::string line = start == std::string::npos ? tail : tail.substr(start + 1);
+  if (line.size() > kMostChars) line = line.substr(line.size() - kMostChars);
+  return line;
 }
 
 pid_t running_pid(const std::string& pid_file) {
@@ -146,15 +167,6 @@ pid_t launch_daemon(const ProjectConfig& config, const DaemonConfig& daemon, con
   return daemon_pid > 0 ? daemon_pid : 0;
 }
 
-std::string last_line_of(const std::string& path) {
-  std::ifstream in(path);
-  std::string line, last;
-  while (std::getline(in, line)) {
-    if (!line.empty()) last = line;
-  }
-  return last.empty() ? "(its log is empty)" : last;
-}
-
 struct Launched {
   std::string instance, pid_file, log_file;
   pid_t pid;
@@ -184,7 +196,7 @@ void watch_launched(const std::vector<Launched>& launched, StartOutcome& outcome
   for (size_t i = 0; i < launched.size(); ++i) {
     const Launched& l = launched[i];
     if (seen[i] == Seen::Exited) {
-      outcome.failed.push_back({l.instance, l.log_file, last_line_of(l.log_file)});
+      outcome.failed.push_back({l.instance, l.log_file, last_log_line(l.log_file)});
     } else {
       outcome.started.push_back(l.instance);
     }
@@ -208,7 +220,7 @@ Result<StartOutcome> start_daemons(const ProjectConfig& config) {
     if (access(program.c_str(), X_OK) != 0) {
       return make_error("start: expected an executable " + program + ", found none");
     }
-    std::string log_file = config.log_dir + "/" + command->instance + ".log";
+    std::string log_file = daemon_log_file(config, *command);
     pid_t pid = launch_daemon(config, daemon, program, command->args, log_file);
     if (pid == 0)
       return make_error("start: cannot launch " + command->instance + ": " + std::strerror(errno));
@@ -217,9 +229,6 @@ Result<StartOutcome> start_daemons(const ProjectConfig& config) {
   }
   StartOutcome outcome;
   watch_launched(launched, outcome);
-  for (const auto& f : outcome.failed) {
-    log_error("start: ", f.instance, " exited at once: ", f.last_log_line, " (log ", f.log_file, ")");
-  }
   return outcome;
 }
 

@@ -29,6 +29,13 @@ Result<DaemonCommand> parse_daemon_command(const std::string& cmd);
 // pid/<instance>.pid under the project's pid_dir.
 std::string daemon_pid_file(const ProjectConfig& config, const DaemonCommand& command);
 
+// log/<instance>.log under the project's log_dir (the daemon's stdout and stderr).
+std::string daemon_log_file(const ProjectConfig& config, const DaemonCommand& command);
+
+// The last non-empty line of the log at `path`, from its last 4 KiB only (at most 400
+// characters: its end); "" when there is none.
+std::string last_log_line(const std::string& path);
+
 // The pid in `pid_file` when that process is alive, else 0 (missing, unreadable or stale).
 pid_t running_pid(const std::string& pid_file);
 
@@ -50,7 +57,7 @@ inline constexpr double kStartWatchSeconds = 3.0;
 struct StartFailure {
   std::string instance;
   std::string log_file;
-  std::string last_log_line;  // why, as the daemon (or start's child) wrote it
+  std::string last_log_line;  // why, as the daemon (or start's child) wrote it; "" if nothing
 };
 struct StartOutcome {
   std::vector<std::string> started;  // instances launched and running

@@ -34,7 +34,8 @@ int main(int argc, char** argv) {
   for (const auto& name : started) std::cout << " " << name;
   if (!cron || !started.empty()) std::cout << "\n";
   for (const auto& failure : outcome->failed) {
-    std::cerr << "start: " << failure.instance << " exited at once: " << failure.last_log_line << " (log "
+    std::cerr << "start: " << failure.instance << " exited at once: "
+              << (failure.last_log_line.empty() ? "(its log is empty)" : failure.last_log_line) << " (log "
               << failure.log_file << ")\n";
   }
   return outcome->failed.empty() ? 0 : 1;

@@ -69,6 +69,10 @@ int main(int argc, char** argv) {
       }
     }
     std::cout << "\n";
+    if (!status.disabled && !status.pid) {  // why it stopped, as far as its log says
+      if (std::string last = last_log_line(daemon_log_file(*config, status.command)); !last.empty())
+        std::cout << "    its log ends: " << last << "\n";
+    }
   }
   if (!db) return 1;
   // The daemons refuse to run on an older schema (lib/daemon/daemon_loop.h): say why here.
