@@ -296,14 +296,16 @@ void Database::commit() {
 }
 
 void Database::rollback_quietly() {
-  in_transaction_ = false;
-  if (!connection_) return;
+  // Nothing of this object is touched while another thread's call is on it: this
+  // thread's call was refused, and the state is that call's.
   std::optional<InUse> use;
   try {
     use.emplace(*this);
   } catch (const DbError&) {
-    return;  // another thread's call is on the connection: this thread's call was refused
+    return;
   }
+  in_transaction_ = false;
+  if (!connection_) return;
   try {
     plain_statement().execute("ROLLBACK");
   } catch (const sql::SQLException& e) {
