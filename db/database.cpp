@@ -6,7 +6,6 @@
 #include <mysql_connection.h>
 #include <mysql_driver.h>
 
-#include <optional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -253,12 +252,15 @@ sql::Statement& Database::plain_statement() {
   return *plain_statement_;
 }
 
-Database::InUse::InUse(Database& db) : db_(db) {
+Database::InUse::InUse(Database& db, std::nothrow_t) : db_(db) {
   const std::thread::id me = std::this_thread::get_id();
   std::thread::id holder;
-  if (db.user_.compare_exchange_strong(holder, me, std::memory_order_acquire)) {
-    took_ = true;
-  } else if (holder != me) {
+  took_ = db.user_.compare_exchange_strong(holder, me, std::memory_order_acquire);
+  refused_ = !took_ && holder != me;
+}
+
+Database::InUse::InUse(Database& db) : InUse(db, std::nothrow) {
+  if (refused_) {
     throw DbError("a database connection used by two threads at once (one Database per thread)",
                   kConnectionInUse, "");
   }
@@ -298,12 +300,8 @@ void Database::commit() {
 void Database::rollback_quietly() {
   // Nothing of this object is touched while another thread's call is on it: this
   // thread's call was refused, and the state is that call's.
-  std::optional<InUse> use;
-  try {
-    use.emplace(*this);
-  } catch (const DbError&) {
-    return;
-  }
+  InUse use(*this, std::nothrow);
+  if (use.refused()) return;
   in_transaction_ = false;
   if (!connection_) return;
   try {

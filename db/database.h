@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -174,10 +175,13 @@ class Database {
 
   // Held by each call that uses the connection (a statement, a transaction's begin or
   // commit, a script); taking it while another thread holds it throws DbError
-  // (kConnectionInUse), taking it again on the thread that holds it is a no-op.
+  // (kConnectionInUse), taking it again on the thread that holds it is a no-op. The
+  // std::nothrow form does not throw: refused() says another thread holds it.
   class InUse {
    public:
     explicit InUse(Database& db);
+    InUse(Database& db, std::nothrow_t);
+    bool refused() const { return refused_; }
     ~InUse() {
       if (took_) db_.user_.store(std::thread::id(), std::memory_order_release);
     }
@@ -187,6 +191,7 @@ class Database {
    private:
     Database& db_;
     bool took_ = false;
+    bool refused_ = false;
   };
 
   friend struct SqlAccess;  // db/sql.h: the statement cache, for its exec / query

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "lib/log.h"
+#include "lib/text_file.h"
 
 namespace tharsis {
 namespace {
@@ -30,10 +31,12 @@ bool process_alive(pid_t pid) {
   if (waitpid(pid, &status, WNOHANG) == pid) return false;
   // So does anyone's zombie: a daemon that died, re-parented to an init that has not
   // reaped it yet (or never does, as in some containers).
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  const size_t command_end = text.rfind(')');
-  return command_end == std::string::npos || command_end + 2 >= text.size() || text[command_end + 2] != 'Z';
+  // Without /proc, kill's answer stands.
+  auto stat = read_text_file("/proc/" + std::to_string(pid) + "/stat");
+  if (!stat.ok()) return true;
+  const size_t command_end = stat->rfind(')');  // the state follows the command's ") "
+  return command_end == std::string::npos || command_end + 2 >= stat->size() ||
+         (*stat)[command_end + 2] != 'Z';
 }
 
 void sleep_seconds(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
